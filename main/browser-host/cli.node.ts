@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseCliArgs } from '../cli-args.node.ts';
+import { startKioskServices } from '../kiosk-services.node.ts';
+import { appVersion, buildOutput, missingBuild } from '../paths/build-output.node.ts';
+import { defaultDataDir } from '../paths/data-dir.node.ts';
+import { startBrowserHost } from './browser-host.node.ts';
+
+const USAGE = 'usage: npm run start:browser -- [--no-open] [--port N] [--data DIR]';
+const { values } = parseCliArgs(
+  process.argv.slice(2),
+  { 'no-open': { type: 'boolean' }, port: { type: 'string' }, data: { type: 'string' } },
+  USAGE,
+);
+
+const port = Number(values.port ?? 0);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  process.stderr.write(`--port must be a port number (0 picks a free one)\n${USAGE}\n`);
+  process.exit(2);
+}
+const notBuilt = missingBuild();
+if (notBuilt) {
+  process.stderr.write(`${notBuilt}\n`);
+  process.exit(1);
+}
+
+const services = await startKioskServices({
+  dataDir: path.resolve(values.data ?? defaultDataDir()),
+  version: appVersion(),
+  echoLogs: process.env.KIOSK_ECHO_LOGS === '1',
+});
+const host = await startBrowserHost({
+  services,
+  rendererDir: buildOutput.rendererDir,
+  bridgeScript: buildOutput.browserBridgeScript,
+  port,
+});
+process.stdout.write(`Kiosk UI: ${host.url}\n`);
+if (services.sandbox) {
+  process.stdout.write(`Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n`);
+}
+if (!values['no-open']) openKioskBrowser(host.url, services.dataDir);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await host.close();
+  await services.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+
+/** The system Chromium, full-screen on the kiosk page, with its own profile in the data folder. */
+function openKioskBrowser(url: string, dataDir: string) {
+  const candidates = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+  const browser = process.env.KIOSK_BROWSER ?? candidates.find((file) => fs.existsSync(file));
+  if (!browser) {
+    process.stdout.write('No Chromium found: open the Kiosk UI address above in a Chromium-based browser.\n');
+    return;
+  }
+  spawn(
+    browser,
+    [
+      '--kiosk',
+      `--app=${url}`,
+      `--user-data-dir=${path.join(dataDir, 'chromium-profile')}`,
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--autoplay-policy=no-user-gesture-required',
+    ],
+    { stdio: 'ignore', detached: true },
+  ).unref();
+}

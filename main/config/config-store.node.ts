@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Conf from 'conf';
+import { z } from 'zod';
+import type { Logger } from '../logging/logger.std.ts';
+import { candidateValues, isConfigKey, readKey, withKey } from './config-keys.std.ts';
+import { CONFIG_SCHEMA_VERSION, defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
+import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface ConfigStoreOptions {
+  dataDir: string;
+  logger: Logger;
+  migrations?: ConfigMigrations;
+}
+
+type Listener = (config: KioskConfig) => void;
+
+/**
+ * The kiosk's settings file (`config.json` in the data folder). Writes are atomic (conf), every
+ * value is checked against the one schema, and a file that cannot be read is moved aside so the
+ * kiosk starts on defaults instead of crashing.
+ */
+export class ConfigStore {
+  readonly path: string;
+  #conf: Conf<Record<string, unknown>>;
+  #config: KioskConfig;
+  #listeners = new Set<Listener>();
+
+  constructor(private readonly options: ConfigStoreOptions) {
+    this.path = path.join(options.dataDir, 'config.json');
+    const { conf, config } = this.#open();
+    this.#conf = conf;
+    this.#config = config;
+  }
+
+  get(): KioskConfig {
+    return structuredClone(this.#config);
+  }
+
+  getKey(key: string): unknown {
+    this.#assertKey(key);
+    return readKey(this.#config, key);
+  }
+
+  /** Sets one key from typed value; throws ConfigError (nothing written) when it is not allowed. */
+  set(key: string, value: unknown): KioskConfig {
+    this.#assertKey(key);
+    const result = KioskConfig.safeParse(withKey(this.#config, key, value));
+    if (!result.success) throw new ConfigError(`${key}: ${describeIssues(result.error)}`);
+    this.#write(result.data);
+    return this.get();
+  }
+
+  /** Sets one key from command-line text (`9600`, `true`, `camera`, `en,nl`). */
+  setFromText(key: string, text: string): KioskConfig {
+    this.#assertKey(key);
+    let firstError: ConfigError | undefined;
+    for (const candidate of candidateValues(this.#config, key, text)) {
+      try {
+        return this.set(key, candidate);
+      } catch (error) {
+        firstError ??= error as ConfigError;
+      }
+    }
+    throw firstError as ConfigError;
+  }
+
+  onChange(listener: Listener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  #assertKey(key: string) {
+    if (!isConfigKey(key)) throw new ConfigError(`unknown setting "${key}"`);
+  }
+
+  #write(config: KioskConfig) {
+    this.#conf.store = config;
+    this.#config = config;
+    for (const listener of this.#listeners) listener(this.get());
+  }
+
+  #open(): { conf: Conf<Record<string, unknown>>; config: KioskConfig } {
+    try {
+      const conf = this.#openConf();
+      const migrated = migrateConfig(conf.store, this.options.migrations ?? configMigrations);
+      const config = KioskConfig.parse(migrated);
+      if (JSON.stringify(conf.store) !== JSON.stringify(config)) conf.store = config;
+      return { conf, config };
+    } catch (error) {
+      const aside = `${this.path}.corrupt-${Date.now()}`;
+      fs.renameSync(this.path, aside);
+      this.options.logger.warn('config file unreadable; moved aside, using defaults', {
+        movedTo: aside,
+        reason: error instanceof z.ZodError ? describeIssues(error) : String(error),
+      });
+      const conf = this.#openConf();
+      conf.store = defaultConfig();
+      return { conf, config: defaultConfig() };
+    }
+  }
+
+  #openConf() {
+    return new Conf<Record<string, unknown>>({
+      cwd: this.options.dataDir,
+      configName: 'config',
+      projectName: 'loyalty-kiosk',
+      clearInvalidConfig: false,
+      accessPropertiesByDotNotation: false,
+      defaults: { schemaVersion: CONFIG_SCHEMA_VERSION },
+    });
+  }
+}
+
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { startSandbox } from '../../sandbox/sandbox.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+
+export interface EmbeddedSandbox {
+  baseUrl: string;
+  manifestPath: string;
+  credentials: { api_key: string; access_token: string; personal_access_token: string };
+  close(): Promise<void>;
+}
+
+/**
+ * Demo mode: the loyalty sandbox runs inside this process on a free loopback port, with its data
+ * in the kiosk's data folder, so a fresh install works with no credentials at all.
+ */
+export async function startEmbeddedSandbox(options: { dataDir: string; logger: Logger }): Promise<EmbeddedSandbox> {
+  const sandbox = await startSandbox({
+    port: 0,
+    dataDir: path.join(options.dataDir, 'sandbox'),
+    logger: options.logger.child({ part: 'sandbox' }),
+  });
+  return {
+    baseUrl: sandbox.baseUrl,
+    manifestPath: sandbox.manifestPath,
+    credentials: sandbox.manifest.credentials,
+    close: () => sandbox.close(),
+  };
+}

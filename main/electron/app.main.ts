@@ -1,0 +1,48 @@
+import { app, BrowserWindow, ipcMain, powerSaveBlocker, protocol, session } from 'electron';
+import { startKioskServices } from '../kiosk-services.node.ts';
+import { appVersion, buildOutput } from '../paths/build-output.node.ts';
+import { APP_ORIGIN } from '../security/app-origin.std.ts';
+import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
+import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
+import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
+import { installSessionSecurity } from './session-security.main.ts';
+
+const dev = process.env.KIOSK_DEV === '1';
+
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+async function start() {
+  await app.whenReady();
+  const services = await startKioskServices({
+    dataDir: process.env.KIOSK_DATA_DIR ?? app.getPath('userData'),
+    version: appVersion(),
+    echoLogs: dev,
+  });
+  const logger = services.logger.child({ host: 'electron' });
+
+  registerAppProtocol(protocol, buildOutput.rendererDir);
+  installSessionSecurity(session.defaultSession, logger);
+  registerBridgeIpc(ipcMain, services);
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, { dev, logger }));
+
+  const window = new BrowserWindow(kioskWindowOptions({ preload: buildOutput.electronPreload, dev }));
+  forwardBridgeEvents(window.webContents, services);
+  window.once('ready-to-show', () => window.show());
+  await window.loadURL(`${APP_ORIGIN}/index.html`);
+
+  // A kiosk display must never dim or sleep while the app runs.
+  powerSaveBlocker.start('prevent-display-sleep');
+
+  app.on('second-instance', () => {
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', () => void services.close());
+}

@@ -1,0 +1,27 @@
+import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeResult } from '../../preload/contract.std.ts';
+import type { KioskServices } from '../kiosk-services.node.ts';
+import { isAppUrl } from '../security/app-origin.std.ts';
+
+/**
+ * Carries the contract over Electron IPC. Every call is checked for who sent it: only the app's
+ * own top frame, parsed as a URL; a call from any other frame is refused before it is read.
+ */
+export function registerBridgeIpc(ipcMain: IpcMain, services: KioskServices) {
+  ipcMain.handle(INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, call: unknown, input: unknown) => {
+    const frame = event.senderFrame;
+    if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
+      services.logger.warn('bridge: refused call from a foreign frame', { call: String(call).slice(0, 80) });
+      return { ok: false, error: { code: 'forbidden', message: 'not allowed from this frame' } } satisfies BridgeResult<never>;
+    }
+    return services.dispatch(call, input);
+  });
+}
+
+/** Forwards main's events to one window's renderer for as long as it lives. */
+export function forwardBridgeEvents(contents: WebContents, services: KioskServices) {
+  const unsubscribe = services.events.subscribe((event, payload) => {
+    if (!contents.isDestroyed()) contents.send(EVENT_CHANNEL, event, payload);
+  });
+  contents.once('destroyed', unsubscribe);
+}

@@ -1,0 +1,42 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { buildOutput } from '../paths/build-output.node.ts';
+
+/**
+ * `npm start`: runs the built app in Electron. Where the Electron binary is missing and cannot be
+ * downloaded (offline kiosk images, CI), says so in one line and runs the browser host instead.
+ */
+const dev = process.argv.includes('--dev');
+const passThrough = process.argv.slice(2).filter((arg) => arg !== '--dev');
+
+/** The Electron executable, downloading it quietly once if the package has not yet. */
+function electronBinary(): string | null {
+  const require = createRequire(import.meta.url);
+  const packageDir = path.dirname(require.resolve('electron/package.json'));
+  const installed = () => {
+    const pathFile = path.join(packageDir, 'path.txt');
+    if (!fs.existsSync(pathFile)) return null;
+    const binary = path.join(packageDir, 'dist', fs.readFileSync(pathFile, 'utf8'));
+    return fs.existsSync(binary) ? binary : null;
+  };
+  if (!installed()) {
+    spawnSync(process.execPath, [path.join(packageDir, 'install.js')], { stdio: 'ignore', timeout: 120_000 });
+  }
+  return installed();
+}
+
+const electron = electronBinary();
+const child = electron
+  ? spawn(electron, [buildOutput.root, ...passThrough], {
+      stdio: 'inherit',
+      env: { ...process.env, ...(dev ? { KIOSK_DEV: '1' } : {}) },
+    })
+  : (process.stdout.write('Electron binary not available here (not downloaded, no network): starting the browser host with the system Chromium.\n'),
+    spawn(process.execPath, ['--import', 'tsx', 'main/browser-host/cli.node.ts', ...passThrough], {
+      stdio: 'inherit',
+      cwd: buildOutput.root,
+    }));
+child.on('exit', (code) => process.exit(code ?? 0));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill(signal));

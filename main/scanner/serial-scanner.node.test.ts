@@ -1,0 +1,296 @@
+import fc from 'fast-check';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { SerialPort } from 'serialport';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Scan } from '../../preload/scan.std.ts';
+import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
+import { openPtyPair, type PtyPair } from '../../test/support/pty.node.ts';
+import { MAX_LINE_BYTES } from './line-framer.std.ts';
+import { listSerialPorts } from './serial-ports.node.ts';
+import { SerialScanner, type SerialScannerOptions, type SerialScannerState } from './serial-scanner.node.ts';
+import type { SerialScannerSettingsInput } from './serial-scanner-settings.std.ts';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(5);
+  }
+}
+
+async function ptyPair(dir?: string): Promise<PtyPair> {
+  const pty = await openPtyPair(dir === undefined ? {} : { dir });
+  cleanups.push(() => pty.close());
+  return pty;
+}
+
+function recordingLogger() {
+  const lines: { level: LogLevel; message: string; fields?: LogFields }[] = [];
+  const record = (level: LogLevel) => (message: string, fields?: LogFields) => {
+    lines.push({ level, message, fields });
+  };
+  const logger: Logger = {
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+    child: () => logger,
+  };
+  return { logger, lines };
+}
+
+/** A started scanner recording its scans and state changes; stopped after the test. */
+function watchScanner(settings: SerialScannerSettingsInput, options: SerialScannerOptions = {}) {
+  const scanner = new SerialScanner(settings, options);
+  const scans: Scan[] = [];
+  const states: SerialScannerState[] = [];
+  scanner.onScan((scan) => scans.push(scan));
+  scanner.onStatus((status) => {
+    if (states.at(-1) !== status.state) states.push(status.state);
+  });
+  cleanups.push(() => scanner.stop());
+  scanner.start();
+  const connected = () => waitFor('connected', () => scanner.status().state === 'connected');
+  const values = () => scans.map((scan) => scan.value);
+  const scanned = (value: string) => waitFor(`scan ${value}`, () => values().includes(value));
+  return { scanner, scans, states, values, connected, scanned };
+}
+
+async function connectedScanner(
+  pty: PtyPair,
+  settings: Omit<SerialScannerSettingsInput, 'path'> = {},
+  options: SerialScannerOptions = {},
+) {
+  const watched = watchScanner({ path: pty.scannerPath, ...settings }, options);
+  await watched.connected();
+  return watched;
+}
+
+describe('SerialScanner reading a pty', () => {
+  it.each([
+    ['CR', '\r'],
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ] as const)('reads lines ended by %s', async (terminator, end) => {
+    const pty = await ptyPair();
+    const { scans, values, scanned } = await connectedScanner(pty, { terminator });
+    await pty.write(`2700000000017${end}CARD-2${end}`);
+    await scanned('CARD-2');
+    expect(values()).toEqual(['2700000000017', 'CARD-2']);
+    expect(scans[0]).toMatchObject({ source: 'serial', value: '2700000000017' });
+  });
+
+  it('ends a line after an idle pause when the scanner sends no terminator', async () => {
+    const pty = await ptyPair();
+    const { values, scanned } = await connectedScanner(pty, { terminator: { idleMs: 60 } });
+    await pty.write('12');
+    await sleep(10);
+    await pty.write('34');
+    await scanned('1234');
+    await pty.write('5678');
+    await scanned('5678');
+    expect(values()).toEqual(['1234', '5678']);
+  });
+
+  it('takes AIM symbology identifiers off the value and reports them', async () => {
+    const pty = await ptyPair();
+    const { scans, scanned } = await connectedScanner(pty);
+    await pty.write(']Q1https://example.test/c/42\r]E04006381333931\r]C1ABC-1\r]d2010123\r');
+    await scanned('010123');
+    expect(scans.map(({ value, symbology }) => [symbology, value])).toEqual([
+      ['Q1', 'https://example.test/c/42'],
+      ['E0', '4006381333931'],
+      ['C1', 'ABC-1'],
+      ['d2', '010123'],
+    ]);
+  });
+
+  it('joins a line written one byte at a time, with CRLF split across writes', async () => {
+    const pty = await ptyPair();
+    const { values, scanned } = await connectedScanner(pty, { terminator: 'CRLF' });
+    for (const byte of Buffer.from('CARD-0001\r\n')) {
+      await pty.write(Uint8Array.of(byte));
+      await sleep(2);
+    }
+    await pty.write('CARD-0002\r');
+    await sleep(20);
+    await pty.write('\nCARD-0003\r');
+    await sleep(20);
+    await pty.write('\n');
+    await scanned('CARD-0003');
+    expect(values()).toEqual(['CARD-0001', 'CARD-0002', 'CARD-0003']);
+  });
+
+  it('drops an overlong line, logs it, and reads the good lines after it', async () => {
+    const pty = await ptyPair();
+    const { logger, lines } = recordingLogger();
+    const { values, scanned } = await connectedScanner(pty, {}, { logger });
+    await pty.write('7'.repeat(MAX_LINE_BYTES + 1000));
+    await pty.write('7'.repeat(MAX_LINE_BYTES) + '\rGOOD-1\r');
+    await pty.write('GOOD-2\r');
+    await scanned('GOOD-2');
+    expect(values()).toEqual(['GOOD-1', 'GOOD-2']);
+    const drops = lines.filter((line) => line.message === 'serial scanner dropped a line');
+    expect(drops).toEqual([{ level: 'warn', message: 'serial scanner dropped a line', fields: { reason: 'overlong' } }]);
+  });
+
+  it('counts the same value within 500 ms once, and again after 500 ms', async () => {
+    const pty = await ptyPair();
+    let now = 1_000_000;
+    const { scans, values, scanned } = await connectedScanner(pty, {}, { clock: () => now });
+    await pty.write('DUP\r');
+    await scanned('DUP');
+    now += 400;
+    await pty.write('DUP\rMARK-1\r');
+    await scanned('MARK-1');
+    expect(values()).toEqual(['DUP', 'MARK-1']);
+
+    now += 500;
+    await pty.write('MARK-1\r');
+    await pty.write('MARK-2\r');
+    await scanned('MARK-2');
+    expect(values()).toEqual(['DUP', 'MARK-1', 'MARK-1', 'MARK-2']);
+    expect(scans[0]?.at).toBe(1_000_000);
+  });
+
+  it('never logs a full scan value', async () => {
+    const pty = await ptyPair();
+    const { logger, lines } = recordingLogger();
+    const { scanned } = await connectedScanner(pty, {}, { logger });
+    await pty.write('6280001234567890\r');
+    await scanned('6280001234567890');
+    const logged = JSON.stringify(lines);
+    expect(logged).toContain('7890');
+    expect(logged).not.toContain('628000123456');
+  });
+
+  it('survives random bytes and still reads a good line after each burst', async () => {
+    const pty = await ptyPair();
+    const { logger, lines } = recordingLogger();
+    const { scanner, scanned } = await connectedScanner(pty, {}, { logger });
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 600 }), async (noise) => {
+        await pty.write(noise);
+        await pty.write(`\rMARK-${++run}\r`);
+        await scanned(`MARK-${run}`);
+      }),
+      { numRuns: 25 },
+    );
+    expect(scanner.status().state).toBe('connected');
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+  });
+
+  it('keeps delivering scans to other listeners when one throws', async () => {
+    const pty = await ptyPair();
+    const { logger, lines } = recordingLogger();
+    const { scanner, scanned } = await connectedScanner(pty, {}, { logger });
+    scanner.onScan(() => {
+      throw new Error('listener bug');
+    });
+    await pty.write('A-1\rA-2\r');
+    await scanned('A-2');
+    expect(lines.filter((line) => line.level === 'error')).toHaveLength(2);
+  });
+});
+
+describe('SerialScanner connection', () => {
+  it('reconnects after the pty is removed and comes back at the same path', async () => {
+    const first = await ptyPair();
+    const { scanner, states, scanned } = await connectedScanner(first);
+    await first.write('BEFORE\r');
+    await scanned('BEFORE');
+    await sleep(50); // idle before unplugging: see test/support/pty.node.ts
+    await first.close();
+    await waitFor('disconnected', () => scanner.status().state !== 'connected');
+    expect(scanner.status().lastError).toBeTruthy();
+
+    const second = await ptyPair(first.dir);
+    await waitFor('reconnected', () => scanner.status().state === 'connected');
+    await second.write('AFTER\r');
+    await scanned('AFTER');
+    expect(states[0]).toBe('connecting');
+    expect(states.slice(1, 3)).toEqual(['connected', 'disconnected']);
+    expect(states.at(-1)).toBe('connected');
+    expect(scanner.status().lastError).toBeUndefined();
+  });
+
+  it('notices a vanished device path without any port event (watchdog) and follows it to a new device', async () => {
+    const first = await ptyPair();
+    const second = await ptyPair();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-scanner-'));
+    cleanups.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
+    const link = path.join(dir, 'scanner');
+    fs.symlinkSync(first.scannerPath, link);
+    const { scanner, scanned } = watchScanner({ path: link }, { watchdogIntervalMs: 50 });
+    await waitFor('connected', () => scanner.status().state === 'connected');
+
+    fs.unlinkSync(link); // the first pty stays alive, so the port itself reports nothing
+    await waitFor('disconnected', () => scanner.status().state === 'disconnected');
+    expect(scanner.status().lastError).toBe('device path vanished');
+
+    fs.symlinkSync(second.scannerPath, link);
+    await waitFor('reconnected', () => scanner.status().state === 'connected');
+    await second.write('ON-SECOND\r');
+    await scanned('ON-SECOND');
+  });
+
+  it('waits for a device that is not there yet', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-pty-'));
+    const { scanner, scanned } = watchScanner({ path: path.join(dir, 'A') });
+    await waitFor('not found', () => scanner.status().lastError === 'device not found');
+    expect(scanner.status().state).not.toBe('connected');
+
+    const pty = await ptyPair(dir);
+    await waitFor('connected', () => scanner.status().state === 'connected');
+    await pty.write('LATE\r');
+    await scanned('LATE');
+  });
+
+  it('reports an error state when the path cannot be opened as a serial port', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-scanner-'));
+    cleanups.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
+    const notATty = path.join(dir, 'plain-file');
+    fs.writeFileSync(notATty, '');
+    const { scanner } = watchScanner({ path: notATty });
+    await waitFor('error', () => scanner.status().state === 'error');
+    expect(scanner.status().lastError).toBeTruthy();
+  });
+
+  it('stop() releases the port, is idempotent, and ends scanning', async () => {
+    const pty = await ptyPair();
+    const { scanner, values } = await connectedScanner(pty);
+    const other = () =>
+      new Promise<Error | null>((resolve) => {
+        const port = new SerialPort({ path: pty.scannerPath, baudRate: 9600, autoOpen: false });
+        port.open((error) => (error ? resolve(error) : port.close(() => resolve(null))));
+      });
+    expect(await other()).toBeInstanceOf(Error); // held with an exclusive lock while running
+
+    await Promise.all([scanner.stop(), scanner.stop()]);
+    await scanner.stop();
+    expect(scanner.status().state).toBe('disconnected');
+    expect(await other()).toBeNull();
+
+    await pty.write('AFTER-STOP\r');
+    await sleep(100);
+    expect(values()).toEqual([]);
+  });
+});
+
+describe('listSerialPorts', () => {
+  it('lists the ports the OS knows, each with a path', async () => {
+    const ports = await listSerialPorts();
+    expect(Array.isArray(ports)).toBe(true);
+    for (const port of ports) expect(port.path).toMatch(/^\/dev\//);
+  });
+});

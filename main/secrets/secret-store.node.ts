@@ -1,0 +1,113 @@
+import type { Logger } from '../logging/logger.std.ts';
+
+/** The three credentials the platform issues; all live only in the OS keychain. */
+export const SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessToken'] as const;
+export type SecretName = (typeof SECRET_NAMES)[number];
+
+export interface SecretStatus {
+  keychain: 'available' | 'unavailable';
+  /** Why the keychain cannot be used, in words an IT admin can act on. */
+  reason?: string;
+  stored: Record<SecretName, boolean>;
+}
+
+export interface SecretStore {
+  get(name: SecretName): Promise<string | null>;
+  set(name: SecretName, value: string): Promise<void>;
+  remove(name: SecretName): Promise<boolean>;
+  status(): Promise<SecretStatus>;
+}
+
+export class KeychainUnavailableError extends Error {
+  override readonly name = 'KeychainUnavailableError';
+}
+
+/** The subset of keytar this store uses, so tests can point it at a second service name. */
+interface KeytarApi {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+  findCredentials(service: string): Promise<Array<{ account: string; password: string }>>;
+}
+
+const ACCOUNTS: Record<SecretName, string> = {
+  apiKey: 'api-key',
+  accessToken: 'access-token',
+  personalAccessToken: 'personal-access-token',
+};
+
+const UNAVAILABLE_HINT =
+  'No OS keychain is reachable. On Linux the kiosk needs a running, unlocked Secret Service ' +
+  '(gnome-keyring or KWallet) on the session D-Bus; on Windows and macOS the system keychain. ' +
+  'Secrets are never written to a plain file instead.';
+
+/** A keychain that does not answer within this time counts as unreachable, not as a hang. */
+const KEYCHAIN_TIMEOUT_MS = 5_000;
+
+export interface KeytarSecretStoreOptions {
+  logger: Logger;
+  service?: string;
+  /** Told every secret read or written, so the log redactor can strip it from any line. */
+  onSecretSeen?: (value: string) => void;
+}
+
+export class KeytarSecretStore implements SecretStore {
+  readonly #service: string;
+  #keytar: Promise<KeytarApi> | undefined;
+
+  constructor(private readonly options: KeytarSecretStoreOptions) {
+    this.#service = options.service ?? 'loyalty-kiosk';
+  }
+
+  async get(name: SecretName): Promise<string | null> {
+    const value = await this.#call((keytar) => keytar.getPassword(this.#service, ACCOUNTS[name]));
+    if (value) this.options.onSecretSeen?.(value);
+    return value;
+  }
+
+  async set(name: SecretName, value: string): Promise<void> {
+    const trimmed = value.trim();
+    if (!trimmed) throw new Error(`${name} must not be empty`);
+    this.options.onSecretSeen?.(trimmed);
+    await this.#call((keytar) => keytar.setPassword(this.#service, ACCOUNTS[name], trimmed));
+    this.options.logger.info('secret stored in the keychain', { secret: name });
+  }
+
+  async remove(name: SecretName): Promise<boolean> {
+    const removed = await this.#call((keytar) => keytar.deletePassword(this.#service, ACCOUNTS[name]));
+    if (removed) this.options.logger.info('secret removed from the keychain', { secret: name });
+    return removed;
+  }
+
+  async status(): Promise<SecretStatus> {
+    const stored = { apiKey: false, accessToken: false, personalAccessToken: false };
+    try {
+      const found = await this.#call((keytar) => keytar.findCredentials(this.#service));
+      for (const name of SECRET_NAMES) stored[name] = found.some((entry) => entry.account === ACCOUNTS[name]);
+      return { keychain: 'available', stored };
+    } catch (error) {
+      return { keychain: 'unavailable', reason: (error as Error).message, stored };
+    }
+  }
+
+  async #call<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const keytar = await (this.#keytar ??= loadKeytar());
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the keychain did not answer')), KEYCHAIN_TIMEOUT_MS);
+      });
+      return await Promise.race([operation(keytar), timeout]);
+    } catch (error) {
+      this.options.logger.warn('keychain unavailable', { reason: String(error) });
+      throw new KeychainUnavailableError(UNAVAILABLE_HINT);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+async function loadKeytar(): Promise<KeytarApi> {
+  const module = (await import('keytar')) as { default?: KeytarApi } & KeytarApi;
+  return module.default ?? module;
+}

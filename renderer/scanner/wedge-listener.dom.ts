@@ -1,0 +1,54 @@
+import type { Scan } from '../../preload/scan.std.ts';
+import { WedgeDetector, type Settlement, type WedgeKey, type WedgeOptions } from './wedge-detector.std.ts';
+import { giveBackText } from './give-back-text.dom.ts';
+
+/**
+ * Watches every keydown in `target` before the page sees it and turns keyboard-wedge scanner
+ * bursts into `onScan` calls; a person's keys reach the focused field as if typed, `endGapMs`
+ * late at most. Works with no field focused (the attract screen). Returns `detach`.
+ */
+export function attachWedgeListener(
+  target: Window,
+  options: Partial<WedgeOptions>,
+  onScan: (scan: Scan) => void,
+): () => void {
+  const detector = new WedgeDetector(options);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const apply = (settled: Settlement | null): void => {
+    if (settled?.kind === 'scan') onScan({ value: settled.value, source: 'keyboard', at: Date.now() });
+    if (settled?.kind === 'release') giveBackText(target.document, settled.keys.join(''));
+  };
+
+  const onKeyDown = (event: KeyboardEvent): void => {
+    clearTimeout(timer);
+    const { settled, key } = detector.feed(toWedgeKey(event));
+    apply(settled);
+    if (key !== 'pass') {
+      event.preventDefault();
+      // Not even other window listeners may see a held key: it may be scanner text.
+      event.stopImmediatePropagation();
+    }
+    const deadline = detector.deadline;
+    // The timer runs on wall time, the deadline on event time; ticking at the deadline keeps
+    // the detector on one clock, and a timer that fires late only delays a release.
+    if (deadline !== null) timer = setTimeout(() => apply(detector.tick(deadline)), detector.options.endGapMs);
+  };
+
+  target.addEventListener('keydown', onKeyDown, { capture: true });
+  return () => {
+    target.removeEventListener('keydown', onKeyDown, { capture: true });
+    clearTimeout(timer);
+    apply(detector.releaseHeld());
+  };
+}
+
+/**
+ * `timeStamp` is when the key was pressed, not when the handler ran: a busy renderer delivers
+ * queued keys back to back, which must not make a person look like a scanner.
+ */
+function toWedgeKey(event: KeyboardEvent): WedgeKey {
+  // AltGr reports Ctrl+Alt on Windows but types characters (e.g. '@' on a German layout).
+  const shortcut = (event.ctrlKey || event.altKey || event.metaKey) && !event.getModifierState('AltGraph');
+  return { key: event.key, at: event.timeStamp, fromPerson: shortcut || event.repeat || event.isComposing };
+}

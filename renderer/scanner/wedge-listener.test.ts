@@ -1,0 +1,129 @@
+// @vitest-environment jsdom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Scan } from '../../preload/scan.std.ts';
+import { attachWedgeListener } from './wedge-listener.dom.ts';
+
+let onScan: ReturnType<typeof vi.fn<(scan: Scan) => void>>;
+let detach: () => void;
+let field: HTMLInputElement;
+/** Keys that got past the listener to the field's own handlers. */
+let seenByField: string[];
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_700_000_000_000 });
+  document.body.innerHTML = '<input id="card">';
+  field = document.querySelector('input') as HTMLInputElement;
+  seenByField = [];
+  field.addEventListener('keydown', (event) => seenByField.push(event.key));
+  onScan = vi.fn<(scan: Scan) => void>();
+  detach = attachWedgeListener(window, {}, onScan);
+});
+
+afterEach(() => {
+  detach();
+  vi.useRealTimers();
+});
+
+/**
+ * Presses `key` on whatever has focus, stamped with the (fake) clock, and does what the browser
+ * would if nobody prevented it: a character lands at the caret of a focused field.
+ */
+function press(key: string, init: KeyboardEventInit = {}): KeyboardEvent {
+  const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init });
+  Object.defineProperty(event, 'timeStamp', { value: Date.now() });
+  const focused = document.activeElement ?? document.body;
+  focused.dispatchEvent(event);
+  if (!event.defaultPrevented && [...key].length === 1 && focused instanceof HTMLInputElement) {
+    focused.setRangeText(key, focused.selectionStart ?? 0, focused.selectionEnd ?? 0, 'end');
+  }
+  return event;
+}
+
+function type(keys: string[], intervalMs: number): void {
+  for (const key of keys) {
+    press(key);
+    vi.advanceTimersByTime(intervalMs);
+  }
+}
+
+const code = '4006381333931';
+
+describe('a fast burst', () => {
+  it('leaves the focused input empty and scans once, Enter included', () => {
+    field.focus();
+    type([...code], 4);
+    press('Enter');
+    vi.runAllTimers();
+    expect(field.value).toBe('');
+    expect(seenByField).toEqual([]);
+    expect(onScan).toHaveBeenCalledOnce();
+    expect(Scan.parse(onScan.mock.calls[0]?.[0])).toEqual({ value: code, source: 'keyboard', at: Date.now() });
+  });
+
+  it('scans with no field focused (the attract screen)', () => {
+    expect(document.activeElement).toBe(document.body);
+    type([...code], 4);
+    expect(onScan).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(50);
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code, source: 'keyboard' }));
+  });
+});
+
+describe('a person typing', () => {
+  it('ends with the input holding exactly the typed text, announced by input events', () => {
+    const inputs: string[] = [];
+    field.addEventListener('input', () => inputs.push(field.value));
+    field.focus();
+    type([...'Jane 42'], 120);
+    expect(field.value).toBe('Jane 42');
+    expect(inputs.at(-1)).toBe('Jane 42');
+    expect(onScan).not.toHaveBeenCalled();
+  });
+
+  it('gets each key into the field within the end gap, at the caret', () => {
+    field.value = 'ac';
+    field.focus();
+    field.setSelectionRange(1, 1);
+    press('b');
+    expect(field.value).toBe('ac');
+    vi.advanceTimersByTime(50);
+    expect(field.value).toBe('abc');
+    expect(field.selectionStart).toBe(2);
+  });
+
+  it('with nothing focused, is no scan and has its keys dropped quietly', () => {
+    type([...'hello', 'Enter'], 120);
+    vi.runAllTimers();
+    expect(onScan).not.toHaveBeenCalled();
+    expect(field.value).toBe('');
+  });
+
+  it('lets shortcuts and auto-repeat straight through', () => {
+    field.focus();
+    expect(press('a', { ctrlKey: true }).defaultPrevented).toBe(false);
+    expect(press('x', { repeat: true }).defaultPrevented).toBe(false);
+    expect(seenByField).toEqual(['a', 'x']);
+  });
+
+  it('keeps AltGr characters, which Windows reports as Ctrl+Alt, in scans', () => {
+    field.focus();
+    const altGr: KeyboardEventInit = { ctrlKey: true, altKey: true, modifierAltGraph: true };
+    for (const key of 'ab@cd') {
+      press(key, key === '@' ? altGr : {});
+      vi.advanceTimersByTime(4);
+    }
+    press('Enter');
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: 'ab@cd' }));
+  });
+});
+
+it('detach gives held keys back and stops listening', () => {
+  field.focus();
+  press('a');
+  detach();
+  expect(field.value).toBe('a');
+  type([...'1234', 'Enter'], 4);
+  vi.runAllTimers();
+  expect(onScan).not.toHaveBeenCalled();
+  expect(field.value).toBe('a1234');
+});

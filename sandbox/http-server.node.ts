@@ -1,0 +1,108 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { handleApiRequest } from './api-request.std.ts';
+import { sandboxNow } from './clock.std.ts';
+import type { DurableStore } from './durable-store.node.ts';
+import { ApiError, httpError } from './errors.std.ts';
+import { sessionPage } from './session-page.std.ts';
+
+/** Structured logging; the kiosk's main-process logger fits this shape. */
+export interface SandboxLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+const API_PREFIX = '/api';
+const SESSION_PAGE_PATH = '/portal-sessions';
+
+interface ListenerOptions {
+  store: DurableStore;
+  /** `http://127.0.0.1:<port>`: the API lives under `<origin>/api`, session pages at the root. */
+  origin: string;
+  logger: SandboxLogger;
+}
+
+/**
+ * The HTTP face of the sandbox. Every answer waits until the state it reflects is on disk, so a
+ * client never sees a change (its own or another's) that a crash could take back.
+ */
+export function createRequestListener({ store, origin, logger }: ListenerOptions): RequestListener {
+  async function respond(request: IncomingMessage, response: ServerResponse) {
+    const body = await readBody(request);
+    const url = URL.canParse(request.url ?? '', origin) ? new URL(request.url ?? '', origin) : null;
+    if (url?.pathname === SESSION_PAGE_PATH && request.method === 'GET') {
+      await store.durable();
+      const page = sessionPage(store.state, url.searchParams.get('uuid'));
+      return send(response, page.status, page.html, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': page.contentSecurityPolicy,
+        'referrer-policy': 'no-referrer',
+      });
+    }
+    const answer = apiAnswer(request, url, body);
+    await store.durable();
+    sendJson(response, answer.status, answer.body);
+  }
+
+  function apiAnswer(request: IncomingMessage, url: URL | null, body: string | null) {
+    try {
+      if (body === null) throw httpError(413, `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`);
+      if (!url || (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`))) {
+        throw httpError(404, `No route for ${request.method} ${request.url}.`);
+      }
+      const answer = handleApiRequest(
+        {
+          method: request.method ?? 'GET',
+          path: url.pathname.slice(API_PREFIX.length),
+          query: url.searchParams,
+          authorization: request.headers.authorization,
+          body,
+        },
+        { state: store.state, now: sandboxNow(store.state), origin },
+      );
+      // Handlers check before they change, so only a successful write has changed anything.
+      if (request.method !== 'GET') store.changed();
+      return answer;
+    } catch (error) {
+      if (error instanceof ApiError) return { status: error.status, body: error.body };
+      throw error;
+    }
+  }
+
+  return (request, response) => {
+    respond(request, response).catch((error: unknown) => {
+      logger.error('Sandbox request failed', { method: request.method, url: request.url, error: String(error) });
+      if (response.headersSent || response.destroyed) return;
+      sendJson(response, 500, httpError(500, 'The sandbox failed to handle this request.').body);
+    });
+  };
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown) {
+  send(response, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8' });
+}
+
+function send(response: ServerResponse, status: number, text: string, headers: Record<string, string>) {
+  response.writeHead(status, {
+    ...headers,
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    'content-length': Buffer.byteLength(text),
+  });
+  response.end(text);
+}
+
+/**
+ * The body as text, or null when it is over the limit. An oversized body is still read to its
+ * end (and dropped), so the client gets its 413 instead of a reset connection.
+ */
+async function readBody(request: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= BODY_LIMIT_BYTES) chunks.push(chunk);
+  }
+  return size <= BODY_LIMIT_BYTES ? Buffer.concat(chunks).toString('utf8') : null;
+}

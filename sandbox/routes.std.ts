@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { envelope, Timestamp } from '../api/common.std.ts';
+import { operations, type OperationSpec } from '../api/operations.std.ts';
+
+/**
+ * Everything the API router serves: the platform's operations (api/operations.std.ts) plus the
+ * sandbox's own, described the same way so one router, auth check and validator serve both.
+ */
+export const AdvanceClockBody = z.strictObject({ advance_seconds: z.number().int().min(1) });
+
+export const sandboxOperations = {
+  advanceClock: {
+    id: 'advanceClock',
+    method: 'POST',
+    path: '/_sandbox/clock',
+    auth: ['api_key'],
+    body: AdvanceClockBody,
+    response: envelope(z.looseObject({ now: Timestamp })),
+    summary: 'Move the sandbox clock forward (sandbox only)',
+  },
+} as const satisfies Record<string, OperationSpec & { id: string }>;
+
+export const routedOperations = { ...operations, ...sandboxOperations };
+export type RoutedOperations = typeof routedOperations;
+export type RoutedOperationId = keyof RoutedOperations;
+
+export type RoutedOperation = OperationSpec & { id: RoutedOperationId };
+
+export type RouteMatch =
+  | { kind: 'found'; operation: RoutedOperation; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: string[] }
+  | { kind: 'not-found' };
+
+interface Route {
+  operation: RoutedOperation;
+  segments: string[];
+  literalCount: number;
+}
+
+const routes: Route[] = Object.values<RoutedOperation>(routedOperations).map((operation) => {
+  const segments = operation.path.split('/').slice(1);
+  return { operation, segments, literalCount: segments.filter((segment) => !isPlaceholder(segment)).length };
+});
+
+function isPlaceholder(segment: string): boolean {
+  return segment.startsWith('{') && segment.endsWith('}');
+}
+
+/**
+ * The operation for `method` and the decoded path segments (below base_url). Literal segments
+ * beat placeholders, so `/vouchers/find` is Find Voucher and not a voucher uuid.
+ */
+export function matchRoute(method: string, segments: readonly string[]): RouteMatch {
+  const candidates = routes
+    .map((route) => ({ route, params: matchSegments(route.segments, segments) }))
+    .filter((candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== null);
+  const found = candidates
+    .filter(({ route }) => route.operation.method === method)
+    .sort((a, b) => b.route.literalCount - a.route.literalCount)[0];
+  if (found) return { kind: 'found', operation: found.route.operation, params: found.params };
+  if (candidates.length > 0) {
+    return { kind: 'method-not-allowed', allowed: [...new Set(candidates.map(({ route }) => route.operation.method))] };
+  }
+  return { kind: 'not-found' };
+}
+
+function matchSegments(template: readonly string[], actual: readonly string[]): Record<string, string> | null {
+  if (template.length !== actual.length) return null;
+  const params: Record<string, string> = {};
+  for (const [index, part] of template.entries()) {
+    const value = actual[index] ?? '';
+    if (isPlaceholder(part)) params[part.slice(1, -1)] = value;
+    else if (part !== value) return null;
+  }
+  return params;
+}

@@ -1,0 +1,47 @@
+import { platformErrors } from '../api/operations.std.ts';
+import type { VoucherStatus } from '../api/vouchers.std.ts';
+import { ApiError, conflict } from './errors.std.ts';
+import type { StoredVoucher, VoucherLock } from './state.std.ts';
+
+export const LOCK_DURATION_MS = 60 * 60 * 1000;
+
+/** The lock still holding the voucher at `now`: not released by its key nor by the system. */
+export function heldLock(voucher: StoredVoucher, now: number): VoucherLock | null {
+  const lock = voucher.lock;
+  if (!lock || lock.unlocked_at !== null || lock.system_release_at === null) return null;
+  return now < lock.system_release_at ? lock : null;
+}
+
+export function redemptionsRemaining(voucher: StoredVoucher): number {
+  return Math.max(0, voucher.total_redemptions_allowed - voucher.redemptions.length);
+}
+
+/** The status as read at `now`; the order decides which state shows when several apply. */
+export function voucherStatus(voucher: StoredVoucher, now: number): VoucherStatus {
+  if (redemptionsRemaining(voucher) === 0) return 'REDEEMED';
+  if (voucher.status === 'DEACTIVATED') return 'DEACTIVATED';
+  if (voucher.expiration_date !== null && voucher.expiration_date <= now) return 'EXPIRED';
+  if (voucher.activation_date > now) return 'INACTIVE';
+  if (heldLock(voucher, now)) return 'LOCKED';
+  return 'ACTIVE';
+}
+
+/** Why a voucher in `status` cannot be used (redeemed, locked, ...) now; null when it is ACTIVE. */
+export function unusableReason(voucher: StoredVoucher, status: VoucherStatus): ApiError | null {
+  switch (status) {
+    case 'ACTIVE':
+      return null;
+    case 'REDEEMED':
+      return voucher.total_redemptions_allowed > 1
+        ? conflict(platformErrors.notEnoughRedemptionsLeft, 'The voucher has no redemptions left.')
+        : conflict(platformErrors.voucherAlreadyRedeemed, 'The voucher has already been redeemed.');
+    case 'EXPIRED':
+      return conflict(platformErrors.voucherExpired, 'The voucher has expired.');
+    case 'DEACTIVATED':
+      return conflict(platformErrors.voucherDeactivated, 'The voucher has been deactivated.');
+    case 'INACTIVE':
+      return conflict(platformErrors.voucherInactive, 'The voucher is not active yet.');
+    case 'LOCKED':
+      return conflict(platformErrors.voucherAlreadyLocked, 'The voucher is locked by another process.');
+  }
+}

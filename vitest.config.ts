@@ -1,0 +1,33 @@
+import { defineConfig } from 'vitest/config';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+
+// Unit and integration tests sit next to the code (*.test.ts); end-to-end tests drive the
+// real renderer in Chromium through the browser host and live in test/e2e.
+export default defineConfig({
+  plugins: [svelte()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['{api,main,preload,renderer,sandbox,test}/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'node_modules/**'],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.e2e.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
