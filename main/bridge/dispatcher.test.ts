@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';
+
+function recordingLogger(lines: string[]): Logger {
+  const at = (message: string, fields?: LogFields) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const logger: Logger = { debug: at, info: at, warn: at, error: at, child: () => logger };
+  return logger;
+}
+
+const settings = {
+  demo: true,
+  mode: 'regular',
+  session: {
+    scanner_type: 'camera',
+    enable_email_identification: false,
+    enable_registration: false,
+    enable_on_screen_keyboard: false,
+    camera_service: 3,
+    facing_mode: 'user',
+    primary_identification_method: 'identifier',
+  },
+  scannerConnection: 'keyboard',
+  idleTimeoutSeconds: 60,
+  locale: { default: 'en', enabled: ['en'] },
+  brand: { name: 'Shop', color: '#112233' },
+} as const;
+
+function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = []) {
+  const handlers: CallHandlers = {
+    getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: '1.0.0', demo: true }),
+    getSettings: async () => structuredClone(settings) as never,
+    reportRendererError: async () => null,
+    ...overrides,
+  };
+  return createDispatcher(handlers, recordingLogger(lines));
+}
+
+describe('bridge dispatcher', () => {
+  it('answers a known call with {ok, value}', async () => {
+    await expect(dispatcherWith({})('getAppInfo', {})).resolves.toEqual({
+      ok: true,
+      value: { name: 'Loyalty Kiosk', version: '1.0.0', demo: true },
+    });
+  });
+
+  it('refuses unknown calls, including prototype names', async () => {
+    for (const call of ['nope', '__proto__', 'constructor', 42]) {
+      await expect(dispatcherWith({})(call, {})).resolves.toMatchObject({ ok: false, error: { code: 'unknown_call' } });
+    }
+  });
+
+  it('refuses malformed payloads before the handler runs', async () => {
+    let ran = false;
+    const dispatch = dispatcherWith({ reportRendererError: async () => ((ran = true), null) });
+    await expect(dispatch('reportRendererError', { message: 7 })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    await expect(dispatch('getAppInfo', { extra: true })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    expect(ran).toBe(false);
+  });
+
+  it('strips fields the contract does not declare from answers', async () => {
+    const dispatch = dispatcherWith({
+      getAppInfo: async () => ({ name: 'K', version: '1', demo: false, apiKey: 'sk_secret_value' }) as never,
+    });
+    const result = await dispatch('getAppInfo', {});
+    expect(JSON.stringify(result)).not.toContain('sk_secret_value');
+  });
+
+  it('turns crashes into a generic error with no stack, keeping the stack in the log', async () => {
+    const lines: string[] = [];
+    const dispatch = dispatcherWith({ getSettings: async () => { throw new Error('boom at /secret/path'); } }, lines);
+    const result = await dispatch('getSettings', {});
+    expect(result).toEqual({ ok: false, error: { code: 'internal', message: 'something went wrong in the kiosk service' } });
+    expect(lines.join('\n')).toContain('boom at /secret/path');
+  });
+
+  it('passes on deliberate refusals and loyalty error kinds with their platform code', async () => {
+    const refusing = dispatcherWith({ getSettings: async () => { throw new BridgeFailure('forbidden', 'locked'); } });
+    await expect(refusing('getSettings', {})).resolves.toEqual({ ok: false, error: { code: 'forbidden', message: 'locked' } });
+    const platform = dispatcherWith({
+      getSettings: async () => { throw Object.assign(new Error('already redeemed'), { kind: 'conflict', code: 80005 }); },
+    });
+    await expect(platform('getSettings', {})).resolves.toEqual({
+      ok: false,
+      error: { code: 'conflict', message: 'already redeemed', platformCode: 80005 },
+    });
+  });
+});
