@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLogger, FileLogSink } from './file-logger.node.ts';
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-logs-'));
+
+describe('file logger', () => {
+  it('never writes a secret, a full voucher code or an e-mail address', () => {
+    const sink = new FileLogSink({ dir: tempDir() });
+    sink.redactor.addSecret('sk_live_1234567890abcdef');
+    const logger = createLogger(sink);
+    logger.info('calling with Bearer sk_live_1234567890abcdef for jane.doe@example.com', {
+      apiKey: 'sk_live_1234567890abcdef',
+      code: 'KOFFIE2024',
+      nested: { email: 'jane.doe@example.com', note: 'token sk_live_1234567890abcdef leaked' },
+    });
+    const text = fs.readFileSync(sink.file, 'utf8');
+    expect(text).not.toContain('sk_live_1234567890abcdef');
+    expect(text).not.toContain('KOFFIE2024');
+    expect(text).not.toContain('jane.doe@example.com');
+    expect(text).toContain('2024');
+    expect(text).toContain('j•••@example.com');
+  });
+
+  it('rotates by size and keeps a bounded number of files', () => {
+    const dir = tempDir();
+    const logger = createLogger(new FileLogSink({ dir, maxBytes: 500, keep: 2 }));
+    for (let i = 0; i < 60; i += 1) logger.info(`line ${i} ${'x'.repeat(40)}`);
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual(['kiosk.1.log', 'kiosk.2.log', 'kiosk.log']);
+    for (const file of files) expect(fs.statSync(path.join(dir, file)).size).toBeLessThanOrEqual(500);
+    expect(fs.readFileSync(path.join(dir, 'kiosk.log'), 'utf8')).toContain('line 59');
+  });
+});
