@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../preload/config-schema.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';
 
@@ -8,28 +9,21 @@ function recordingLogger(lines: string[]): Logger {
   return logger;
 }
 
+const config = defaultConfig();
 const settings = {
   demo: true,
-  mode: 'regular',
-  session: {
-    scanner_type: 'camera',
-    enable_email_identification: false,
-    enable_registration: false,
-    enable_on_screen_keyboard: false,
-    camera_service: 3,
-    facing_mode: 'user',
-    primary_identification_method: 'identifier',
-  },
-  scannerConnection: 'keyboard',
-  idleTimeoutSeconds: 60,
-  locale: { default: 'en', enabled: ['en'] },
-  brand: { name: 'Shop', color: '#112233' },
-} as const;
+  mode: config.kiosk.mode,
+  session: config.session,
+  scannerConnection: config.scanner.connection,
+  idleTimeoutSeconds: config.idle.timeoutSeconds,
+  locale: config.locale,
+  brand: config.brand,
+};
 
 function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = []) {
   const handlers: CallHandlers = {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: '1.0.0', demo: true }),
-    getSettings: async () => structuredClone(settings) as never,
+    getSettings: async () => structuredClone(settings),
     reportRendererError: async () => null,
     ...overrides,
   };
@@ -60,10 +54,10 @@ describe('bridge dispatcher', () => {
 
   it('strips fields the contract does not declare from answers', async () => {
     const dispatch = dispatcherWith({
-      getAppInfo: async () => ({ name: 'K', version: '1', demo: false, apiKey: 'sk_secret_value' }) as never,
+      getAppInfo: async () => ({ name: 'K', version: '1', demo: false, apiKey: 'fake-test-secret' }) as never,
     });
     const result = await dispatch('getAppInfo', {});
-    expect(JSON.stringify(result)).not.toContain('sk_secret_value');
+    expect(JSON.stringify(result)).not.toContain('fake-test-secret');
   });
 
   it('turns crashes into a generic error with no stack, keeping the stack in the log', async () => {

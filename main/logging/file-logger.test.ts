@@ -9,15 +9,15 @@ const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-logs-'));
 describe('file logger', () => {
   it('never writes a secret, a full voucher code or an e-mail address', () => {
     const sink = new FileLogSink({ dir: tempDir() });
-    sink.redactor.addSecret('sk_live_1234567890abcdef');
+    sink.redactor.addSecret('fake-test-key-0123456789');
     const logger = createLogger(sink);
-    logger.info('calling with Bearer sk_live_1234567890abcdef for jane.doe@example.com', {
-      apiKey: 'sk_live_1234567890abcdef',
+    logger.info('calling with Bearer fake-test-key-0123456789 for jane.doe@example.com', {
+      apiKey: 'fake-test-key-0123456789',
       code: 'KOFFIE2024',
-      nested: { email: 'jane.doe@example.com', note: 'token sk_live_1234567890abcdef leaked' },
+      nested: { email: 'jane.doe@example.com', note: 'token fake-test-key-0123456789 leaked' },
     });
     const text = fs.readFileSync(sink.file, 'utf8');
-    expect(text).not.toContain('sk_live_1234567890abcdef');
+    expect(text).not.toContain('fake-test-key-0123456789');
     expect(text).not.toContain('KOFFIE2024');
     expect(text).not.toContain('jane.doe@example.com');
     expect(text).toContain('2024');

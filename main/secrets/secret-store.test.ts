@@ -14,11 +14,11 @@ describe('KeytarSecretStore on the real keychain', () => {
   });
 
   it('round-trips a secret and reports only whether it is stored', async () => {
-    await store.set('apiKey', '  sk_live_round_trip_value  ');
-    expect(await store.get('apiKey')).toBe('sk_live_round_trip_value');
+    await store.set('apiKey', '  fake-test-round-trip-value  ');
+    expect(await store.get('apiKey')).toBe('fake-test-round-trip-value');
     const status = await store.status();
     expect(status).toEqual({ keychain: 'available', stored: { apiKey: true, accessToken: false, personalAccessToken: false } });
-    expect(JSON.stringify(status)).not.toContain('sk_live');
+    expect(JSON.stringify(status)).not.toContain('fake-test');
     expect(await store.remove('apiKey')).toBe(true);
     expect(await store.get('apiKey')).toBeNull();
   });
