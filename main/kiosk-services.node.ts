@@ -65,6 +65,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     brand: current.brand,
   });
   config.onChange((current) => events.emit('settingsChanged', settingsView(current)));
+  const stopWatchingConfig = config.watchExternalChanges();
 
   const handlers: CallHandlers = {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo }),
@@ -85,6 +86,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     secrets,
     sandbox,
     async close() {
+      stopWatchingConfig();
       await sandbox?.close();
       logger.info('kiosk services stopped');
     },

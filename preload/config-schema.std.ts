@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CreatePortalSessionBody } from '../api/portal-sessions.std.ts';
 
 /**
  * The one config schema. Every key other issues rely on lives here, with its default and its
@@ -16,16 +17,8 @@ export const KIOSK_MODES = [
 export const KioskMode = z.enum(KIOSK_MODES);
 export type KioskMode = z.infer<typeof KioskMode>;
 
-/** Portal-session settings, with the spec's defaults and allowed values. */
-export const SessionSettings = z.object({
-  scanner_type: z.enum(['camera', 'hand_scanner']).default('camera'),
-  enable_email_identification: z.boolean().default(false),
-  enable_registration: z.boolean().default(false),
-  enable_on_screen_keyboard: z.boolean().default(false),
-  camera_service: z.union([z.literal(1), z.literal(2), z.literal(3)]).default(3),
-  facing_mode: z.enum(['user', 'environment']).default('user'),
-  primary_identification_method: z.enum(['email', 'identifier']).default('identifier'),
-});
+/** Portal-session settings: the create body's own fields, so defaults and allowed values cannot drift from the API. */
+export const SessionSettings = CreatePortalSessionBody.omit({ shop_uuid: true, contact_uuid: true });
 export type SessionSettings = z.infer<typeof SessionSettings>;
 
 export const LOCALES = ['en', 'nl', 'de', 'fr'] as const;

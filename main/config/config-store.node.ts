@@ -74,6 +74,43 @@ export class ConfigStore {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * Picks up changes another process writes (kioskctl on a running kiosk). An invalid file is
+   * ignored with a warning: a running kiosk keeps its last good settings.
+   */
+  watchExternalChanges(): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    const watcher = fs.watch(path.dirname(this.path), (_event, file) => {
+      if (file !== path.basename(this.path)) return;
+      clearTimeout(timer);
+      timer = setTimeout(() => this.#reload(), 50);
+    });
+    return () => {
+      clearTimeout(timer);
+      watcher.close();
+    };
+  }
+
+  #reload() {
+    let parsed: KioskConfig;
+    try {
+      const raw = JSON.parse(fs.readFileSync(this.path, 'utf8')) as unknown;
+      parsed = KioskConfig.parse(migrateConfig(raw, this.options.migrations ?? configMigrations));
+    } catch (error) {
+      const reason = error instanceof z.ZodError ? describeIssues(error) : String(error);
+      this.options.logger.warn('config file changed but cannot be used; keeping the current settings', { reason });
+      return;
+    }
+    if (JSON.stringify(parsed) === JSON.stringify(this.#config)) return;
+    this.options.logger.info('config file changed outside the kiosk; settings reloaded');
+    this.#config = parsed;
+    this.#notify();
+  }
+
+  #notify() {
+    for (const listener of this.#listeners) listener(this.get());
+  }
+
   #assertKey(key: string) {
     if (!isConfigKey(key)) throw new ConfigError(`unknown setting "${key}"`);
   }
@@ -81,7 +118,7 @@ export class ConfigStore {
   #write(config: KioskConfig) {
     this.#conf.store = config;
     this.#config = config;
-    for (const listener of this.#listeners) listener(this.get());
+    this.#notify();
   }
 
   #open(): { conf: Conf<Record<string, unknown>>; config: KioskConfig } {

@@ -77,3 +77,26 @@ describe('config migrations', () => {
     expect(() => migrateConfig({ schemaVersion: 9 }, {}, 1)).toThrow(/newer kiosk/);
   });
 });
+
+describe('ConfigStore.watchExternalChanges', () => {
+  it('reloads and notifies when another process writes a valid file, and ignores an invalid one', async () => {
+    const dir = tempDir();
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    const seen: string[] = [];
+    store.onChange((config) => seen.push(config.kiosk.mode));
+    const stop = store.watchExternalChanges();
+    try {
+      const other = new ConfigStore({ dataDir: dir, logger: silentLogger });
+      other.set('kiosk.mode', 'vouchers');
+      await expect.poll(() => seen).toEqual(['vouchers']);
+      expect(store.getKey('kiosk.mode')).toBe('vouchers');
+
+      fs.writeFileSync(store.path, '{"kiosk": {"mode": "teleport"}}');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(store.getKey('kiosk.mode')).toBe('vouchers');
+      expect(seen).toEqual(['vouchers']);
+    } finally {
+      stop();
+    }
+  });
+});
