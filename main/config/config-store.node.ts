@@ -94,7 +94,7 @@ export class ConfigStore {
   #reload() {
     let parsed: KioskConfig;
     try {
-      const raw = JSON.parse(fs.readFileSync(this.path, 'utf8')) as unknown;
+      const raw = JSON.parse(fs.readFileSync(this.path, 'utf8')) as Record<string, unknown>;
       parsed = KioskConfig.parse(migrateConfig(raw, this.options.migrations ?? configMigrations));
     } catch (error) {
       const reason = error instanceof z.ZodError ? describeIssues(error) : String(error);
