@@ -1,4 +1,4 @@
-import { app, BrowserWindow, ipcMain, powerSaveBlocker, protocol, session } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, powerSaveBlocker, protocol, session } from 'electron';
 import { startKioskServices } from '../kiosk-services.node.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
@@ -31,10 +31,11 @@ async function start() {
   registerBridgeIpc(ipcMain, services);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, { dev, logger }));
 
+  // The default menu's accelerators (reload, close, full screen) would be ways out of the kiosk.
+  if (!dev) Menu.setApplicationMenu(null);
   const window = new BrowserWindow(kioskWindowOptions({ preload: buildOutput.electronPreload, dev }));
   forwardBridgeEvents(window.webContents, services);
   window.once('ready-to-show', () => window.show());
-  await window.loadURL(`${APP_ORIGIN}/index.html`);
 
   // A kiosk display must never dim or sleep while the app runs.
   powerSaveBlocker.start('prevent-display-sleep');
@@ -45,4 +46,7 @@ async function start() {
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => void services.close());
+
+  // Last: a failed first load rejects, and must not leave the app without the wiring above.
+  await window.loadURL(`${APP_ORIGIN}/index.html`);
 }

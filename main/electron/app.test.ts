@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNEL } from '../../preload/contract.std.ts';
+import { buildOutput } from '../paths/build-output.node.ts';
+import { fakeElectron, fakeKioskServices, FakeWebContents } from './fake-electron.test-support.ts';
+
+/**
+ * app.main.ts is the Electron entry: it does its work on import. Each test imports it afresh
+ * against its own fake `electron` and fake services, and waits until start-up has finished.
+ */
+async function runApp({ singleInstanceLock = true, env = {} as Record<string, string> } = {}) {
+  const electron = fakeElectron({ singleInstanceLock });
+  const fake = fakeKioskServices();
+  const startKioskServices = vi.fn(async () => fake.services);
+  for (const [name, value] of Object.entries({ KIOSK_DEV: '', KIOSK_DATA_DIR: undefined, ...env })) vi.stubEnv(name, value);
+  vi.resetModules();
+  vi.doMock('electron', () => electron.module);
+  vi.doMock('../kiosk-services.node.ts', () => ({ startKioskServices }));
+  await import('./app.main.ts');
+  if (singleInstanceLock) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
+  return { ...electron, ...fake, startKioskServices, window: electron.windows[0]! };
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.doUnmock('electron');
+  vi.doUnmock('../kiosk-services.node.ts');
+});
+
+describe('Electron app: before ready', () => {
+  it('registers app:// as a privileged, secure standard scheme before waiting for ready', async () => {
+    const { protocol, app } = await runApp();
+    expect(protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      expect.objectContaining({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) }),
+    ]);
+    expect(protocol.registerSchemesAsPrivileged.mock.invocationCallOrder[0]!).toBeLessThan(app.whenReady.mock.invocationCallOrder[0]!);
+  });
+
+  it('quits at once, starting nothing, when another instance holds the lock', async () => {
+    const { app, startKioskServices, windows } = await runApp({ singleInstanceLock: false });
+    expect(app.quit).toHaveBeenCalledOnce();
+    expect(app.whenReady).not.toHaveBeenCalled();
+    expect(startKioskServices).not.toHaveBeenCalled();
+    expect(windows).toHaveLength(0);
+  });
+});
+
+describe('Electron app: once ready', () => {
+  it('starts the services in KIOSK_DATA_DIR when set', async () => {
+    const { startKioskServices } = await runApp({ env: { KIOSK_DATA_DIR: '/tmp/kiosk-data' } });
+    expect(startKioskServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: '/tmp/kiosk-data' }));
+  });
+
+  it("starts the services in Electron's userData folder otherwise", async () => {
+    const { startKioskServices } = await runApp();
+    expect(startKioskServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: '/fake/userData' }));
+  });
+
+  it('serves app:// from the built renderer', async () => {
+    const { protocol } = await runApp();
+    expect(protocol.handlers.has('app')).toBe(true);
+  });
+
+  it('secures the default session', async () => {
+    const { defaultSession } = await runApp();
+    expect(defaultSession.checkPermission('media', 'app://kiosk')).toBe(true);
+    expect(defaultSession.checkPermission('media', 'https://evil.example')).toBe(false);
+    expect(defaultSession.emitCancellable('will-download', {}, {})).toBe(true);
+  });
+
+  it('answers the bridge only from the app', async () => {
+    const { ipcMain, dispatch } = await runApp();
+    await ipcMain.invoke(INVOKE_CHANNEL, { url: 'app://kiosk/index.html', parent: null }, 'getAppInfo', {});
+    await expect(ipcMain.invoke(INVOKE_CHANNEL, { url: 'https://evil.example/', parent: null }, 'getAppInfo', {})).resolves.toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    expect(dispatch).toHaveBeenCalledOnce();
+  });
+
+  it('opens one kiosk window with the preload and the hardened options', async () => {
+    const { windows, window } = await runApp();
+    expect(windows).toHaveLength(1);
+    expect(window.options).toMatchObject({ kiosk: true, fullscreen: true, show: false });
+    expect(window.options.webPreferences).toMatchObject({ preload: buildOutput.electronPreload, contextIsolation: true, sandbox: true, devTools: false });
+  });
+
+  it('removes the application menu and its accelerators', async () => {
+    const { Menu } = await runApp();
+    expect(Menu.setApplicationMenu).toHaveBeenCalledWith(null);
+  });
+
+  it("hardens the window's web contents", async () => {
+    const { window } = await runApp();
+    expect(window.webContents.openWindow('https://evil.example/')).toEqual({ action: 'deny' });
+    expect(window.webContents.emitCancellable('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(window.webContents.emitCancellable('before-input-event', { type: 'keyDown', key: 'F5' })).toBe(true);
+  });
+
+  it('hardens any other web contents created later', async () => {
+    const { app } = await runApp();
+    const later = new FakeWebContents();
+    app.emit('web-contents-created', {}, later);
+    expect(later.openWindow('https://evil.example/')).toEqual({ action: 'deny' });
+  });
+
+  it('loads the app origin and shows the window only when it is ready to show', async () => {
+    const { window } = await runApp();
+    expect(window.loadURL).toHaveBeenCalledWith('app://kiosk/index.html');
+    expect(window.show).not.toHaveBeenCalled();
+    window.emit('ready-to-show');
+    expect(window.show).toHaveBeenCalledOnce();
+  });
+
+  it('keeps the display awake', async () => {
+    const { powerSaveBlocker } = await runApp();
+    expect(powerSaveBlocker.start).toHaveBeenCalledWith('prevent-display-sleep');
+  });
+
+  it('brings the kiosk window back when a second instance starts', async () => {
+    const { app, window } = await runApp();
+    window.isMinimized.mockReturnValue(true);
+    app.emit('second-instance');
+    expect(window.restore).toHaveBeenCalledOnce();
+    expect(window.focus).toHaveBeenCalledOnce();
+  });
+
+  it('quits when the window closes and closes the services on the way out', async () => {
+    const { app, close } = await runApp();
+    app.emit('window-all-closed');
+    expect(app.quit).toHaveBeenCalledOnce();
+    app.emit('before-quit');
+    expect(close).toHaveBeenCalledOnce();
+  });
+});
+
+describe('Electron app: development (KIOSK_DEV=1)', () => {
+  it('opens a normal window with devtools and keeps the menu', async () => {
+    const { window, Menu } = await runApp({ env: { KIOSK_DEV: '1' } });
+    expect(window.options).toMatchObject({ kiosk: false, fullscreen: false });
+    expect(window.options.webPreferences).toMatchObject({ devTools: true, contextIsolation: true, sandbox: true });
+    expect(Menu.setApplicationMenu).not.toHaveBeenCalled();
+  });
+
+  it('lets reload and devtools shortcuts through', async () => {
+    const { window } = await runApp({ env: { KIOSK_DEV: '1' } });
+    expect(window.webContents.emitCancellable('before-input-event', { type: 'keyDown', key: 'F5' })).toBe(false);
+  });
+});

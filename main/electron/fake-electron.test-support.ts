@@ -1,0 +1,206 @@
+import { EventEmitter } from 'node:events';
+import { vi } from 'vitest';
+import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Protocol, Session, WebContents } from 'electron';
+import { EventBus } from '../bridge/event-bus.std.ts';
+import type { KioskServices } from '../kiosk-services.node.ts';
+import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
+
+/**
+ * Just enough of Electron's main-process API to drive the kiosk's Electron code in plain Node,
+ * where no Electron binary exists. Handlers are recorded so tests can call them as Electron would.
+ */
+
+type PermissionRequestHandler = NonNullable<Parameters<Session['setPermissionRequestHandler']>[0]>;
+type PermissionCheckHandler = NonNullable<Parameters<Session['setPermissionCheckHandler']>[0]>;
+type Permission = Parameters<PermissionRequestHandler>[1];
+type WindowOpenHandler = Parameters<WebContents['setWindowOpenHandler']>[0];
+type InvokeListener = (event: IpcMainInvokeEvent, ...args: unknown[]) => unknown;
+type ProtocolHandler = Parameters<Protocol['handle']>[1];
+
+/** An emitter whose events, like Electron's, carry a first argument a handler may cancel. */
+class CancellableEmitter extends EventEmitter {
+  /** Emits `name` the way Electron does; true when a handler called `preventDefault()`. */
+  emitCancellable(name: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    this.emit(name, { preventDefault: () => (prevented = true) }, ...args);
+    return prevented;
+  }
+}
+
+export class FakeWebContents extends CancellableEmitter {
+  windowOpenHandler: WindowOpenHandler | null = null;
+  readonly reload = vi.fn();
+  readonly forcefullyCrashRenderer = vi.fn();
+  readonly closeDevTools = vi.fn();
+  readonly send = vi.fn();
+  #destroyed = false;
+  readonly isDestroyed = vi.fn(() => this.#destroyed);
+
+  setWindowOpenHandler(handler: WindowOpenHandler) {
+    this.windowOpenHandler = handler;
+  }
+
+  /** What `window.open(url)` in the page would get. */
+  openWindow(url: string) {
+    if (!this.windowOpenHandler) throw new Error('no window open handler installed');
+    return this.windowOpenHandler({ url } as Parameters<WindowOpenHandler>[0]);
+  }
+
+  destroy() {
+    this.#destroyed = true;
+    this.emit('destroyed');
+  }
+
+  get electron(): WebContents {
+    return this as unknown as WebContents;
+  }
+}
+
+export class FakeSession extends CancellableEmitter {
+  permissionRequestHandler: PermissionRequestHandler | null = null;
+  permissionCheckHandler: PermissionCheckHandler | null = null;
+
+  setPermissionRequestHandler(handler: PermissionRequestHandler | null) {
+    this.permissionRequestHandler = handler;
+  }
+
+  setPermissionCheckHandler(handler: PermissionCheckHandler | null) {
+    this.permissionCheckHandler = handler;
+  }
+
+  /** A page at `requestingUrl` asks for `permission`; resolves with the handler's answer. */
+  requestPermission(permission: Permission, requestingUrl: string): Promise<boolean> {
+    const handler = this.permissionRequestHandler;
+    if (!handler) throw new Error('no permission request handler installed');
+    return new Promise((resolve) =>
+      handler(new FakeWebContents().electron, permission, resolve, { requestingUrl, isMainFrame: true } as Parameters<PermissionRequestHandler>[3]),
+    );
+  }
+
+  /** Chromium checks whether `requestingOrigin` already holds `permission`. */
+  checkPermission(permission: Permission, requestingOrigin: string): boolean {
+    const handler = this.permissionCheckHandler;
+    if (!handler) throw new Error('no permission check handler installed');
+    return handler(null, permission, requestingOrigin, { requestingUrl: requestingOrigin } as Parameters<PermissionCheckHandler>[3]);
+  }
+
+  get electron(): Session {
+    return this as unknown as Session;
+  }
+}
+
+/** The frame a call comes from: `parent` is null for a top frame. */
+export interface SenderFrame {
+  url: string;
+  parent: SenderFrame | null;
+}
+
+export class FakeIpcMain {
+  readonly handlers = new Map<string, InvokeListener>();
+
+  handle(channel: string, listener: InvokeListener) {
+    this.handlers.set(channel, listener);
+  }
+
+  /** `ipcRenderer.invoke(channel, ...args)` from `senderFrame` (null: the frame is gone). */
+  async invoke(channel: string, senderFrame: SenderFrame | null, ...args: unknown[]): Promise<unknown> {
+    const listener = this.handlers.get(channel);
+    if (!listener) throw new Error(`no handler for ${channel}`);
+    return listener({ senderFrame } as unknown as IpcMainInvokeEvent, ...args);
+  }
+
+  get electron(): IpcMain {
+    return this as unknown as IpcMain;
+  }
+}
+
+export class FakeProtocol {
+  readonly handlers = new Map<string, ProtocolHandler>();
+  readonly registerSchemesAsPrivileged = vi.fn();
+
+  handle(scheme: string, handler: ProtocolHandler) {
+    this.handlers.set(scheme, handler);
+  }
+
+  /** What the renderer gets when it loads `url`. */
+  async fetch(url: string): Promise<Response> {
+    const handler = this.handlers.get(new URL(url).protocol.slice(0, -1));
+    if (!handler) throw new Error(`no protocol handler for ${url}`);
+    return handler(new Request(url));
+  }
+
+  get electron(): Protocol {
+    return this as unknown as Protocol;
+  }
+}
+
+export interface LogLine {
+  level: LogLevel;
+  message: string;
+  fields?: LogFields;
+}
+
+/** A logger that keeps its lines (its children write to the same list). */
+export function recordingLogger(): Logger & { lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const at = (level: LogLevel) => (message: string, fields?: LogFields) => void lines.push({ level, message, fields });
+  const logger = { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
+  return logger;
+}
+
+/** The services the Electron host carries, with a dispatcher that only records its calls. */
+export function fakeKioskServices() {
+  const logger = recordingLogger();
+  const dispatch = vi.fn(async (_call: unknown, _input: unknown) => ({ ok: true as const, value: 'dispatched' }));
+  const close = vi.fn(async () => {});
+  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close } as unknown as KioskServices;
+  return { services, dispatch, logger, close };
+}
+
+export class FakeBrowserWindow extends EventEmitter {
+  readonly webContents = new FakeWebContents();
+  readonly show = vi.fn();
+  readonly loadURL = vi.fn(async (_url: string) => {});
+  readonly isMinimized = vi.fn(() => false);
+  readonly restore = vi.fn();
+  readonly focus = vi.fn();
+
+  constructor(readonly options: BrowserWindowConstructorOptions) {
+    super();
+  }
+}
+
+/**
+ * A whole `electron` module for `vi.doMock('electron', () => fake.module)`. Like Electron, a new
+ * window announces its web contents through the app's `web-contents-created`.
+ */
+export function fakeElectron({ singleInstanceLock = true, userData = '/fake/userData' } = {}) {
+  const app = Object.assign(new EventEmitter(), {
+    requestSingleInstanceLock: vi.fn(() => singleInstanceLock),
+    quit: vi.fn(),
+    whenReady: vi.fn(async () => {}),
+    getPath: vi.fn((name: string) => (name === 'userData' ? userData : `/fake/${name}`)),
+  });
+  const windows: FakeBrowserWindow[] = [];
+  const BrowserWindow = vi.fn(function (options: BrowserWindowConstructorOptions) {
+    const window = new FakeBrowserWindow(options);
+    windows.push(window);
+    app.emit('web-contents-created', {}, window.webContents);
+    return window;
+  });
+  const ipcMain = new FakeIpcMain();
+  const protocol = new FakeProtocol();
+  const defaultSession = new FakeSession();
+  const powerSaveBlocker = { start: vi.fn(() => 1) };
+  const Menu = { setApplicationMenu: vi.fn() };
+  return {
+    app,
+    windows,
+    ipcMain,
+    protocol,
+    defaultSession,
+    powerSaveBlocker,
+    Menu,
+    module: { app, BrowserWindow, ipcMain, protocol, session: { defaultSession }, powerSaveBlocker, Menu },
+  };
+}
