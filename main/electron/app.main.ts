@@ -1,4 +1,5 @@
 import { app, BrowserWindow, ipcMain, Menu, powerSaveBlocker, protocol, session } from 'electron';
+import { DEEP_LINK_SCHEME, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
@@ -20,7 +21,7 @@ if (!app.requestSingleInstanceLock()) {
 async function start() {
   await app.whenReady();
   const services = await startKioskServices({
-    dataDir: process.env.KIOSK_DATA_DIR ?? app.getPath('userData'),
+    dataDir: process.env.KIOSK_DATA_DIR ?? dataDirArgument(process.argv) ?? app.getPath('userData'),
     version: appVersion(),
     echoLogs: dev,
   });
@@ -40,13 +41,28 @@ async function start() {
   // A kiosk display must never dim or sleep while the app runs.
   powerSaveBlocker.start('prevent-display-sleep');
 
-  app.on('second-instance', () => {
+  app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
+  const openPortalSession = (uuid: string | null) => {
+    if (uuid) services.events.emit('openPortalSession', { uuid });
+  };
+  app.on('second-instance', (_event, argv) => {
     if (window.isMinimized()) window.restore();
     window.focus();
+    openPortalSession(portalSessionFromArgv(argv));
+  });
+  app.on('open-url', (event, url) => {
+    event.preventDefault();
+    openPortalSession(portalSessionFromDeepLink(url));
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', () => void services.close());
 
   // Last: a failed first load rejects, and must not leave the app without the wiring above.
   await window.loadURL(`${APP_ORIGIN}/index.html`);
+}
+
+/** `npm start -- --data DIR` passes the folder through to Electron as an argument. */
+function dataDirArgument(argv: readonly string[]): string | undefined {
+  const index = argv.indexOf('--data');
+  return index >= 0 ? argv[index + 1] : undefined;
 }

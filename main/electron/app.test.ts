@@ -119,9 +119,35 @@ describe('Electron app: once ready', () => {
   it('brings the kiosk window back when a second instance starts', async () => {
     const { app, window } = await runApp();
     window.isMinimized.mockReturnValue(true);
-    app.emit('second-instance');
+    app.emit('second-instance', {}, ['/opt/kiosk']);
     expect(window.restore).toHaveBeenCalledOnce();
     expect(window.focus).toHaveBeenCalledOnce();
+  });
+
+  it('reopens the portal session a deep link names, from a second instance or open-url', async () => {
+    const { app, events } = await runApp();
+    const opened: unknown[] = [];
+    events.subscribe((event, payload) => opened.push([event, payload]));
+    expect(app.setAsDefaultProtocolClient).toHaveBeenCalledWith('loyalty-kiosk');
+    const uuid = '3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b';
+    app.emit('second-instance', {}, ['/opt/kiosk', `loyalty-kiosk://portal-session/${uuid}`]);
+    app.emit('open-url', { preventDefault() {} }, 'loyalty-kiosk://portal-session/not-a-uuid');
+    app.emit('open-url', { preventDefault() {} }, `loyalty-kiosk://portal-session/${uuid}`);
+    expect(opened).toEqual([
+      ['openPortalSession', { uuid }],
+      ['openPortalSession', { uuid }],
+    ]);
+  });
+
+  it('starts the services in the folder `--data` names', async () => {
+    const argv = process.argv;
+    process.argv = [...argv, '--data', '/srv/kiosk-data'];
+    try {
+      const { startKioskServices } = await runApp();
+      expect(startKioskServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: '/srv/kiosk-data' }));
+    } finally {
+      process.argv = argv;
+    }
   });
 
   it('quits when the window closes and closes the services on the way out', async () => {

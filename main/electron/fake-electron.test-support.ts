@@ -154,7 +154,7 @@ export function fakeKioskServices() {
   const dispatch = vi.fn(async (_call: unknown, _input: unknown) => ({ ok: true as const, value: 'dispatched' }));
   const close = vi.fn(async () => {});
   const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close } as unknown as KioskServices;
-  return { services, dispatch, logger, close };
+  return { services, dispatch, logger, close, events: services.events };
 }
 
 export class FakeBrowserWindow extends EventEmitter {
@@ -179,6 +179,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
     requestSingleInstanceLock: vi.fn(() => singleInstanceLock),
     quit: vi.fn(),
     whenReady: vi.fn(async () => {}),
+    setAsDefaultProtocolClient: vi.fn(() => true),
     getPath: vi.fn((name: string) => (name === 'userData' ? userData : `/fake/${name}`)),
   });
   const windows: FakeBrowserWindow[] = [];
