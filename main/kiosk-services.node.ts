@@ -2,13 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { KioskSettingsView } from '../preload/contract.std.ts';
 import type { KioskConfig } from '../preload/config-schema.std.ts';
-import { createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
+import { BridgeFailure, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import { ConfigStore } from './config/config-store.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
+import { createPlatformConnection } from './loyalty/platform-connection.node.ts';
+import { ServiceHealth } from './loyalty/service-health.node.ts';
+import { listSerialPorts } from './scanner/serial-ports.node.ts';
+import { ScannerService } from './scanner/scanner-service.node.ts';
+import { createShopperHandlers } from './shopper/shopper-service.node.ts';
+import { toVoucherView } from './shopper/views.std.ts';
+import { openLockJournal } from './vouchers/lock-journal.node.ts';
+import { createRedemptionService, type VoucherClient } from './vouchers/redemption-service.node.ts';
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -17,6 +25,8 @@ export interface KioskServicesOptions {
   echoLogs?: boolean;
   /** Keychain service name; tests use their own so they never touch a real kiosk's secrets. */
   keychainService?: string;
+  /** How often an unreachable platform is tried again (default 5 s). */
+  serviceRetryMs?: number;
 }
 
 /**
@@ -67,11 +77,73 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   config.onChange((current) => events.emit('settingsChanged', settingsView(current)));
   const stopWatchingConfig = config.watchExternalChanges();
 
+  const connection = createPlatformConnection({ config, secrets, sandbox, logger });
+  const health = new ServiceHealth({
+    probe: () => connection.client().listVouchers({ limit: 0 }),
+    onChange: (status) => events.emit('serviceStatus', status),
+    logger,
+    retryMs: options.serviceRetryMs,
+  });
+  void health.check();
+
+  // Each call goes to the platform configured now, and tells health how it went.
+  const voucherClient: VoucherClient = {
+    findVoucher: (input) => health.track(connection.client().findVoucher(input)),
+    lockVoucher: (input) => health.track(connection.client().lockVoucher(input)),
+    redeemVoucher: (input) => health.track(connection.client().redeemVoucher(input)),
+    releaseVoucher: (input) => health.track(connection.client().releaseVoucher(input)),
+  };
+  const redemptions = createRedemptionService({
+    client: voucherClient,
+    journal: await openLockJournal({ dir: options.dataDir, logger }),
+    shopUuid: () => connection.shopUuid(),
+    logger,
+  });
+  // Locks a crash or power cut left behind are settled before anyone can scan.
+  const recovered = redemptions.recover().then(
+    (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { settled }),
+    (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
+  );
+
+  const scanner = new ScannerService({
+    config,
+    logger,
+    onScan: (scan) => events.emit('scan', scan),
+    onStatus: (status) => events.emit('scannerStatus', status),
+  });
+  scanner.start();
+
   const handlers: CallHandlers = {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo }),
     getSettings: async () => settingsView(config.get()),
     reportRendererError: async ({ message, where }) => {
       logger.error('renderer error', { message, where });
+      return null;
+    },
+    getServiceStatus: async () => health.check(),
+    getScannerStatus: async () => scanner.status(),
+    listSerialPorts: () => listSerialPorts(),
+    ...createShopperHandlers({ connection, health, config, logger }),
+    lockVoucher: async ({ voucherUuid, code }) => {
+      const lock = await redemptions.lock(code);
+      if (lock.voucherUuid !== voucherUuid) {
+        await redemptions.release(lock.voucherUuid, 'cancel');
+        throw new BridgeFailure('conflict', 'the code names another voucher');
+      }
+      return lock;
+    },
+    redeemVoucher: async ({ voucherUuid, contactUuid }) => {
+      const result = await redemptions.redeem(voucherUuid, { contactUuid });
+      return result.outcome === 'redeemed'
+        ? { outcome: 'redeemed', redeemedAt: result.redeemedAt, voucher: toVoucherView(result.voucher) }
+        : result;
+    },
+    releaseVoucher: async ({ voucherUuid, reason }) => {
+      await redemptions.release(voucherUuid, reason);
+      return null;
+    },
+    endVisit: async () => {
+      await redemptions.releaseAll('idle');
       return null;
     },
   };
@@ -87,6 +159,11 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     sandbox,
     async close() {
       stopWatchingConfig();
+      await recovered;
+      await redemptions.releaseAll('quit').catch(() => undefined);
+      redemptions.close();
+      health.close();
+      await scanner.close();
       await sandbox?.close();
       logger.info('kiosk services stopped');
     },

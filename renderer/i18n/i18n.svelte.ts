@@ -5,7 +5,13 @@ import { messages, type MessageKey } from './messages.std.ts';
 class I18n {
   locale = $state<Locale>('en');
 
-  t = (key: MessageKey): string => messages[this.locale][key];
+  /** `{name}` placeholders are filled from `params`. */
+  t = (key: MessageKey, params: Record<string, string | number> = {}): string =>
+    messages[this.locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+
+  /** Dates and times in the shopper's language, in the kiosk's own time zone. */
+  date = (iso: string): string => new Date(iso).toLocaleDateString(this.locale, { day: 'numeric', month: 'long', year: 'numeric' });
+  time = (iso: string): string => new Date(iso).toLocaleTimeString(this.locale, { hour: '2-digit', minute: '2-digit' });
 
   use(locale: Locale) {
     this.locale = locale;

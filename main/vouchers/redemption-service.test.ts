@@ -1,0 +1,368 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
+import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
+import { JOURNAL_FILE, openLockJournal, type LockEntry } from './lock-journal.node.ts';
+import {
+  createRedemptionService,
+  type RedemptionService,
+  type RedemptionServiceOptions,
+} from './redemption-service.node.ts';
+
+/**
+ * The redemption service against the real sandbox over HTTP. Lost answers and outages come from
+ * a fetch that lets the sandbox carry a request out and then drops the answer (or never sends
+ * it), so every outcome is checked against what the sandbox really recorded.
+ */
+
+let sandbox: RunningSandbox;
+let sandboxDir: string;
+let admin: LoyaltyClient;
+const scratchDirs: string[] = [];
+const services: RedemptionService[] = [];
+
+const credentials = async () => {
+  const { api_key, access_token, personal_access_token } = sandbox.manifest.credentials;
+  return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
+};
+const shopUuid = () => sandbox.manifest.shops[0]!.uuid;
+const contactUuid = () => sandbox.manifest.contacts[0]!.uuid;
+
+beforeAll(async () => {
+  sandboxDir = await mkdtemp(join(tmpdir(), 'redemption-sandbox-'));
+  sandbox = await startSandbox({ dataDir: sandboxDir, port: 0 });
+  // The tests' own view of the platform, never faulty.
+  admin = createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials });
+});
+
+afterEach(() => {
+  for (const service of services.splice(0)) service.close();
+});
+
+afterAll(async () => {
+  await sandbox?.close();
+  await Promise.all([sandboxDir, ...scratchDirs].map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+type Fault = 'unsent' | 'lost' | 'hang' | 'stall';
+
+/**
+ * A fetch to the real sandbox with faults queued by path ending: `unsent` fails before sending,
+ * `lost` lets the sandbox answer and then fails, `hang` lets it answer and never returns (a crash
+ * while waiting), `stall` neither sends nor returns. `offline` fails every request.
+ */
+function faultyLine() {
+  const line = {
+    offline: false,
+    faults: [] as Array<{ path: string; fault: Fault }>,
+    sent: [] as Array<{ path: string; body: unknown }>,
+    fetch: (async (input: string | URL | Request, init?: RequestInit) => {
+      const path = new URL(String(input)).pathname;
+      const index = line.faults.findIndex((queued) => path.endsWith(queued.path));
+      const fault = index >= 0 ? line.faults.splice(index, 1)[0]!.fault : undefined;
+      if (line.offline || fault === 'unsent') throw new TypeError('fetch failed');
+      if (fault === 'stall') return new Promise<Response>(() => {});
+      line.sent.push({ path, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
+      const response = await fetch(input, init);
+      if (!fault) return response;
+      await response.text();
+      if (fault === 'hang') return new Promise<Response>(() => {});
+      throw new TypeError('fetch failed');
+    }) as typeof fetch,
+    redeemRequests: () => line.sent.filter((request) => request.path.endsWith('/vouchers/redeem')),
+  };
+  return line;
+}
+
+type LogLine = { level: string; message: string; fields?: LogFields };
+function recordingLogger(lines: LogLine[], context: LogFields = {}): Logger {
+  const at = (level: string) => (message: string, fields?: LogFields) =>
+    void lines.push({ level, message, fields: { ...context, ...fields } });
+  return {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: (fields) => recordingLogger(lines, { ...context, ...fields }),
+  };
+}
+
+async function kiosk({
+  dir,
+  line = faultyLine(),
+  logs = [],
+  ...options
+}: { dir?: string; line?: ReturnType<typeof faultyLine>; logs?: LogLine[] } & Partial<RedemptionServiceOptions> = {}) {
+  const journalDir = dir ?? (await mkdtemp(join(tmpdir(), 'redemption-journal-')));
+  scratchDirs.push(journalDir);
+  const logger = recordingLogger(logs);
+  const journal = await openLockJournal({ dir: journalDir, logger });
+  // No client-side retries: the faults queued are exactly the failures the service meets.
+  const client = createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials, fetch: line.fetch, retries: 0 });
+  const service = createRedemptionService({
+    client,
+    journal,
+    shopUuid,
+    logger,
+    redeemRetryDelayMs: 5,
+    releaseRetry: { initialDelayMs: 20, maxDelayMs: 100 },
+    ...options,
+  });
+  services.push(service);
+  return { service, journal, line, dir: journalDir };
+}
+
+async function freshVoucher(options: { total_redemptions_allowed?: number; expiration_date?: string } = {}) {
+  const promotion = sandbox.manifest.promotions[0]!.uuid;
+  return (await admin.createVoucher({ promotion_uuid: promotion, contact_uuid: contactUuid(), ...options })).data;
+}
+
+const platformView = async (code: string) => (await admin.findVoucher({ code })).data;
+
+async function journalOnDisk(dir: string): Promise<LockEntry[]> {
+  return (JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')) as { entries: LockEntry[] }).entries;
+}
+
+/** Moves the sandbox clock forward; answers the sandbox's new time. */
+async function advanceClock(seconds: number): Promise<string> {
+  const response = await fetch(`${sandbox.baseUrl}/_sandbox/clock`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sandbox.manifest.credentials.api_key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ advance_seconds: seconds }),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: { now: string } }).data.now;
+}
+
+async function failure(call: Promise<unknown>): Promise<LoyaltyError> {
+  const error = await call.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(LoyaltyError);
+  return error as LoyaltyError;
+}
+
+describe('lock and redeem', () => {
+  it('journals the lock before lock() resolves, with the key that opens it', async () => {
+    const voucher = await freshVoucher();
+    const { service, dir } = await kiosk();
+    const held = await service.lock(voucher.code);
+
+    expect(held).toEqual({ voucherUuid: voucher.uuid, lockedAt: expect.any(String), systemReleaseAt: expect.any(String) });
+    expect(held).not.toHaveProperty('releaseKey');
+    const [entry] = await journalOnDisk(dir);
+    expect(entry).toMatchObject({ voucherUuid: voucher.uuid, code: voucher.code, phase: 'locked', timesRedeemedBefore: 0 });
+    expect(Date.parse(entry!.systemReleaseAt) - Date.parse(entry!.lockedAt)).toBe(60 * 60 * 1000);
+    expect((await platformView(voucher.code)).status).toBe('LOCKED');
+    const released = await admin.releaseVoucher({ voucher_uuid: voucher.uuid, release_key: entry!.releaseKey });
+    expect(released.data.voucher.status).toBe('ACTIVE');
+  });
+
+  it('redeems exactly once, empties the journal and never logs the release key or the code', async () => {
+    const voucher = await freshVoucher();
+    const logs: LogLine[] = [];
+    const { service, journal, dir, line } = await kiosk({ logs });
+    await service.lock(voucher.code);
+    const releaseKey = journal.get(voucher.uuid)!.releaseKey;
+
+    const result = await service.redeem(voucher.uuid);
+    expect(result).toMatchObject({ outcome: 'redeemed', voucher: { uuid: voucher.uuid, times_redeemed: 1 } });
+    expect(result.outcome === 'redeemed' && result.redeemedAt).toEqual(expect.any(String));
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+    expect(line.redeemRequests()).toHaveLength(1);
+    expect(await journalOnDisk(dir)).toEqual([]);
+    expect(logs.map((logged) => logged.message)).toEqual(['voucher locked', 'voucher redeemed']);
+    expect(JSON.stringify(logs)).not.toContain(releaseKey);
+    expect(JSON.stringify(logs)).not.toContain(voucher.code);
+  });
+
+  it('releases on cancel, and every held lock on idle', async () => {
+    const [first, second] = [await freshVoucher(), await freshVoucher()];
+    const { service, dir } = await kiosk();
+    await service.lock(first.code);
+    await service.lock(second.code);
+
+    expect(await service.release(first.uuid, 'cancel')).toBe('released');
+    expect((await platformView(first.code)).status).toBe('ACTIVE');
+    expect(await service.releaseAll('idle')).toEqual([{ voucherUuid: second.uuid, outcome: 'released' }]);
+    expect((await platformView(second.code)).status).toBe('ACTIVE');
+    expect(await service.release(first.uuid, 'cancel')).toBe('not_held');
+    expect(await journalOnDisk(dir)).toEqual([]);
+  });
+
+  it('confirms a redeem whose answer was lost with Find Voucher, without redeeming again', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'lost' });
+
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', voucher: { status: 'REDEEMED' } });
+    expect(line.redeemRequests()).toHaveLength(1);
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('retries a redeem that never reached the platform with the same key, and redeems once', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    const releaseKey = journal.get(voucher.uuid)!.releaseKey;
+    line.faults.push({ path: '/vouchers/redeem', fault: 'unsent' });
+
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    expect(line.redeemRequests()).toEqual([{ path: expect.any(String), body: expect.objectContaining({ release_key: releaseKey }) }]);
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('keeps an unsettled redeem journaled, and a later redeem() reports the redemption that had landed', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'lost' }, { path: '/vouchers/find', fault: 'unsent' });
+
+    expect((await failure(service.redeem(voucher.uuid))).kind).toBe('network');
+    expect(journal.get(voucher.uuid)?.phase).toBe('redeeming');
+    // The repeat is refused (the first one consumed the lock); Find Voucher shows it had landed.
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('counts a multi-use voucher redeemed through reconciliation once per redemption', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 3 });
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'lost' });
+
+    // Still ACTIVE after one of three uses: only the count tells the redemption landed.
+    expect(await service.redeem(voucher.uuid)).toMatchObject({
+      outcome: 'redeemed',
+      voucher: { status: 'ACTIVE', times_redeemed: 1, redemptions_remaining: 2 },
+    });
+    await service.lock(voucher.code);
+    expect(journal.get(voucher.uuid)?.timesRedeemedBefore).toBe(1);
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', voucher: { times_redeemed: 2 } });
+    expect(line.redeemRequests()).toHaveLength(2);
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'ACTIVE', times_redeemed: 2, redemptions_remaining: 1 });
+  });
+});
+
+describe('refusals and lost locks', () => {
+  it('reports a lock that lapsed before the redeem as lost, and redeems nothing', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal } = await kiosk();
+    await service.lock(voucher.code);
+    await advanceClock(60 * 60 + 1);
+
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'lock_lost' });
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'ACTIVE', times_redeemed: 0 });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('throws a refusal with its platform code after releasing the lock', async () => {
+    const now = Date.parse(await advanceClock(1));
+    const voucher = await freshVoucher({ expiration_date: new Date(now + 120_000).toISOString() });
+    const logs: LogLine[] = [];
+    const { service, journal } = await kiosk({ logs });
+    await service.lock(voucher.code);
+    await advanceClock(180);
+
+    expect(await failure(service.redeem(voucher.uuid))).toMatchObject({ kind: 'conflict', code: 80006 });
+    expect(logs.map((logged) => logged.message)).toContain('voucher lock released');
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'EXPIRED', times_redeemed: 0 });
+    expect(journal.entries()).toEqual([]);
+  });
+});
+
+describe('recovery at startup', () => {
+  it('releases a lock left by a crash before the redeem', async () => {
+    const voucher = await freshVoucher();
+    const crashed = await kiosk();
+    await crashed.service.lock(voucher.code);
+
+    const { service, journal } = await kiosk({ dir: crashed.dir });
+    expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'released' }]);
+    expect((await platformView(voucher.code)).status).toBe('ACTIVE');
+    expect(journal.entries()).toEqual([]);
+    expect(await journalOnDisk(crashed.dir)).toEqual([]);
+  });
+
+  it.each([
+    ['after the platform redeemed: reports it, without redeeming again', 'hang', 'redeemed', 'REDEEMED', 1],
+    ['before the request left: releases, never redeeming unattended', 'stall', 'released', 'ACTIVE', 0],
+  ] as const)('settles a crash while redeeming %s', async (_case, fault, outcome, status, timesRedeemed) => {
+    const voucher = await freshVoucher();
+    const crashed = await kiosk();
+    await crashed.service.lock(voucher.code);
+    crashed.line.faults.push({ path: '/vouchers/redeem', fault });
+    void crashed.service.redeem(voucher.uuid);
+    await vi.waitFor(async () => expect((await journalOnDisk(crashed.dir))[0]?.phase).toBe('redeeming'));
+    if (fault === 'hang') await vi.waitFor(async () => expect((await platformView(voucher.code)).status).toBe('REDEEMED'));
+
+    const { service, journal, line } = await kiosk({ dir: crashed.dir });
+    expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome }]);
+    expect(line.redeemRequests()).toEqual([]);
+    expect(await platformView(voucher.code)).toMatchObject({ status, times_redeemed: timesRedeemed });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('starts empty over a corrupt journal, which it moves aside', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'redemption-journal-'));
+    await writeFile(join(dir, JOURNAL_FILE), '{"version": 1, "entries": [{"voucherUuid"');
+    const logs: LogLine[] = [];
+    const { service } = await kiosk({ dir, logs });
+
+    expect(await service.recover()).toEqual([]);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/moved aside/) }));
+    expect((await readdir(dir)).some((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`))).toBe(true);
+    const voucher = await freshVoucher();
+    await service.lock(voucher.code);
+    expect(await journalOnDisk(dir)).toHaveLength(1);
+  });
+});
+
+describe('releasing while offline', () => {
+  it('keeps the lock journaled and releases it in the background once the platform is back', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal, dir } = await kiosk();
+    await service.lock(voucher.code);
+    const port = Number(new URL(sandbox.baseUrl).port);
+    await sandbox.close();
+
+    expect(await service.release(voucher.uuid, 'cancel')).toBe('retrying');
+    expect(await journalOnDisk(dir)).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    sandbox = await startSandbox({ dataDir: sandboxDir, port });
+
+    await vi.waitFor(async () => expect(await journalOnDisk(dir)).toEqual([]), { timeout: 5_000, interval: 20 });
+    expect(journal.entries()).toEqual([]);
+    expect((await platformView(voucher.code)).status).toBe('ACTIVE');
+  });
+
+  it('stops retrying once system_release_at has passed: the platform released it itself', async () => {
+    const voucher = await freshVoucher();
+    let clock = Date.now();
+    const logs: LogLine[] = [];
+    const { service, journal, line } = await kiosk({ now: () => clock, logs });
+    await service.lock(voucher.code);
+    line.offline = true;
+
+    expect(await service.release(voucher.uuid, 'quit')).toBe('retrying');
+    await advanceClock(60 * 60 + 1);
+    clock = Date.parse(journal.get(voucher.uuid)!.systemReleaseAt) + 1;
+
+    // Logged once the entry is off the disk.
+    await vi.waitFor(() => expect(logs.map((logged) => logged.message)).toContainEqual(expect.stringMatching(/lapsed/)), {
+      timeout: 5_000,
+      interval: 20,
+    });
+    expect(journal.entries()).toEqual([]);
+    expect((await platformView(voucher.code)).status).toBe('ACTIVE');
+  });
+});

@@ -1,0 +1,48 @@
+import type { MessageKey } from '../i18n/messages.std.ts';
+
+export type LayoutName = 'email' | 'text' | 'numeric';
+
+/** Keys that do something other than type their own text; each is named `keyboard.<action>`. */
+export type KeyAction = 'shift' | 'backspace' | 'space' | 'clear' | 'done';
+
+/**
+ * `span` is the key's width in standard key widths (default 1). A text key types `text` (one
+ * character or several, such as `.com`); `name` is its spoken name where screen readers would
+ * mumble or skip the bare symbol.
+ */
+export type Key =
+  | { readonly kind: 'text'; readonly text: string; readonly name?: MessageKey; readonly span?: number }
+  | { readonly kind: 'action'; readonly action: KeyAction; readonly span?: number };
+
+export type Layout = readonly (readonly Key[])[];
+
+const chars = (row: string): Key[] => [...row].map((text) => ({ kind: 'text', text }));
+const text = (text: string, name?: MessageKey, span?: number): Key => ({ kind: 'text', text, name, span });
+const action = (action: KeyAction, span?: number): Key => ({ kind: 'action', action, span });
+
+const digits = chars('1234567890');
+const letters = [chars('qwertyuiop'), chars('asdfghjkl')];
+
+export const layouts: Record<LayoutName, Layout> = {
+  // No shift: e-mail addresses are case-insensitive in practice, and a stray capital only confuses.
+  email: [
+    digits,
+    ...letters,
+    [...chars('zxcvbnm'), text('-', 'keyboard.hyphen'), text('_', 'keyboard.underscore'), action('backspace')],
+    [text('@', 'keyboard.at', 1.5), text('.', 'keyboard.dot'), text('.com', undefined, 2), text('.nl', undefined, 2), action('done', 3.5)],
+  ],
+  // Names and addresses: hyphen and apostrophe for Jean-Luc and O'Neill, digits for house numbers.
+  text: [
+    digits,
+    ...letters,
+    [action('shift', 1.5), ...chars('zxcvbnm'), action('backspace', 1.5)],
+    [text('-', 'keyboard.hyphen'), text("'", 'keyboard.apostrophe'), action('space', 5), text('.', 'keyboard.dot'), action('done', 2)],
+  ],
+  // PINs and amounts: a phone-style pad.
+  numeric: [chars('123'), chars('456'), chars('789'), [action('clear'), text('0'), action('backspace')], [action('done', 3)]],
+};
+
+/** How many standard key widths the widest row takes; the panel sizes its keys from it. */
+export function layoutColumns(layout: Layout): number {
+  return Math.max(...layout.map((row) => row.reduce((sum, key) => sum + (key.span ?? 1), 0)));
+}
