@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { KioskConfig } from './config-schema.std.ts';
 import { Scan } from './scan.std.ts';
+import {
+  HeldLock,
+  LookupResult,
+  PortalSessionView,
+  RedeemOutcome,
+  ServiceStatus,
+  ShopperView,
+  VoucherCheck,
+  VoucherPage,
+  VoucherView,
+} from './shopper-views.std.ts';
 
 /**
  * The bridge contract: every call the renderer may make and every event main may send, each with
@@ -29,6 +40,31 @@ export const AppInfo = z.object({
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
+export const ScannerStatus = z.object({
+  connection: KioskConfig.shape.scanner.unwrap().shape.connection,
+  /** Serial only; a keyboard-wedge scanner is invisible to main. */
+  state: z.enum(['connected', 'connecting', 'disconnected', 'error', 'not_configured', 'not_used']),
+  path: z.string().nullable(),
+  lastError: z.string().optional(),
+  lastScanAt: z.number().int().optional(),
+});
+export type ScannerStatus = z.infer<typeof ScannerStatus>;
+
+export const SerialPortListing = z.array(
+  z.object({
+    path: z.string(),
+    manufacturer: z.string().optional(),
+    vendorId: z.string().optional(),
+    productId: z.string().optional(),
+    serialNumber: z.string().optional(),
+  }),
+);
+
+const Uuid = z.uuid();
+const ScanValue = Scan.shape.value;
+/** Why a lock is given back: logged, so staff can tell a cancel from a timeout. */
+const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
+
 export const calls = {
   getAppInfo: { input: NoInput, output: AppInfo },
   getSettings: { input: NoInput, output: KioskSettingsView },
@@ -37,11 +73,61 @@ export const calls = {
     input: z.object({ message: z.string().max(2000), where: z.string().max(200).optional() }).strict(),
     output: z.null(),
   },
+
+  getServiceStatus: { input: NoInput, output: ServiceStatus },
+  getScannerStatus: { input: NoInput, output: ScannerStatus },
+  listSerialPorts: { input: NoInput, output: SerialPortListing },
+
+  /** A scan on the attract screen: a card and a voucher code are looked up at once. */
+  lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },
+  identifyByEmail: {
+    input: z.object({ email: z.email().max(254) }).strict(),
+    output: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('shopper'), shopper: ShopperView }),
+      z.object({ kind: z.literal('not_found') }),
+    ]),
+  },
+  /** Joining: creates the contact and links the unlinked card the shopper scanned, if any. */
+  registerShopper: {
+    input: z.object({ email: z.email().max(254), consent: z.literal(true), cardValue: ScanValue.optional() }).strict(),
+    output: ShopperView,
+  },
+  getCreditBalance: {
+    input: z.object({ contactUuid: Uuid }).strict(),
+    /** Null when the platform could not say; the home screen then leaves the balance out. */
+    output: z.object({ creditBalance: z.number().int().nullable() }),
+  },
+  listShopperVouchers: {
+    input: z.object({ contactUuid: Uuid, page: z.number().int().min(1).max(10_000) }).strict(),
+    output: VoucherPage,
+  },
+  findVoucher: { input: z.object({ code: ScanValue }).strict(), output: VoucherView },
+  checkVoucher: {
+    input: z.object({ voucherUuid: Uuid, contactUuid: Uuid.optional() }).strict(),
+    output: VoucherCheck,
+  },
+  /** Locks the voucher for this till; main journals the lock before answering. */
+  lockVoucher: { input: z.object({ voucherUuid: Uuid, code: ScanValue }).strict(), output: HeldLock },
+  redeemVoucher: { input: z.object({ voucherUuid: Uuid, contactUuid: Uuid.optional() }).strict(), output: RedeemOutcome },
+  releaseVoucher: { input: z.object({ voucherUuid: Uuid, reason: ReleaseReason }).strict(), output: z.null() },
+  /** The visit is over (idle, done): every lock this kiosk holds is given back. */
+  endVisit: { input: NoInput, output: z.null() },
+
+  /** The portal session for the configured kiosk mode. */
+  startPortalSession: {
+    input: z.object({ contactUuid: Uuid.optional(), amountInCents: z.number().int().min(1).max(100_000_00).optional() }).strict(),
+    output: PortalSessionView,
+  },
+  getPortalSession: { input: z.object({ uuid: Uuid }).strict(), output: PortalSessionView },
 } as const;
 
 export const events = {
   scan: Scan,
   settingsChanged: KioskSettingsView,
+  serviceStatus: ServiceStatus,
+  scannerStatus: ScannerStatus,
+  /** A deep link (`loyalty-kiosk://portal-session/<uuid>`) asks to reopen a session. */
+  openPortalSession: z.object({ uuid: z.uuid() }),
 } as const;
 
 export type CallName = keyof typeof calls;

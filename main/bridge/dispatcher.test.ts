@@ -21,12 +21,13 @@ const settings = {
 };
 
 function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = []) {
-  const handlers: CallHandlers = {
+  // Only the calls these tests make; the dispatcher never touches the others.
+  const handlers = {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: '1.0.0', demo: true }),
     getSettings: async () => structuredClone(settings),
     reportRendererError: async () => null,
     ...overrides,
-  };
+  } as CallHandlers;
   return createDispatcher(handlers, recordingLogger(lines));
 }
 

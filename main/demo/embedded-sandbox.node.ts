@@ -6,6 +6,8 @@ export interface EmbeddedSandbox {
   baseUrl: string;
   manifestPath: string;
   credentials: { api_key: string; access_token: string; personal_access_token: string };
+  /** The demo shops; a demo kiosk stands in the first one unless `api.shopUuid` says otherwise. */
+  shops: Array<{ uuid: string; name: string }>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startEmbeddedSandbox(options: { dataDir: string; logger: L
     baseUrl: sandbox.baseUrl,
     manifestPath: sandbox.manifestPath,
     credentials: sandbox.manifest.credentials,
+    shops: sandbox.manifest.shops,
     close: () => sandbox.close(),
   };
 }

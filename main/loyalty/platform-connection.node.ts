@@ -1,0 +1,66 @@
+import type { KioskConfig } from '../../preload/config-schema.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import type { EmbeddedSandbox } from '../demo/embedded-sandbox.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import type { SecretStore } from '../secrets/secret-store.node.ts';
+import { BridgeFailure } from '../bridge/dispatcher.std.ts';
+import { createLoyaltyClient, type LoyaltyClient } from './client.node.ts';
+import type { LoyaltyCredentials } from './request.std.ts';
+
+/**
+ * Which platform this kiosk talks to, and as which shop: the embedded sandbox in demo mode, the
+ * configured API otherwise. The client is rebuilt when the base URL changes; credentials are read
+ * from the keychain on every call, so replacing a key takes effect at once.
+ */
+export interface PlatformConnection {
+  client(): LoyaltyClient;
+  /** The shop this kiosk stands in; refuses when a connected kiosk has none configured. */
+  shopUuid(): string;
+  credentials(): Promise<LoyaltyCredentials>;
+}
+
+export function createPlatformConnection(options: {
+  config: ConfigStore;
+  secrets: SecretStore;
+  sandbox: EmbeddedSandbox | null;
+  logger: Logger;
+}): PlatformConnection {
+  const { config, secrets, sandbox, logger } = options;
+  const baseUrl = (current: KioskConfig) => current.api.baseUrl ?? sandbox?.baseUrl;
+
+  const credentials = async (): Promise<LoyaltyCredentials> => {
+    if (config.get().api.baseUrl === null && sandbox) {
+      const { api_key, access_token, personal_access_token } = sandbox.credentials;
+      return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
+    }
+    const [apiKey, accessToken, personalAccessToken] = await Promise.all([
+      secrets.get('apiKey'),
+      secrets.get('accessToken'),
+      secrets.get('personalAccessToken'),
+    ]);
+    return {
+      apiKey: apiKey ?? undefined,
+      accessToken: accessToken ?? undefined,
+      personalAccessToken: personalAccessToken ?? undefined,
+    };
+  };
+
+  let built: { baseUrl: string; client: LoyaltyClient } | undefined;
+  return {
+    credentials,
+    client() {
+      const url = baseUrl(config.get());
+      if (!url) throw new BridgeFailure('unavailable', 'no loyalty platform configured');
+      if (built?.baseUrl !== url) {
+        built = { baseUrl: url, client: createLoyaltyClient({ baseUrl: url, credentials, logger: logger.child({ part: 'loyalty' }) }) };
+      }
+      return built.client;
+    },
+    shopUuid() {
+      const configured = config.get().api.shopUuid;
+      const shop = configured ?? (config.get().api.baseUrl === null ? sandbox?.shops[0]?.uuid : undefined);
+      if (!shop) throw new BridgeFailure('unavailable', 'no shop configured for this kiosk');
+      return shop;
+    },
+  };
+}

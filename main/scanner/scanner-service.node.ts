@@ -1,0 +1,87 @@
+import type { KioskConfig } from '../../preload/config-schema.std.ts';
+import type { ScannerStatus } from '../../preload/contract.std.ts';
+import type { Scan } from '../../preload/scan.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import { SerialScanner } from './serial-scanner.node.ts';
+import type { SerialScannerSettingsInput } from './serial-scanner-settings.std.ts';
+
+type ScannerConfig = KioskConfig['scanner'];
+
+/** A scanner that sends no terminator ends a scan after this pause. */
+const IDLE_TERMINATOR_MS = 50;
+
+export function serialSettingsFrom(scanner: ScannerConfig): SerialScannerSettingsInput | null {
+  const { path, baudRate, dataBits, parity, stopBits, terminator } = scanner.serial;
+  if (scanner.connection !== 'serial' || !path) return null;
+  return {
+    path,
+    baudRate,
+    dataBits,
+    parity,
+    stopBits,
+    terminator: terminator === 'idle' ? { idleMs: IDLE_TERMINATOR_MS } : terminator,
+  };
+}
+
+/**
+ * Runs the hand scanner the settings describe and follows them: a change of `scanner.*` (from the
+ * console or kioskctl) closes the old port and opens the new one without a restart.
+ */
+export class ScannerService {
+  #scanner: SerialScanner | null = null;
+  #applied = '';
+  #stopWatching: () => void = () => {};
+  #switching: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly options: {
+      config: ConfigStore;
+      logger: Logger;
+      onScan: (scan: Scan) => void;
+      onStatus: (status: ScannerStatus) => void;
+    },
+  ) {}
+
+  start() {
+    this.#apply(this.options.config.get().scanner);
+    this.#stopWatching = this.options.config.onChange((config) => this.#apply(config.scanner));
+  }
+
+  status(): ScannerStatus {
+    const scanner = this.options.config.get().scanner;
+    if (scanner.connection === 'keyboard') return { connection: 'keyboard', state: 'not_used', path: null };
+    if (!this.#scanner) return { connection: 'serial', state: 'not_configured', path: scanner.serial.path };
+    const { state, path, lastError, lastScanAt } = this.#scanner.status();
+    return { connection: 'serial', state, path, lastError, lastScanAt };
+  }
+
+  async close() {
+    this.#stopWatching();
+    await this.#switching;
+    await this.#scanner?.stop();
+    this.#scanner = null;
+  }
+
+  #apply(scanner: ScannerConfig) {
+    const settings = serialSettingsFrom(scanner);
+    const key = JSON.stringify(settings);
+    if (key === this.#applied) return;
+    this.#applied = key;
+    const previous = this.#scanner;
+    this.#scanner = null;
+    // Ports are opened one after another: the new scanner may be the same device as the old one.
+    this.#switching = this.#switching.then(async () => {
+      await previous?.stop();
+      if (settings && this.#applied === key) {
+        const next = new SerialScanner(settings, { logger: this.options.logger.child({ part: 'scanner' }) });
+        next.onScan(this.options.onScan);
+        next.onStatus(() => this.options.onStatus(this.status()));
+        this.#scanner = next;
+        next.start();
+        this.options.logger.info('serial scanner configured', { path: settings.path, baudRate: settings.baudRate });
+      }
+      this.options.onStatus(this.status());
+    });
+  }
+}

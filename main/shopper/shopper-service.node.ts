@@ -1,0 +1,171 @@
+import { platformErrors } from '../../api/errors.std.ts';
+import type { KioskMode } from '../../preload/config-schema.std.ts';
+import type { CallHandlers } from '../bridge/dispatcher.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import type { LoyaltyClient } from '../loyalty/client.node.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
+import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
+import { isOutage, type ServiceHealth } from '../loyalty/service-health.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import { toShopperView, toVoucherView } from './views.std.ts';
+
+type ShopperCalls =
+  | 'lookupScan'
+  | 'identifyByEmail'
+  | 'registerShopper'
+  | 'getCreditBalance'
+  | 'listShopperVouchers'
+  | 'findVoucher'
+  | 'checkVoucher'
+  | 'startPortalSession'
+  | 'getPortalSession';
+
+const VOUCHERS_PER_PAGE = 12;
+
+const isNotFound = (error: unknown) => error instanceof LoyaltyError && error.kind === 'not_found';
+
+/** Not found is an answer ("no such card"), not a failure. */
+async function orNull<T>(call: Promise<T>): Promise<T | null> {
+  try {
+    return await call;
+  } catch (error) {
+    if (isNotFound(error)) return null;
+    throw error;
+  }
+}
+
+/** The create operation for each kiosk mode: one portal-session type per mode. */
+const SESSION_CREATORS = {
+  regular: 'createPortalSession',
+  'credit-reception': 'createCreditReceptionPortalSession',
+  'redeem-giftcards': 'createRedeemGiftcardsPortalSession',
+  'top-up-giftcards': 'createTopUpGiftcardsPortalSession',
+  'pay-prepaid': 'createPayPrepaidPortalSession',
+  'top-up-prepaid': 'createTopUpPrepaidPortalSession',
+  vouchers: 'createVoucherPortalSession',
+} as const satisfies Record<KioskMode, keyof LoyaltyClient>;
+
+/**
+ * What a shopper's visit asks of the platform: identify (card, e-mail, joining), the home screen,
+ * vouchers, and portal sessions. Answers are cut down to views; every call reports to health.
+ */
+export function createShopperHandlers(options: {
+  connection: PlatformConnection;
+  health: ServiceHealth;
+  config: ConfigStore;
+  logger: Logger;
+}): Pick<CallHandlers, ShopperCalls> {
+  const { connection, health, config, logger } = options;
+  const platform = <T>(use: (client: LoyaltyClient) => Promise<T>) => health.track(use(connection.client()));
+
+  const sessionView = (session: { uuid: string; url: string; contact: { uuid: string | null } | null; shop: { name: string } }) => ({
+    uuid: session.uuid,
+    url: session.url,
+    origin: new URL(session.url).origin,
+    contactUuid: session.contact?.uuid ?? null,
+    shopName: session.shop.name,
+  });
+
+  return {
+    async lookupScan({ value }) {
+      const [card, voucher] = await Promise.allSettled([
+        platform((client) => client.findContactIdentifier({ contact_identifier_value: value })),
+        platform((client) => client.findVoucher({ code: value })),
+      ]);
+      if (card.status === 'fulfilled') {
+        const identifier = card.value.data;
+        if (!identifier.active) return { kind: 'inactive_card' };
+        if (!identifier.contact) return { kind: 'unlinked_card' };
+        return { kind: 'shopper', shopper: toShopperView(identifier.contact) };
+      }
+      if (card.reason instanceof LoyaltyError && card.reason.code === platformErrors.contactIdentifierInactive.code) {
+        return { kind: 'inactive_card' };
+      }
+      if (voucher.status === 'fulfilled') return { kind: 'voucher', voucher: toVoucherView(voucher.value.data) };
+      // Neither lookup knew the value: only a real failure of either is worth reporting.
+      for (const result of [card, voucher]) if (!isNotFound(result.reason)) throw result.reason;
+      return { kind: 'unknown' };
+    },
+
+    async identifyByEmail({ email }) {
+      const contact = await orNull(platform((client) => client.findContactByEmail({ email })));
+      return contact ? { kind: 'shopper', shopper: toShopperView(contact.data) } : { kind: 'not_found' };
+    },
+
+    async registerShopper({ email, cardValue }) {
+      const contact = (await platform((client) => client.createContact({ email }))).data;
+      if (cardValue) {
+        await platform((client) => client.createContactIdentifier({ contact_identifier_value: cardValue, contact_uuid: contact.uuid }));
+      }
+      logger.info('shopper joined', { contact: contact.uuid, linkedCard: !!cardValue });
+      return toShopperView(contact);
+    },
+
+    async getCreditBalance({ contactUuid }) {
+      // A balance the platform cannot give is left off the home screen, not a failed visit.
+      try {
+        return { creditBalance: (await platform((client) => client.getCreditBalance({ contact_uuid: contactUuid }))).data.balance };
+      } catch (error) {
+        if (isOutage(error)) throw error;
+        logger.warn('credit balance unavailable', { kind: (error as LoyaltyError).kind });
+        return { creditBalance: null };
+      }
+    },
+
+    async listShopperVouchers({ contactUuid, page }) {
+      const answer = await platform((client) =>
+        client.listVouchers({ contact_uuid: contactUuid, status: 'ACTIVE', limit: VOUCHERS_PER_PAGE, page }),
+      );
+      return {
+        vouchers: answer.data.map(toVoucherView),
+        page: answer.meta.current_page,
+        lastPage: answer.meta.last_page,
+        total: answer.meta.total,
+      };
+    },
+
+    async findVoucher({ code }) {
+      return toVoucherView((await platform((client) => client.findVoucher({ code }))).data);
+    },
+
+    async checkVoucher({ voucherUuid, contactUuid }) {
+      const { personalAccessToken } = await connection.credentials();
+      if (!personalAccessToken) {
+        logger.info('voucher validity check skipped: no personal access token configured');
+        return { checked: false };
+      }
+      const answer = await platform((client) =>
+        client.checkVoucherValidity({ voucher_uuid: voucherUuid, shop_uuid: connection.shopUuid(), contact_uuid: contactUuid }),
+      );
+      return { checked: true, valid: answer.data.valid, platformCode: answer.data.reason?.code ?? null };
+    },
+
+    async startPortalSession({ contactUuid, amountInCents }) {
+      const current = config.get();
+      const mode = current.kiosk.mode;
+      const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...current.session };
+      const created =
+        mode === 'redeem-giftcards'
+          ? await platform((client) =>
+              client.createRedeemGiftcardsPortalSession({
+                ...base,
+                amount_in_cents: requireAmount(amountInCents),
+                allow_multiple_giftcards: true,
+              }),
+            )
+          : await platform((client) => client[SESSION_CREATORS[mode]](base));
+      logger.info('portal session created', { portalSession: created.data.uuid, mode });
+      return sessionView(created.data);
+    },
+
+    async getPortalSession({ uuid }) {
+      return sessionView((await platform((client) => client.getPortalSession({ portal_session_uuid: uuid }))).data);
+    },
+  };
+
+}
+
+function requireAmount(amountInCents: number | undefined): number {
+  if (amountInCents === undefined) throw new LoyaltyError({ kind: 'validation', message: 'an amount is needed for a giftcard session' });
+  return amountInCents;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { VoucherStatus } from '../api/vouchers.std.ts';
+
+/**
+ * What the shopper screens are shown of the platform's data: cut down in main, so a raw platform
+ * body, a full e-mail address or a release key never reaches the renderer.
+ */
+
+export const ShopperView = z.object({
+  contactUuid: z.uuid(),
+  /** `s•••@example.nl`: enough for the shopper to recognise, too little for the next one to read. */
+  maskedEmail: z.string().nullable(),
+});
+export type ShopperView = z.infer<typeof ShopperView>;
+
+export const PromotionMedia = z.object({ kind: z.enum(['image', 'emoji']), value: z.string() });
+export type PromotionMedia = z.infer<typeof PromotionMedia>;
+
+export const VoucherView = z.object({
+  uuid: z.uuid(),
+  /** The shopper holds this code already (they scanned it or it is theirs); main needs it back to act. */
+  code: z.string(),
+  status: VoucherStatus,
+  name: z.string(),
+  description: z.string(),
+  media: PromotionMedia.nullable(),
+  activatesAt: z.string(),
+  expiresAt: z.string().nullable(),
+  /** Null where the answer carries no counters (list answers). */
+  redemptionsLeft: z.number().int().nullable(),
+  totalRedemptions: z.number().int().nullable(),
+  /** Whether the voucher belongs to a contact; a contact-less voucher needs the shopper identified to redeem. */
+  hasContact: z.boolean(),
+  contactUuid: z.uuid().nullable(),
+});
+export type VoucherView = z.infer<typeof VoucherView>;
+
+export const LookupResult = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('shopper'), shopper: ShopperView }),
+  z.object({ kind: z.literal('voucher'), voucher: VoucherView }),
+  z.object({ kind: z.literal('inactive_card') }),
+  z.object({ kind: z.literal('unlinked_card') }),
+  z.object({ kind: z.literal('unknown') }),
+]);
+export type LookupResult = z.infer<typeof LookupResult>;
+
+export const VoucherPage = z.object({
+  vouchers: z.array(VoucherView),
+  page: z.number().int(),
+  lastPage: z.number().int(),
+  total: z.number().int(),
+});
+export type VoucherPage = z.infer<typeof VoucherPage>;
+
+export const VoucherCheck = z.discriminatedUnion('checked', [
+  /** No personal access token configured: the check is skipped (and logged). */
+  z.object({ checked: z.literal(false) }),
+  z.object({ checked: z.literal(true), valid: z.boolean(), platformCode: z.number().int().nullable() }),
+]);
+export type VoucherCheck = z.infer<typeof VoucherCheck>;
+
+export const HeldLock = z.object({
+  voucherUuid: z.uuid(),
+  lockedAt: z.string(),
+  /** When the platform would release the lock by itself. */
+  systemReleaseAt: z.string().nullable(),
+});
+export type HeldLock = z.infer<typeof HeldLock>;
+
+export const RedeemOutcome = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.literal('redeemed'), redeemedAt: z.string(), voucher: VoucherView }),
+  /** The lock expired or was taken away before the redemption landed: nothing was redeemed. */
+  z.object({ outcome: z.literal('lock_lost') }),
+]);
+export type RedeemOutcome = z.infer<typeof RedeemOutcome>;
+
+export const PortalSessionView = z.object({
+  uuid: z.uuid(),
+  url: z.url(),
+  /** Origin the kiosk's session view is locked to. */
+  origin: z.string(),
+  contactUuid: z.uuid().nullable(),
+  shopName: z.string(),
+});
+export type PortalSessionView = z.infer<typeof PortalSessionView>;
+
+export const ServiceStatus = z.object({
+  /** False while the loyalty platform cannot be reached: the kiosk shows "out of service". */
+  available: z.boolean(),
+  checkedAt: z.number().int(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatus>;
