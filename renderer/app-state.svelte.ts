@@ -1,14 +1,21 @@
 import type { KioskSettingsView } from '../preload/contract.std.ts';
 import { i18n } from './i18n/i18n.svelte';
 import { kiosk } from './kiosk.dom.ts';
+import { Visit } from './visit/visit.svelte';
 
-/** Settings as main last reported them; screens read, never write. */
+/** Settings and service state as main last reported them, and the one visit in progress. */
 class AppState {
   settings = $state<KioskSettingsView | null>(null);
+  /** The bridge itself failed: nothing can work. */
   unavailable = $state(false);
+  /** The loyalty platform answers; when not, the kiosk is out of service until it does. */
+  serviceAvailable = $state(true);
+  readonly visit = new Visit(() => this.settings);
 
   async start() {
     kiosk.on('settingsChanged', (settings) => (this.settings = settings));
+    kiosk.on('serviceStatus', (status) => this.#setAvailable(status.available));
+    kiosk.on('openPortalSession', ({ uuid }) => void this.visit.reopenSession(uuid));
     const result = await kiosk.getSettings();
     if (!result.ok) {
       this.unavailable = true;
@@ -16,6 +23,22 @@ class AppState {
     }
     this.settings = result.value;
     i18n.use(result.value.locale.default);
+    const status = await kiosk.getServiceStatus();
+    if (status.ok) this.#setAvailable(status.value.available);
+    // A reload (crash recovery) in the middle of a hosted session goes back to it.
+    const remembered = this.visit.rememberedSession();
+    if (remembered) await this.visit.reopenSession(remembered);
+  }
+
+  /** Idle or done: the visit ends and the next shopper starts in the store's language. */
+  async endVisit() {
+    await this.visit.reset();
+    if (this.settings) i18n.use(this.settings.locale.default);
+  }
+
+  #setAvailable(available: boolean) {
+    if (!available && this.serviceAvailable) void this.endVisit();
+    this.serviceAvailable = available;
   }
 }
 

@@ -1,0 +1,276 @@
+import type { BridgeError, BridgeResult, KioskSettingsView } from '../../preload/contract.std.ts';
+import type { Scan } from '../../preload/scan.std.ts';
+import type {
+  HeldLock,
+  LookupResult,
+  PortalSessionView,
+  ShopperView,
+  VoucherCheck,
+  VoucherPage,
+  VoucherView,
+} from '../../preload/shopper-views.std.ts';
+import { kiosk } from '../kiosk.dom.ts';
+import { problemForError, problemForStatus, type ProblemKey } from './problem-messages.std.ts';
+
+/** How long the shopper has to confirm a locked voucher; well inside the platform's hour. */
+export const CONFIRM_SECONDS = 60;
+
+/** Kiosk modes the kiosk serves on its own screens; the others continue on the session's hosted page. */
+const NATIVE_MODES = new Set<KioskSettingsView['mode']>(['regular', 'vouchers']);
+
+export type Screen =
+  | { name: 'attract' }
+  | { name: 'notice'; problem: ProblemKey; offerJoin: boolean }
+  | { name: 'email' }
+  | { name: 'register' }
+  | { name: 'home' }
+  | { name: 'voucher'; voucher: VoucherView; check: VoucherCheck | null }
+  | { name: 'confirm'; voucher: VoucherView; lock: HeldLock; deadline: number }
+  | { name: 'redeemed'; voucher: VoucherView; redeemedAt: string }
+  | { name: 'amount' }
+  | { name: 'portal'; session: PortalSessionView };
+
+const PORTAL_SESSION_KEY = 'kiosk.portalSession';
+
+/**
+ * One shopper's visit, from the first scan to the reset: which screen shows, who the shopper is
+ * and what they are doing. Every piece of shopper data lives here, so `reset()` forgets it all.
+ */
+export class Visit {
+  screen = $state<Screen>({ name: 'attract' });
+  shopper = $state<ShopperView | null>(null);
+  creditBalance = $state<number | null>(null);
+  vouchers = $state<VoucherPage | null>(null);
+  /** A problem with the last action, shown on the current screen. */
+  problem = $state<ProblemKey | null>(null);
+  busy = $state(false);
+  #settings: () => KioskSettingsView | null;
+  /** The unlinked card scanned before joining; linked to the new contact. */
+  #unlinkedCard = $state<string | null>(null);
+  /** Bumped by reset(): an answer that arrives for an earlier visit is dropped. */
+  #generation = 0;
+
+  constructor(settings: () => KioskSettingsView | null) {
+    this.#settings = settings;
+  }
+
+  /** Joining now links the unlinked card just scanned. */
+  get linksCardOnJoin(): boolean {
+    return this.#unlinkedCard !== null;
+  }
+
+  get native(): boolean {
+    const settings = this.#settings();
+    return !settings || NATIVE_MODES.has(settings.mode);
+  }
+
+  /** Every scan from every scanner comes here; what it means depends on the screen. */
+  async scan(scan: Scan) {
+    const screen = this.screen.name;
+    if (this.busy || screen === 'confirm' || screen === 'redeemed' || screen === 'portal' || screen === 'amount') return;
+    const found = await this.#call(() => kiosk.lookupScan({ value: scan.value }));
+    if (!found) return;
+    await this.#onLookup(found, scan.value);
+  }
+
+  async identifyByEmail(email: string) {
+    const found = await this.#call(() => kiosk.identifyByEmail({ email }));
+    if (!found) return;
+    if (found.kind === 'not_found') this.problem = 'problem.email.not_found';
+    else await this.#identified(found.shopper);
+  }
+
+  async register(email: string) {
+    const shopper = await this.#call(() =>
+      kiosk.registerShopper({ email, consent: true, cardValue: this.#unlinkedCard ?? undefined }),
+    );
+    if (!shopper) return;
+    this.#unlinkedCard = null;
+    await this.#identified(shopper);
+  }
+
+  async loadVouchers(page: number) {
+    if (!this.shopper) return;
+    const listed = await this.#call(() => kiosk.listShopperVouchers({ contactUuid: this.shopper!.contactUuid, page }));
+    if (listed) this.vouchers = listed;
+  }
+
+  async openVoucher(voucher: VoucherView) {
+    this.problem = problemForStatus(voucher.status);
+    this.screen = { name: 'voucher', voucher, check: null };
+    if (this.problem) return;
+    const check = await this.#call(() =>
+      kiosk.checkVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
+    );
+    if (!check || this.screen.name !== 'voucher' || this.screen.voucher.uuid !== voucher.uuid) return;
+    this.screen = { ...this.screen, check };
+    if (check.checked && !check.valid) {
+      this.problem = check.platformCode ? problemForError({ code: 'conflict', message: '', platformCode: check.platformCode }) : 'problem.generic';
+    }
+  }
+
+  /** Redeem, step one: lock the voucher for this till and ask the shopper to confirm. */
+  async redeem() {
+    if (this.screen.name !== 'voucher') return;
+    const { voucher } = this.screen;
+    const lock = await this.#call(() => kiosk.lockVoucher({ voucherUuid: voucher.uuid, code: voucher.code }));
+    if (!lock) return;
+    this.screen = { name: 'confirm', voucher, lock, deadline: Date.now() + CONFIRM_SECONDS * 1000 };
+  }
+
+  /** Redeem, step two: main redeems with the lock it journaled. */
+  async confirm() {
+    if (this.screen.name !== 'confirm') return;
+    const { voucher } = this.screen;
+    const outcome = await this.#call(() =>
+      kiosk.redeemVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
+    );
+    if (!outcome) {
+      this.screen = { name: 'voucher', voucher, check: null };
+      return;
+    }
+    if (outcome.outcome === 'lock_lost') {
+      this.screen = { name: 'voucher', voucher, check: null };
+      this.problem = 'problem.voucher.lock_lost';
+      return;
+    }
+    this.screen = { name: 'redeemed', voucher: outcome.voucher, redeemedAt: outcome.redeemedAt };
+    if (this.shopper) void this.#refreshHome();
+  }
+
+  /** Cancel, back or the countdown: the lock goes back before anything else happens. */
+  async cancelConfirm(reason: 'cancel' | 'back' | 'timeout') {
+    if (this.screen.name !== 'confirm') return;
+    const { voucher } = this.screen;
+    this.screen = { name: 'voucher', voucher, check: null };
+    await this.#call(() => kiosk.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
+  }
+
+  /** Back to the shopper's home; with nobody identified the visit is over. */
+  async goHome() {
+    if (!this.shopper) return this.reset();
+    this.problem = null;
+    this.screen = { name: 'home' };
+  }
+
+  showEmail() {
+    this.problem = null;
+    this.screen = { name: 'email' };
+  }
+
+  showRegister() {
+    this.problem = null;
+    this.screen = { name: 'register' };
+  }
+
+  /** Modes served on the platform's hosted page; redeem-giftcards asks for the amount first. */
+  async startHostedSession(amountInCents?: number) {
+    const settings = this.#settings();
+    if (settings?.mode === 'redeem-giftcards' && amountInCents === undefined) {
+      this.screen = { name: 'amount' };
+      return;
+    }
+    const session = await this.#call(() =>
+      kiosk.startPortalSession({ contactUuid: this.shopper?.contactUuid, amountInCents }),
+    );
+    if (session) this.#showSession(session);
+  }
+
+  /** After a renderer reload or from a deep link. */
+  async reopenSession(uuid: string) {
+    const session = await this.#call(() => kiosk.getPortalSession({ uuid }));
+    if (session) this.#showSession(session);
+    else sessionStorage.removeItem(PORTAL_SESSION_KEY);
+  }
+
+  rememberedSession(): string | null {
+    return sessionStorage.getItem(PORTAL_SESSION_KEY);
+  }
+
+  /** Idle, done or out of service: every lock goes back and nothing of this shopper stays on screen. */
+  async reset() {
+    this.#generation++;
+    const held = this.screen.name === 'confirm' ? this.screen.voucher.uuid : null;
+    this.screen = { name: 'attract' };
+    this.shopper = null;
+    this.creditBalance = null;
+    this.vouchers = null;
+    this.problem = null;
+    this.busy = false;
+    this.#unlinkedCard = null;
+    sessionStorage.removeItem(PORTAL_SESSION_KEY);
+    if (held) await kiosk.releaseVoucher({ voucherUuid: held, reason: 'idle' });
+    await kiosk.endVisit();
+  }
+
+  async #onLookup(found: LookupResult, value: string) {
+    switch (found.kind) {
+      case 'shopper':
+        return this.#identified(found.shopper);
+      case 'voucher':
+        return this.openVoucher(found.voucher);
+      case 'unlinked_card': {
+        this.#unlinkedCard = value;
+        const offerJoin = this.#settings()?.session.enable_registration ?? false;
+        this.screen = { name: 'notice', problem: 'problem.card.unlinked', offerJoin };
+        return;
+      }
+      case 'inactive_card':
+        this.screen = { name: 'notice', problem: 'problem.card.inactive', offerJoin: false };
+        return;
+      case 'unknown':
+        this.screen = { name: 'notice', problem: 'problem.code.unknown', offerJoin: false };
+    }
+  }
+
+  async #identified(shopper: ShopperView) {
+    this.shopper = shopper;
+    this.problem = null;
+    // A contact-less voucher on screen waits for exactly this: stay on it.
+    if (this.screen.name === 'voucher') return;
+    if (!this.native) return this.startHostedSession();
+    // The visit's portal session tags it in the kiosk's log; the kiosk serves it on its own screens.
+    await this.#call(() => kiosk.startPortalSession({ contactUuid: shopper.contactUuid }));
+    this.screen = { name: 'home' };
+    await this.#refreshHome();
+  }
+
+  async #refreshHome() {
+    const shopper = this.shopper;
+    if (!shopper) return;
+    const [balance] = await Promise.all([
+      this.#call(() => kiosk.getCreditBalance({ contactUuid: shopper.contactUuid }), { quiet: true }),
+      this.loadVouchers(1),
+    ]);
+    if (balance && this.shopper === shopper) this.creditBalance = balance.creditBalance;
+  }
+
+  #showSession(session: PortalSessionView) {
+    sessionStorage.setItem(PORTAL_SESSION_KEY, session.uuid);
+    this.screen = { name: 'portal', session };
+  }
+
+  #contactFor(voucher: VoucherView): string | undefined {
+    return voucher.hasContact ? undefined : this.shopper?.contactUuid;
+  }
+
+  /**
+   * Runs one bridge call for this visit: busy while it runs, its failure becomes the screen's
+   * problem, and its answer is dropped when the visit was reset meanwhile.
+   */
+  async #call<T>(run: () => Promise<BridgeResult<T>>, { quiet = false } = {}): Promise<T | null> {
+    const generation = this.#generation;
+    this.busy = true;
+    this.problem = null;
+    let result: BridgeResult<T>;
+    try {
+      result = await run();
+    } finally {
+      if (generation === this.#generation) this.busy = false;
+    }
+    if (generation !== this.#generation) return null;
+    if (result.ok) return result.value;
+    if (!quiet) this.problem = problemForError(result.error as BridgeError);
+    return null;
+  }
+}
