@@ -43,6 +43,8 @@ export interface KioskServices {
   readonly secrets: SecretStore;
   /** Present in demo mode: the loyalty sandbox this kiosk runs against. */
   readonly sandbox: EmbeddedSandbox | null;
+  /** The loyalty platform's origin: the one origin the kiosk may frame (hosted session pages). */
+  platformOrigin(): string | null;
   close(): Promise<void>;
 }
 
@@ -157,6 +159,10 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     config,
     secrets,
     sandbox,
+    platformOrigin: () => {
+      const baseUrl = config.get().api.baseUrl ?? sandbox?.baseUrl;
+      return baseUrl ? new URL(baseUrl).origin : null;
+    },
     async close() {
       stopWatchingConfig();
       await recovered;

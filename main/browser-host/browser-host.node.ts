@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { KioskServices } from '../kiosk-services.node.ts';
-import { CONTENT_SECURITY_POLICY } from '../security/content-security-policy.std.ts';
+import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
 import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT } from '../../preload/browser-bridge-protocol.std.ts';
 
@@ -44,7 +44,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const server = http.createServer((request, response) => {
     const url = new URL(request.url ?? '/', origin);
     const headers = {
-      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'Content-Security-Policy': contentSecurityPolicy(services.platformOrigin()),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',

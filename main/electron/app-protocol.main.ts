@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Protocol } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../security/content-security-policy.std.ts';
+import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { APP_HOST, APP_SCHEME } from '../security/app-origin.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
 
@@ -11,7 +11,7 @@ export const APP_SCHEME_PRIVILEGES = {
 };
 
 /** Serves the built renderer at app://kiosk/, confined to its folder, with the kiosk's CSP. */
-export function registerAppProtocol(protocol: Protocol, rendererDir: string) {
+export function registerAppProtocol(protocol: Protocol, rendererDir: string, platformOrigin: () => string | null) {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     const found = url.host === APP_HOST ? resolveRendererFile(rendererDir, url.pathname) : null;
@@ -21,7 +21,7 @@ export function registerAppProtocol(protocol: Protocol, rendererDir: string) {
       return new Response(body, {
         headers: {
           'Content-Type': found.contentType,
-          'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+          'Content-Security-Policy': contentSecurityPolicy(platformOrigin()),
           'X-Content-Type-Options': 'nosniff',
         },
       });

@@ -2,7 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../security/content-security-policy.std.ts';
+import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
+
+const PLATFORM = 'https://loyalty.example';
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy(PLATFORM);
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { FakeProtocol } from './fake-electron.test-support.ts';
 
@@ -18,7 +21,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>kiosk</title>');
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("kiosk");');
   fs.writeFileSync(path.join(root, 'secret.txt'), SECRET);
-  registerAppProtocol(protocol.electron, rendererDir);
+  registerAppProtocol(protocol.electron, rendererDir, () => PLATFORM);
 });
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -36,6 +39,11 @@ describe('app:// protocol', () => {
     expect(response.headers.get('Content-Security-Policy')).toBe(CONTENT_SECURITY_POLICY);
     expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff');
+  });
+
+  it('lets frames show only the loyalty platform', async () => {
+    const response = await protocol.fetch('app://kiosk/');
+    expect(response.headers.get('Content-Security-Policy')).toContain(`frame-src ${PLATFORM};`);
   });
 
   it('serves a bundled script with the CSP', async () => {

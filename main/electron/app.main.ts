@@ -27,7 +27,7 @@ async function start() {
   });
   const logger = services.logger.child({ host: 'electron' });
 
-  registerAppProtocol(protocol, buildOutput.rendererDir);
+  registerAppProtocol(protocol, buildOutput.rendererDir, () => services.platformOrigin());
   installSessionSecurity(session.defaultSession, logger);
   registerBridgeIpc(ipcMain, services);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, { dev, logger }));

@@ -153,7 +153,7 @@ export function fakeKioskServices() {
   const logger = recordingLogger();
   const dispatch = vi.fn(async (_call: unknown, _input: unknown) => ({ ok: true as const, value: 'dispatched' }));
   const close = vi.fn(async () => {});
-  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close } as unknown as KioskServices;
+  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null } as unknown as KioskServices;
   return { services, dispatch, logger, close, events: services.events };
 }
 

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { build, preview, type InlineConfig } from 'vite';
-import { CONTENT_SECURITY_POLICY } from '../../main/security/content-security-policy.std.ts';
+import { contentSecurityPolicy } from '../../main/security/content-security-policy.std.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), 'harness');
 
@@ -34,7 +34,7 @@ export async function serveCameraHarness(): Promise<HarnessServer> {
       emptyOutDir: true,
       rolldownOptions: { input: { index: join(root, 'index.html'), bench: join(root, 'bench.html') } },
     },
-    preview: { host: '127.0.0.1', port: 0, headers: { 'Content-Security-Policy': CONTENT_SECURITY_POLICY } },
+    preview: { host: '127.0.0.1', port: 0, headers: { 'Content-Security-Policy': contentSecurityPolicy(null) } },
   };
   await build(config);
   const server = await preview(config);
