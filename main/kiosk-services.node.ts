@@ -4,7 +4,8 @@ import type { KioskSettingsView } from '../preload/contract.std.ts';
 import type { KioskConfig } from '../preload/config-schema.std.ts';
 import { BridgeFailure, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
-import { ConfigStore } from './config/config-store.node.ts';
+import type { ConfigStore } from './config/config-store.node.ts';
+import { openProvisionedConfig } from './config/provisioning.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
@@ -52,7 +53,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   fs.mkdirSync(options.dataDir, { recursive: true });
   const logSink = new FileLogSink({ dir: path.join(options.dataDir, 'logs'), echo: options.echoLogs });
   const logger = createLogger(logSink);
-  const config = new ConfigStore({ dataDir: options.dataDir, logger });
+  const config = openProvisionedConfig(options.dataDir, logger);
   const secrets = new KeytarSecretStore({
     logger,
     service: options.keychainService,

@@ -6,19 +6,16 @@ function isBranch(value: unknown): value is Tree {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Every leaf of a settings tree as a dotted key; lists are leaves (`locale.enabled`). */
+export function leafKeys(tree: unknown, prefix = ''): string[] {
+  if (!isBranch(tree)) return [];
+  return Object.entries(tree).flatMap(([name, value]) =>
+    isBranch(value) ? leafKeys(value, `${prefix}${name}.`) : [`${prefix}${name}`],
+  );
+}
+
 /** Every settable dotted key (`session.facing_mode`, ...), derived from the schema's defaults. */
-export const CONFIG_KEYS: readonly string[] = (() => {
-  const keys: string[] = [];
-  const walk = (node: Tree, prefix: string) => {
-    for (const [name, value] of Object.entries(node)) {
-      const key = prefix + name;
-      if (isBranch(value)) walk(value, `${key}.`);
-      else if (key !== 'schemaVersion') keys.push(key);
-    }
-  };
-  walk(defaultConfig() as Tree, '');
-  return keys;
-})();
+export const CONFIG_KEYS: readonly string[] = leafKeys(defaultConfig()).filter((key) => key !== 'schemaVersion');
 
 export function isConfigKey(key: string): boolean {
   return CONFIG_KEYS.includes(key);

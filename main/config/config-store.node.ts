@@ -15,6 +15,8 @@ export interface ConfigStoreOptions {
   dataDir: string;
   logger: Logger;
   migrations?: ConfigMigrations;
+  /** Keys a provisioning file fixes (dotted key → value): applied over the file, refused to every writer. */
+  locked?: Record<string, unknown>;
 }
 
 type Listener = (config: KioskConfig) => void;
@@ -48,11 +50,29 @@ export class ConfigStore {
 
   /** Sets one key from typed value; throws ConfigError (nothing written) when it is not allowed. */
   set(key: string, value: unknown): KioskConfig {
-    this.#assertKey(key);
-    const result = KioskConfig.safeParse(withKey(this.#config, key, value));
-    if (!result.success) throw new ConfigError(`${key}: ${describeIssues(result.error)}`);
+    return this.setMany({ [key]: value });
+  }
+
+  /** Sets several keys at once, checked as a whole: all are written or none is. */
+  setMany(values: Record<string, unknown>): KioskConfig {
+    let next: unknown = this.#config;
+    for (const [key, value] of Object.entries(values)) {
+      this.#assertKey(key);
+      if (this.isLocked(key)) throw new ConfigError(`${key} is set by the provisioning file and cannot be changed here`);
+      next = withKey(next as KioskConfig, key, value);
+    }
+    const result = KioskConfig.safeParse(next);
+    if (!result.success) throw new ConfigError(describeIssues(result.error));
     this.#write(result.data);
     return this.get();
+  }
+
+  isLocked(key: string): boolean {
+    return Object.hasOwn(this.options.locked ?? {}, key);
+  }
+
+  lockedKeys(): string[] {
+    return Object.keys(this.options.locked ?? {});
   }
 
   /** Sets one key from command-line text (`9600`, `true`, `camera`, `en,nl`). */
@@ -95,7 +115,7 @@ export class ConfigStore {
     let parsed: KioskConfig;
     try {
       const raw = JSON.parse(fs.readFileSync(this.path, 'utf8')) as Record<string, unknown>;
-      parsed = KioskConfig.parse(migrateConfig(raw, this.options.migrations ?? configMigrations));
+      parsed = this.#withLocked(KioskConfig.parse(migrateConfig(raw, this.options.migrations ?? configMigrations)));
     } catch (error) {
       const reason = error instanceof z.ZodError ? describeIssues(error) : String(error);
       this.options.logger.warn('config file changed but cannot be used; keeping the current settings', { reason });
@@ -105,6 +125,13 @@ export class ConfigStore {
     this.options.logger.info('config file changed outside the kiosk; settings reloaded');
     this.#config = parsed;
     this.#notify();
+  }
+
+  /** The provisioning file's values always win; they were checked as a whole when it was read. */
+  #withLocked(config: KioskConfig): KioskConfig {
+    let locked: unknown = config;
+    for (const [key, value] of Object.entries(this.options.locked ?? {})) locked = withKey(locked as KioskConfig, key, value);
+    return KioskConfig.parse(locked);
   }
 
   #notify() {
@@ -125,7 +152,7 @@ export class ConfigStore {
     try {
       const conf = this.#openConf();
       const migrated = migrateConfig(conf.store, this.options.migrations ?? configMigrations);
-      const config = KioskConfig.parse(migrated);
+      const config = this.#withLocked(KioskConfig.parse(migrated));
       if (JSON.stringify(conf.store) !== JSON.stringify(config)) conf.store = config;
       return { conf, config };
     } catch (error) {
@@ -136,8 +163,9 @@ export class ConfigStore {
         reason: error instanceof z.ZodError ? describeIssues(error) : String(error),
       });
       const conf = this.#openConf();
-      conf.store = defaultConfig();
-      return { conf, config: defaultConfig() };
+      const config = this.#withLocked(defaultConfig());
+      conf.store = config;
+      return { conf, config };
     }
   }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { ConfigError, ConfigStore } from '../config/config-store.node.ts';
+import { ConfigError, type ConfigStore } from '../config/config-store.node.ts';
+import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
@@ -83,7 +84,7 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
   const logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
   const logger = createLogger(logSink).child({ tool: 'kioskctl' });
   let store: ConfigStore | undefined;
-  const tools: Tools = { logger, config: () => (store ??= new ConfigStore({ dataDir: context.dataDir, logger })) };
+  const tools: Tools = { logger, config: () => (store ??= openProvisionedConfig(context.dataDir, logger)) };
   try {
     return await command.run(context, tools, ...rest);
   } catch (error) {

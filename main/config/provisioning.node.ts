@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import { CONFIG_KEYS, leafKeys, readKey, withKey } from './config-keys.std.ts';
+import { ConfigStore, describeIssues } from './config-store.node.ts';
+
+/**
+ * Fleet provisioning: a JSON file at a system path, written by IT (config management, an image),
+ * read at every start. The keys it sets are fixed: the console shows them read-only and kioskctl
+ * refuses to change them. `KIOSK_PROVISIONING_FILE` points elsewhere (tests, unusual images).
+ */
+export function provisioningFilePath(env: NodeJS.ProcessEnv = process.env, platform = process.platform): string {
+  if (env.KIOSK_PROVISIONING_FILE) return env.KIOSK_PROVISIONING_FILE;
+  if (platform === 'win32') return path.join(env.ProgramData ?? 'C:\\ProgramData', 'LoyaltyKiosk', 'config.json');
+  return '/etc/loyalty-kiosk/config.json';
+}
+
+/**
+ * The keys the file sets, as dotted key → value. A file that is missing sets nothing; one that is
+ * unreadable or invalid is logged loudly and ignored as a whole, so a typo never half-applies.
+ */
+export function readProvisioning(file: string, logger: Logger): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    logger.error('provisioning file unreadable; ignored', { file, reason: String(error) });
+    return {};
+  }
+  const unknown = leafKeys(raw).filter((key) => !CONFIG_KEYS.includes(key));
+  if (unknown.length > 0) {
+    logger.error('provisioning file names unknown settings; ignored', { file, unknown });
+    return {};
+  }
+  const keys = CONFIG_KEYS.filter((key) => readKey(raw as KioskConfig, key) !== undefined);
+  let applied: unknown = defaultConfig();
+  for (const key of keys) applied = withKey(applied as KioskConfig, key, readKey(raw as KioskConfig, key));
+  const checked = KioskConfig.safeParse(applied);
+  if (!checked.success) {
+    logger.error('provisioning file invalid; ignored', { file, reason: describeIssues(checked.error) });
+    return {};
+  }
+  return Object.fromEntries(keys.map((key) => [key, readKey(checked.data, key)]));
+}
+
+/** The kiosk's settings with the provisioning file's keys applied and locked: what every tool opens. */
+export function openProvisionedConfig(dataDir: string, logger: Logger, env: NodeJS.ProcessEnv = process.env): ConfigStore {
+  return new ConfigStore({ dataDir, logger, locked: readProvisioning(provisioningFilePath(env), logger) });
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { ConfigError, ConfigStore } from './config-store.node.ts';
+import { provisioningFilePath, readProvisioning } from './provisioning.node.ts';
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-provisioning-'));
+
+function recording(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const at = (message: string, fields?: LogFields) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const logger = { lines, debug: at, info: at, warn: at, error: at, child: () => logger };
+  return logger;
+}
+
+function provisioningFile(content: string): string {
+  const file = path.join(tempDir(), 'config.json');
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+describe('provisioning file', () => {
+  it('lives at the system path for the platform, unless the environment names another', () => {
+    expect(provisioningFilePath({}, 'linux')).toBe('/etc/loyalty-kiosk/config.json');
+    expect(provisioningFilePath({ ProgramData: 'D:\\Data' }, 'win32')).toBe(path.join('D:\\Data', 'LoyaltyKiosk', 'config.json'));
+    expect(provisioningFilePath({ KIOSK_PROVISIONING_FILE: '/srv/kiosk.json' }, 'linux')).toBe('/srv/kiosk.json');
+  });
+
+  it('reads the keys it sets as dotted keys', () => {
+    const file = provisioningFile(JSON.stringify({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 }, locale: { enabled: ['en', 'nl', 'de'] } }));
+    expect(readProvisioning(file, recording())).toEqual({ 'kiosk.mode': 'vouchers', 'idle.timeoutSeconds': 90, 'locale.enabled': ['en', 'nl', 'de'] });
+  });
+
+  it('sets nothing when missing, and ignores an invalid or misspelt file as a whole, loudly', () => {
+    expect(readProvisioning('/nonexistent/kiosk.json', recording())).toEqual({});
+    for (const content of ['{not json', JSON.stringify({ kiosk: { mode: 'teleport' }, idle: { timeoutSeconds: 90 } }), JSON.stringify({ idle: { timeoutSecs: 90 } })]) {
+      const logger = recording();
+      expect(readProvisioning(provisioningFile(content), logger)).toEqual({});
+      expect(logger.lines.join('\n')).toMatch(/provisioning file .*ignored/);
+    }
+  });
+
+  it('wins over the settings file and cannot be changed, while other keys stay free', () => {
+    const dir = tempDir();
+    new ConfigStore({ dataDir: dir, logger: recording() }).set('kiosk.mode', 'regular');
+    const store = new ConfigStore({ dataDir: dir, logger: recording(), locked: { 'kiosk.mode': 'vouchers' } });
+    expect(store.getKey('kiosk.mode')).toBe('vouchers');
+    expect(store.lockedKeys()).toEqual(['kiosk.mode']);
+    expect(() => store.set('kiosk.mode', 'regular')).toThrow(ConfigError);
+    expect(() => store.setMany({ 'idle.timeoutSeconds': 30, 'kiosk.mode': 'regular' })).toThrow(/provisioning/);
+    expect(store.getKey('idle.timeoutSeconds')).toBe(60); // all or nothing
+    store.set('idle.timeoutSeconds', 30);
+    expect(store.getKey('idle.timeoutSeconds')).toBe(30);
+  });
+});
