@@ -15,6 +15,7 @@ import { ServiceHealth } from './loyalty/service-health.node.ts';
 import { listSerialPorts } from './scanner/serial-ports.node.ts';
 import { ScannerService } from './scanner/scanner-service.node.ts';
 import { createShopperHandlers } from './shopper/shopper-service.node.ts';
+import { createManagerHandlers, type ManagerHost } from './manager/manager-service.node.ts';
 import { toVoucherView } from './shopper/views.std.ts';
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type VoucherClient } from './vouchers/redemption-service.node.ts';
@@ -28,6 +29,8 @@ export interface KioskServicesOptions {
   keychainService?: string;
   /** How often an unreachable platform is tried again (default 5 s). */
   serviceRetryMs?: number;
+  /** What restart and quit mean for the host carrying these services. */
+  host?: ManagerHost;
 }
 
 /**
@@ -89,6 +92,11 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   });
   void health.check();
 
+  const platformOrigin = () => {
+    const baseUrl = config.get().api.baseUrl ?? sandbox?.baseUrl;
+    return baseUrl ? new URL(baseUrl).origin : null;
+  };
+
   // Each call goes to the platform configured now, and tells health how it went.
   const voucherClient: VoucherClient = {
     findVoucher: (input) => health.track(connection.client().findVoucher(input)),
@@ -127,6 +135,19 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     getScannerStatus: async () => scanner.status(),
     listSerialPorts: () => listSerialPorts(),
     ...createShopperHandlers({ connection, health, config, logger }),
+    ...createManagerHandlers({
+      dataDir: options.dataDir,
+      version: options.version,
+      demo,
+      config,
+      secrets,
+      connection,
+      scanner,
+      logSink,
+      logger,
+      host: options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') },
+      platformOrigin: () => platformOrigin(),
+    }),
     lockVoucher: async ({ voucherUuid, code }) => {
       const lock = await redemptions.lock(code);
       if (lock.voucherUuid !== voucherUuid) {
@@ -160,10 +181,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     config,
     secrets,
     sandbox,
-    platformOrigin: () => {
-      const baseUrl = config.get().api.baseUrl ?? sandbox?.baseUrl;
-      return baseUrl ? new URL(baseUrl).origin : null;
-    },
+    platformOrigin,
     async close() {
       stopWatchingConfig();
       await recovered;

@@ -12,6 +12,19 @@ import {
   VoucherPage,
   VoucherView,
 } from './shopper-views.std.ts';
+import {
+  AdminRewardAttribute,
+  AdminVoucher,
+  AdminVoucherPage,
+  ConnectionCheck,
+  ConsoleSettings,
+  Diagnostics,
+  ManagerStatus,
+  SecretName,
+  SecretsStatus,
+} from './manager-views.std.ts';
+import { CreateVoucherBody, ListVouchersQuery, UpdateVoucherBody } from '../api/vouchers.std.ts';
+import { CreateRewardAttributeBody } from '../api/reward-attributes.std.ts';
 
 /**
  * The bridge contract: every call the renderer may make and every event main may send, each with
@@ -63,6 +76,7 @@ export const SerialPortListing = z.array(
 const Uuid = z.uuid();
 const ScanValue = Scan.shape.value;
 /** Why a lock is given back: logged, so staff can tell a cancel from a timeout. */
+const Pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 
 export const calls = {
@@ -119,6 +133,42 @@ export const calls = {
     output: PortalSessionView,
   },
   getPortalSession: { input: z.object({ uuid: Uuid }).strict(), output: PortalSessionView },
+
+  // The store manager's console. Everything below managerStatus and unlockManager is refused by
+  // main unless the PIN was entered in the last two minutes (or no PIN exists yet: first run).
+  managerStatus: { input: NoInput, output: ManagerStatus },
+  unlockManager: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },
+  lockManager: { input: NoInput, output: z.null() },
+  setManagerPin: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },
+  getConsoleSettings: { input: NoInput, output: ConsoleSettings },
+  updateSettings: { input: z.object({ values: z.record(z.string().max(100), z.unknown()) }).strict(), output: ConsoleSettings },
+  /** Write-only: the value goes to the keychain and never comes back. */
+  setSecret: { input: z.object({ name: SecretName, value: z.string().min(1).max(4096) }).strict(), output: SecretsStatus },
+  removeSecret: { input: z.object({ name: SecretName }).strict(), output: SecretsStatus },
+  /** The wizard's check, with the values typed (not yet stored) or, when left out, the stored ones. */
+  testConnection: {
+    input: z
+      .object({
+        baseUrl: z.url({ protocol: /^https?$/ }).max(500),
+        apiKey: z.string().min(1).max(4096).optional(),
+        shopUuid: Uuid.optional(),
+      })
+      .strict(),
+    output: ConnectionCheck,
+  },
+  exportSettings: { input: NoInput, output: z.object({ json: z.string() }) },
+  importSettings: { input: z.object({ json: z.string().max(100_000) }).strict(), output: ConsoleSettings },
+  adminListVouchers: { input: ListVouchersQuery.extend({ limit: z.number().int().min(1).max(500) }), output: AdminVoucherPage },
+  adminFindVoucher: { input: z.object({ code: ScanValue }).strict(), output: AdminVoucher },
+  adminCreateVoucher: { input: CreateVoucherBody, output: AdminVoucher },
+  adminUpdateVoucher: { input: UpdateVoucherBody.extend({ voucherUuid: Uuid }), output: AdminVoucher },
+  adminListRewardAttributes: { input: NoInput, output: z.array(AdminRewardAttribute) },
+  adminCreateRewardAttribute: { input: CreateRewardAttributeBody, output: AdminRewardAttribute },
+  getDiagnostics: { input: NoInput, output: Diagnostics },
+  /** A diagnostics bundle (settings, status, redacted log) for support; never secrets. */
+  exportDiagnostics: { input: NoInput, output: z.object({ fileName: z.string(), content: z.string() }) },
+  restartKiosk: { input: NoInput, output: z.null() },
+  quitKiosk: { input: NoInput, output: z.null() },
 } as const;
 
 export const events = {

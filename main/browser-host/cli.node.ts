@@ -19,6 +19,13 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.stderr.write(`--port must be a port number (0 picks a free one)\n${USAGE}\n`);
   process.exit(2);
 }
+// How often an unreachable loyalty platform is tried again (default 5 s); tests shorten it.
+const retryText = process.env.KIOSK_SERVICE_RETRY_MS;
+const serviceRetryMs = retryText ? Number(retryText) : undefined;
+if (serviceRetryMs !== undefined && (!Number.isInteger(serviceRetryMs) || serviceRetryMs < 100)) {
+  process.stderr.write('KIOSK_SERVICE_RETRY_MS must be a whole number of milliseconds, at least 100\n');
+  process.exit(2);
+}
 const notBuilt = missingBuild();
 if (notBuilt) {
   process.stderr.write(`${notBuilt}\n`);
@@ -29,6 +36,13 @@ const services = await startKioskServices({
   dataDir: path.resolve(values.data ?? defaultDataDir()),
   version: appVersion(),
   echoLogs: process.env.KIOSK_ECHO_LOGS === '1',
+  keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,
+  serviceRetryMs,
+  host: {
+    // Starts afresh as a new process (a new port and token when they were picked at random).
+    restart: () => void stop(false).then(relaunch),
+    quit: () => void stop(),
+  },
 });
 const host = await startBrowserHost({
   services,
@@ -43,15 +57,20 @@ if (services.sandbox) {
 if (!values['no-open']) openKioskBrowser(host.url, services.dataDir);
 
 let stopping = false;
-const stop = async () => {
+async function stop(exit = true) {
   if (stopping) return;
   stopping = true;
   await host.close();
   await services.close();
+  if (exit) process.exit(0);
+}
+
+function relaunch() {
+  spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', detached: true }).unref();
   process.exit(0);
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+}
+process.on('SIGINT', () => void stop());
+process.on('SIGTERM', () => void stop());
 
 /** The system Chromium, full-screen on the kiosk page, with its own profile in the data folder. */
 function openKioskBrowser(url: string, dataDir: string) {

@@ -24,6 +24,14 @@ async function start() {
     dataDir: process.env.KIOSK_DATA_DIR ?? dataDirArgument(process.argv) ?? app.getPath('userData'),
     version: appVersion(),
     echoLogs: dev,
+    keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,
+    host: {
+      restart: () => {
+        app.relaunch();
+        app.exit(0);
+      },
+      quit: () => app.quit(),
+    },
   });
   const logger = services.logger.child({ host: 'electron' });
 

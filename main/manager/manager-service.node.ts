@@ -1,0 +1,251 @@
+import type { CallHandlers } from '../bridge/dispatcher.std.ts';
+import { BridgeFailure } from '../bridge/dispatcher.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import { ConfigError } from '../config/config-store.node.ts';
+import { leafKeys, readKey } from '../config/config-keys.std.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import type { FileLogSink } from '../logging/file-logger.node.ts';
+import { createLoyaltyClient } from '../loyalty/client.node.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
+import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
+import type { ScannerService } from '../scanner/scanner-service.node.ts';
+import type { SecretStore } from '../secrets/secret-store.node.ts';
+import { KeychainUnavailableError } from '../secrets/secret-store.node.ts';
+import type { ConsoleSettings, ManagerStatus } from '../../preload/manager-views.std.ts';
+import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
+import { hashPin, verifyPin } from './pin-hash.node.ts';
+import { PinLockout } from './pin-lockout.node.ts';
+
+/** The console locks itself after this long without a manager call (the screen also locks on idle). */
+export const CONSOLE_TIMEOUT_MS = 2 * 60_000;
+
+type ManagerCalls =
+  | 'managerStatus' | 'unlockManager' | 'lockManager' | 'setManagerPin'
+  | 'getConsoleSettings' | 'updateSettings' | 'setSecret' | 'removeSecret' | 'testConnection'
+  | 'exportSettings' | 'importSettings'
+  | 'adminListVouchers' | 'adminFindVoucher' | 'adminCreateVoucher' | 'adminUpdateVoucher'
+  | 'adminListRewardAttributes' | 'adminCreateRewardAttribute'
+  | 'getDiagnostics' | 'exportDiagnostics' | 'restartKiosk' | 'quitKiosk';
+
+export interface ManagerHost {
+  restart(): void;
+  quit(): void;
+}
+
+export interface ManagerServiceOptions {
+  dataDir: string;
+  version: string;
+  demo: boolean;
+  config: ConfigStore;
+  secrets: SecretStore;
+  connection: PlatformConnection;
+  scanner: ScannerService;
+  logSink: FileLogSink;
+  logger: Logger;
+  host: ManagerHost;
+  platformOrigin: () => string | null;
+  now?: () => number;
+}
+
+/**
+ * The store manager's console in main. The PIN is checked here, not in the renderer, and every
+ * console call is refused unless it was entered within the last two minutes.
+ */
+export function createManagerHandlers(options: ManagerServiceOptions): Pick<CallHandlers, ManagerCalls> {
+  const { config, secrets, connection, logger, now = Date.now } = options;
+  const lockout = new PinLockout(options.dataDir, logger, now);
+  let unlockedUntil = 0;
+
+  const pinSet = () => config.get().manager.pinHash !== null;
+  const status = (): ManagerStatus => ({
+    pinSet: pinSet(),
+    unlocked: unlockedUntil > now(),
+    lockedUntil: lockout.lockedUntil(),
+    attemptsLeft: lockout.attemptsLeft(),
+  });
+
+  /** A first run (no PIN yet) is open: the wizard sets the PIN. Otherwise the PIN, recently. */
+  const requireUnlocked = () => {
+    if (pinSet() && unlockedUntil <= now()) throw new BridgeFailure('forbidden', 'the console is locked');
+    if (pinSet()) unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
+  };
+
+  const guarded =
+    <I, O>(handler: (input: I) => Promise<O>) =>
+    async (input: I): Promise<O> => {
+      requireUnlocked();
+      try {
+        return await handler(input);
+      } catch (error) {
+        if (error instanceof ConfigError) throw new BridgeFailure('validation', error.message);
+        if (error instanceof KeychainUnavailableError) throw new BridgeFailure('unavailable', error.message);
+        throw error;
+      }
+    };
+
+  const consoleSettings = async (): Promise<ConsoleSettings> => {
+    const { manager: _pin, ...rest } = config.get();
+    return { demo: config.get().api.baseUrl === null, config: rest, lockedKeys: config.lockedKeys(), secrets: await secrets.status() };
+  };
+
+  /** Settings as a portable file: never secrets, never the PIN hash. */
+  const exportable = () => {
+    const { manager: _pin, ...rest } = config.get();
+    return rest;
+  };
+
+  return {
+    managerStatus: async () => status(),
+
+    unlockManager: async ({ pin }) => {
+      // Whoever asks to unlock is starting a new console session: the old one ends here.
+      unlockedUntil = 0;
+      if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong PINs; the pad is locked for a while');
+      const stored = config.get().manager.pinHash;
+      if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
+      if (!(await verifyPin(pin, stored))) {
+        lockout.recordFailure();
+        logger.warn('wrong manager PIN', { attemptsLeft: lockout.attemptsLeft() });
+        return status();
+      }
+      lockout.recordSuccess();
+      unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
+      logger.info('manager console unlocked');
+      return status();
+    },
+
+    lockManager: async () => {
+      unlockedUntil = 0;
+      return null;
+    },
+
+    setManagerPin: guarded(async ({ pin }) => {
+      config.set('manager.pinHash', await hashPin(pin));
+      unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
+      logger.info('manager PIN set');
+      return status();
+    }),
+
+    getConsoleSettings: guarded(consoleSettings),
+
+    updateSettings: guarded(async ({ values }) => {
+      if (Object.keys(values).some((key) => key.startsWith('manager.'))) {
+        throw new BridgeFailure('validation', 'the PIN is changed with its own call');
+      }
+      config.setMany(values);
+      logger.info('settings changed in the console', { keys: Object.keys(values) });
+      return consoleSettings();
+    }),
+
+    setSecret: guarded(async ({ name, value }) => {
+      await secrets.set(name, value);
+      logger.info('secret stored from the console', { name });
+      return secrets.status();
+    }),
+
+    removeSecret: guarded(async ({ name }) => {
+      await secrets.remove(name);
+      logger.info('secret removed from the console', { name });
+      return secrets.status();
+    }),
+
+    testConnection: guarded(async ({ baseUrl, apiKey, shopUuid }) => {
+      const key = apiKey ?? (await secrets.get('apiKey')) ?? undefined;
+      const client = createLoyaltyClient({ baseUrl, credentials: async () => ({ apiKey: key }), retries: 0, timeoutMs: 8_000 });
+      const checks: Array<{ name: string; ok: boolean; detail: string }> = [];
+      const check = async (name: string, run: () => Promise<string>) => {
+        try {
+          checks.push({ name, ok: true, detail: await run() });
+        } catch (error) {
+          checks.push({ name, ok: false, detail: error instanceof LoyaltyError ? `${error.kind}: ${error.message}` : String(error) });
+        }
+      };
+      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname);
+      checks.push({ name: 'https', ok: loopback || baseUrl.startsWith('https://'), detail: loopback ? 'loopback' : new URL(baseUrl).protocol });
+      await check('vouchers', async () => `${(await client.listVouchers({ limit: 1 })).meta.total} vouchers`);
+      await check('reward attributes', async () => `${(await client.listRewardAttributes()).data.length} attributes`);
+      if (shopUuid) {
+        // The platform has no "get shop": a portal session for it proves it exists.
+        await check('shop', async () => (await client.createPortalSession({ shop_uuid: shopUuid })).data.shop.name);
+      }
+      return { ok: checks.every((item) => item.ok), checks };
+    }),
+
+    exportSettings: guarded(async () => ({ json: `${JSON.stringify(exportable(), null, 2)}\n` })),
+
+    importSettings: guarded(async ({ json }) => {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch {
+        throw new BridgeFailure('validation', 'the file is not JSON');
+      }
+      const keys = leafKeys(parsed).filter((key) => key !== 'schemaVersion');
+      if (keys.some((key) => key.startsWith('manager.'))) throw new BridgeFailure('validation', 'a settings file never carries the PIN');
+      config.setMany(Object.fromEntries(keys.map((key) => [key, readKey(parsed as never, key)])));
+      logger.info('settings imported in the console', { keys: keys.length });
+      return consoleSettings();
+    }),
+
+    adminListVouchers: guarded(async (query) => {
+      const answer = await connection.client().listVouchers(query);
+      return {
+        vouchers: answer.data.map(toAdminVoucher),
+        page: answer.meta.current_page,
+        lastPage: answer.meta.last_page,
+        total: answer.meta.total,
+      };
+    }),
+    adminFindVoucher: guarded(async ({ code }) => toAdminVoucher((await connection.client().findVoucher({ code })).data)),
+    adminCreateVoucher: guarded(async (body) => toAdminVoucher((await connection.client().createVoucher(body)).data)),
+    adminUpdateVoucher: guarded(async ({ voucherUuid, ...body }) =>
+      toAdminVoucher((await connection.client().updateVoucher({ voucher_uuid: voucherUuid, ...body })).data),
+    ),
+    adminListRewardAttributes: guarded(async () => (await connection.client().listRewardAttributes()).data.map(toAdminRewardAttribute)),
+    adminCreateRewardAttribute: guarded(async (body) => {
+      await connection.client().createRewardAttribute(body);
+      // The list gives the attribute in the one shape the console shows (the create answer differs).
+      const created = (await connection.client().listRewardAttributes()).data.find((item) => item.name === body.name);
+      if (!created) throw new BridgeFailure('bad_response', 'the new attribute is not in the list');
+      return toAdminRewardAttribute(created);
+    }),
+
+    getDiagnostics: guarded(async () => diagnostics()),
+    exportDiagnostics: guarded(async () => {
+      const bundle = { createdAt: new Date(now()).toISOString(), diagnostics: await diagnostics(), settings: exportable() };
+      const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
+      return { fileName: `loyalty-kiosk-diagnostics-${stamp}.json`, content: `${JSON.stringify(bundle, null, 2)}\n` };
+    }),
+    restartKiosk: guarded(async () => {
+      logger.info('restart requested in the console');
+      setImmediate(() => options.host.restart());
+      return null;
+    }),
+    quitKiosk: guarded(async () => {
+      logger.info('quit requested in the console');
+      setImmediate(() => options.host.quit());
+      return null;
+    }),
+  };
+
+  async function diagnostics() {
+    const started = performance.now();
+    let reachable = false;
+    let problem: string | null = null;
+    try {
+      await connection.client().listVouchers({ limit: 0 });
+      reachable = true;
+    } catch (error) {
+      problem = error instanceof LoyaltyError ? `${error.kind}${error.status ? ` (${error.status})` : ''}` : String(error);
+    }
+    return {
+      version: options.version,
+      demo: config.get().api.baseUrl === null,
+      platformOrigin: options.platformOrigin(),
+      api: { reachable, latencyMs: reachable ? Math.round(performance.now() - started) : null, problem },
+      secrets: await secrets.status(),
+      scanner: options.scanner.status(),
+      logTail: options.logSink.tail(200),
+    };
+  }
+}

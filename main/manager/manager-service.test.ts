@@ -1,0 +1,126 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
+import { SECRET_NAMES, KeytarSecretStore } from '../secrets/secret-store.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { hashPin, verifyPin } from './pin-hash.node.ts';
+
+// The console's rules, through the same dispatcher both hosts use, on a real demo kiosk and keychain.
+const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+const running: KioskServices[] = [];
+
+async function kiosk(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-manager-'))) {
+  const services = await startKioskServices({ dataDir, version: 'test', keychainService });
+  running.push(services);
+  const call = (name: string, input: unknown = {}) => services.dispatch(name, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
+  return { services, call, dataDir };
+}
+
+afterEach(async () => {
+  for (const services of running.splice(0)) await services.close();
+  const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+  for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
+});
+
+describe('PIN hashing', () => {
+  it('stores a salted scrypt hash that verifies only the right PIN', async () => {
+    const [one, two] = [await hashPin('4711'), await hashPin('4711')];
+    expect(one).toMatch(/^scrypt\$/);
+    expect(one).not.toBe(two);
+    expect(one).not.toContain('4711');
+    await expect(verifyPin('4711', one)).resolves.toBe(true);
+    await expect(verifyPin('4712', one)).resolves.toBe(false);
+    await expect(verifyPin('4711', 'plain-4711')).resolves.toBe(false);
+    await expect(hashPin('12')).rejects.toThrow(/4 to 8 digits/);
+  });
+});
+
+describe('manager console in main', () => {
+  it('is open on a first run only until a PIN is set, then needs the PIN', async () => {
+    const { call } = await kiosk();
+    await expect(call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false } });
+    expect((await call('getConsoleSettings')).ok).toBe(true);
+    await expect(call('setManagerPin', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: true } });
+    await call('lockManager');
+    await expect(call('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(call('updateSettings', { values: { 'kiosk.mode': 'vouchers' } })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
+    expect((await call('getConsoleSettings')).value.config.kiosk.mode).toBe('regular');
+  });
+
+  it('locks the pad after five wrong PINs, also across a restart', async () => {
+    const first = await kiosk();
+    await first.call('setManagerPin', { pin: '2580' });
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await expect(first.call('unlockManager', { pin: '0000' })).resolves.toMatchObject({ ok: true, value: { unlocked: false, attemptsLeft: 5 - attempt } });
+    }
+    const fifth = await first.call('unlockManager', { pin: '0000' });
+    expect(fifth.value.lockedUntil).toBeGreaterThan(Date.now() + 4 * 60_000);
+    await expect(first.call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await first.services.close();
+    running.splice(0);
+
+    const again = await kiosk(first.dataDir);
+    await expect(again.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { lockedUntil: expect.any(Number) } });
+    await expect(again.call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
+  it('changes settings all or nothing, never the PIN hash, and never shows it', async () => {
+    const { call } = await kiosk();
+    await call('setManagerPin', { pin: '2580' });
+    const changed = await call('updateSettings', { values: { 'kiosk.mode': 'vouchers', 'idle.timeoutSeconds': 90 } });
+    expect(changed.value.config).toMatchObject({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 } });
+    expect(JSON.stringify(changed.value)).not.toContain('scrypt');
+    await expect(call('updateSettings', { values: { 'kiosk.mode': 'regular', 'idle.timeoutSeconds': 1 } })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect((await call('getConsoleSettings')).value.config.kiosk.mode).toBe('vouchers');
+    await expect(call('updateSettings', { values: { 'manager.pinHash': 'x' } })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
+  });
+
+  it('exports settings without secrets or PIN and imports them all or nothing', async () => {
+    const { call } = await kiosk();
+    await call('setManagerPin', { pin: '2580' });
+    await call('setSecret', { name: 'apiKey', value: 'fake-console-secret-value' });
+    await call('updateSettings', { values: { 'brand.name': 'Bakkerij Jansen' } });
+    const { json } = (await call('exportSettings')).value;
+    expect(json).toContain('Bakkerij Jansen');
+    expect(json).not.toContain('fake-console-secret-value');
+    expect(json).not.toContain('pinHash');
+
+    const other = await kiosk();
+    await other.call('setManagerPin', { pin: '1234' });
+    await expect(other.call('importSettings', { json })).resolves.toMatchObject({ ok: true, value: { config: { brand: { name: 'Bakkerij Jansen' } } } });
+    const broken = JSON.stringify({ brand: { name: 'X' }, idle: { timeoutSeconds: 'soon' } });
+    await expect(other.call('importSettings', { json: broken })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect((await other.call('getConsoleSettings')).value.config.brand.name).toBe('Bakkerij Jansen');
+  });
+
+  it('keeps secrets write-only: status says stored, nothing gives the value back', async () => {
+    const { call, services } = await kiosk();
+    await call('setManagerPin', { pin: '2580' });
+    const stored = await call('setSecret', { name: 'personalAccessToken', value: 'fake-pat-for-console' });
+    expect(stored.value.stored.personalAccessToken).toBe(true);
+    const answers = JSON.stringify([stored, await call('getConsoleSettings'), await call('getDiagnostics'), await call('exportDiagnostics')]);
+    expect(answers).not.toContain('fake-pat-for-console');
+    expect(fs.readFileSync(services.logSink.file, 'utf8')).not.toContain('fake-pat-for-console');
+    await expect(call('removeSecret', { name: 'personalAccessToken' })).resolves.toMatchObject({ ok: true, value: { stored: { personalAccessToken: false } } });
+  });
+
+  it('runs voucher and reward-attribute admin against the platform', async () => {
+    const { call, services } = await kiosk();
+    const manifest = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8'));
+    const page = await call('adminListVouchers', { limit: 5, page: 2 });
+    expect(page.value).toMatchObject({ page: 2, total: 20 });
+    expect(page.value.vouchers).toHaveLength(5);
+    const created = await call('adminCreateVoucher', { promotion_uuid: manifest.promotions[0].uuid, code: 'CONSOLE01', total_redemptions_allowed: 2 });
+    expect(created.value).toMatchObject({ code: 'CONSOLE01', status: 'ACTIVE' });
+    const deactivated = await call('adminUpdateVoucher', { voucherUuid: created.value.uuid, status: 'DEACTIVATED' });
+    expect(deactivated.value.status).toBe('DEACTIVATED');
+    const refused = await call('adminCreateVoucher', { promotion_uuid: manifest.promotions[0].uuid, code: 'CONSOLE01' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'conflict', platformCode: 80003 } });
+    const attribute = await call('adminCreateRewardAttribute', { name: 'flavour', type: 'select', options: [{ label: 'Vanilla', value: 'vanilla' }] });
+    expect(attribute.value).toMatchObject({ name: 'flavour', fieldType: 'select', options: [{ label: 'Vanilla', value: 'vanilla' }] });
+  });
+});

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { VoucherStatus } from '../api/vouchers.std.ts';
+import { KioskConfig } from './config-schema.std.ts';
+
+/** What the store manager's console is shown: settings without the PIN hash, secrets only as "stored". */
+
+export const ManagerStatus = z.object({
+  /** No PIN yet: a first run, the console opens straight to the setup wizard. */
+  pinSet: z.boolean(),
+  unlocked: z.boolean(),
+  /** Epoch ms until which the PIN pad is locked after repeated wrong PINs. */
+  lockedUntil: z.number().int().nullable(),
+  attemptsLeft: z.number().int(),
+});
+export type ManagerStatus = z.infer<typeof ManagerStatus>;
+
+export const SecretName = z.enum(['apiKey', 'accessToken', 'personalAccessToken']);
+export type SecretName = z.infer<typeof SecretName>;
+
+export const SecretsStatus = z.object({
+  keychain: z.enum(['available', 'unavailable']),
+  reason: z.string().optional(),
+  stored: z.record(SecretName, z.boolean()),
+});
+
+export const ConsoleSettings = z.object({
+  demo: z.boolean(),
+  config: KioskConfig.omit({ manager: true }),
+  /** Set by the provisioning file: shown read-only. */
+  lockedKeys: z.array(z.string()),
+  secrets: SecretsStatus,
+});
+export type ConsoleSettings = z.infer<typeof ConsoleSettings>;
+
+export const ConnectionCheck = z.object({
+  ok: z.boolean(),
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
+});
+export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
+
+export const AdminVoucher = z.object({
+  uuid: z.string(),
+  code: z.string(),
+  status: VoucherStatus,
+  name: z.string(),
+  promotion: z.object({ uuid: z.string(), name: z.string() }),
+  contact: z.object({ uuid: z.string(), email: z.string() }).nullable(),
+  activationDate: z.string(),
+  expirationDate: z.string().nullable(),
+  redeemedAt: z.string().nullable(),
+  timesRedeemed: z.number().int().nullable(),
+  totalRedemptionsAllowed: z.number().int().nullable(),
+  attributes: z.record(z.string(), z.unknown()),
+});
+export type AdminVoucher = z.infer<typeof AdminVoucher>;
+
+export const AdminVoucherPage = z.object({
+  vouchers: z.array(AdminVoucher),
+  page: z.number().int(),
+  lastPage: z.number().int(),
+  total: z.number().int(),
+});
+
+export const AdminRewardAttribute = z.object({
+  name: z.string(),
+  label: z.string(),
+  description: z.string(),
+  type: z.string(),
+  fieldType: z.string(),
+  placeholder: z.string().nullable(),
+  options: z.array(z.object({ label: z.string(), value: z.string() })),
+  isServiceDefined: z.boolean(),
+  isSoftReadOnly: z.boolean(),
+  isHardReadOnly: z.boolean(),
+});
+export type AdminRewardAttribute = z.infer<typeof AdminRewardAttribute>;
+
+export const Diagnostics = z.object({
+  version: z.string(),
+  demo: z.boolean(),
+  platformOrigin: z.string().nullable(),
+  api: z.object({ reachable: z.boolean(), latencyMs: z.number().nullable(), problem: z.string().nullable() }),
+  secrets: SecretsStatus,
+  scanner: z.object({ connection: z.string(), state: z.string(), path: z.string().nullable(), lastError: z.string().optional(), lastScanAt: z.number().optional() }),
+  /** Already redacted by the log sink. */
+  logTail: z.array(z.string()),
+});
+export type Diagnostics = z.infer<typeof Diagnostics>;
