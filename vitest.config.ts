@@ -11,9 +11,21 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{api,main,preload,renderer,sandbox,test}/**/*.test.ts'],
+          include: ['{api,main,preload,sandbox,test}/**/*.test.ts'],
           exclude: ['test/e2e/**', 'node_modules/**'],
           environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        // Renderer code runs in a DOM and resolves packages as a browser would (Svelte's client
+        // build, whose mount() works), exactly as Vite builds it.
+        extends: true,
+        resolve: { conditions: ['browser'] },
+        test: {
+          name: 'renderer',
+          include: ['renderer/**/*.test.ts'],
+          environment: 'jsdom',
           testTimeout: 20_000,
         },
       },

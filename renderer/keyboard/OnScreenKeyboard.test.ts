@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n.svelte';
 import { flushSync, mountInBody } from './mount-for-test.dom.ts';

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 import { expect, it } from 'vitest';
 import { giveBackText } from './give-back-text.dom.ts';
 

@@ -1,4 +1,3 @@
-// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Scan } from '../../preload/scan.std.ts';
 import { attachWedgeListener } from './wedge-listener.dom.ts';
