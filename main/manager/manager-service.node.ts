@@ -104,11 +104,11 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       const stored = config.get().manager.pinHash;
       if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
       if (!(await verifyPin(pin, stored))) {
-        lockout.recordFailure();
+        await lockout.recordFailure();
         logger.warn('wrong manager PIN', { attemptsLeft: lockout.attemptsLeft() });
         return status();
       }
-      lockout.recordSuccess();
+      await lockout.recordSuccess();
       unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
       logger.info('manager console unlocked');
       return status();

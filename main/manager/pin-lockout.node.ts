@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
+import { writeFileDurably } from '../persistence/durable-file.node.ts';
 
 export const MAX_PIN_FAILURES = 5;
 export const LOCKOUT_MS = 5 * 60_000;
@@ -36,18 +37,19 @@ export class PinLockout {
     return MAX_PIN_FAILURES - this.#state.failures;
   }
 
-  recordFailure() {
+  /** Resolves once the count is on disk: a power cut right after a wrong PIN must not forget it. */
+  async recordFailure() {
     const failures = this.#state.failures + 1;
     if (failures >= MAX_PIN_FAILURES) {
-      this.#write({ failures: 0, lockedUntil: this.now() + LOCKOUT_MS });
+      await this.#write({ failures: 0, lockedUntil: this.now() + LOCKOUT_MS });
       this.logger.warn('manager PIN pad locked after repeated wrong PINs', { minutes: LOCKOUT_MS / 60_000 });
     } else {
-      this.#write({ failures, lockedUntil: this.#state.lockedUntil });
+      await this.#write({ failures, lockedUntil: this.#state.lockedUntil });
     }
   }
 
-  recordSuccess() {
-    if (this.#state.failures !== 0 || this.#state.lockedUntil !== null) this.#write({ failures: 0, lockedUntil: null });
+  async recordSuccess() {
+    if (this.#state.failures !== 0 || this.#state.lockedUntil !== null) await this.#write({ failures: 0, lockedUntil: null });
   }
 
   #read(): LockoutState {
@@ -63,13 +65,8 @@ export class PinLockout {
     }
   }
 
-  #write(state: LockoutState) {
+  #write(state: LockoutState): Promise<void> {
     this.#state = state;
-    const temporary = `${this.#file}.tmp`;
-    fs.writeFileSync(temporary, JSON.stringify(state), { mode: 0o600 });
-    const handle = fs.openSync(temporary, 'r');
-    fs.fsyncSync(handle);
-    fs.closeSync(handle);
-    fs.renameSync(temporary, this.#file);
+    return writeFileDurably(this.#file, JSON.stringify(state));
   }
 }

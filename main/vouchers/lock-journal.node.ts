@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
+import { writeFileDurably } from '../persistence/durable-file.node.ts';
 
 /**
  * The voucher locks this kiosk holds, on disk, so that a crash, a power cut or a quit never
@@ -53,7 +54,7 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
   let writes: Promise<void> = Promise.resolve();
   const persist = () => {
     const write = writes.then(() =>
-      writeDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()] }, null, 2)}\n`),
+      writeFileDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()] }, null, 2)}\n`),
     );
     writes = write.catch(() => {});
     return write;
@@ -93,23 +94,3 @@ async function readEntries(file: string, logger: Logger): Promise<LockEntry[]> {
   }
 }
 
-/** Temp file, fsync, rename over, fsync of the folder (so the rename survives a power cut). */
-async function writeDurably(file: string, text: string): Promise<void> {
-  const temp = `${file}.tmp`;
-  const handle = await fs.open(temp, 'w', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  await fs.rename(temp, file);
-  // Windows cannot open a folder for fsync; NTFS makes the rename durable itself.
-  if (process.platform === 'win32') return;
-  const folder = await fs.open(path.dirname(file), 'r');
-  try {
-    await folder.sync();
-  } finally {
-    await folder.close();
-  }
-}
