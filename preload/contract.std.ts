@@ -216,7 +216,7 @@ export type BridgeError = z.infer<typeof BridgeError>;
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
 
-type CallFunction<N extends CallName> = {} extends CallInput<N>
+type CallFunction<N extends CallName> = Record<never, never> extends CallInput<N>
   ? (input?: CallInput<N>) => Promise<BridgeResult<CallOutput<N>>>
   : (input: CallInput<N>) => Promise<BridgeResult<CallOutput<N>>>;
 

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TestSandbox } from './testing.node.ts';
+import { TestSandbox } from './testing.test-support.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const cliPath = fileURLToPath(new URL('./cli.node.ts', import.meta.url));

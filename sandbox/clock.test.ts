@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, TestSandbox } from './testing.node.ts';
+import { expectError, TestSandbox } from './testing.test-support.ts';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INACTIVE_CARD } from './demo-data.std.ts';
-import { expectError, TestSandbox } from './testing.node.ts';
+import { expectError, TestSandbox } from './testing.test-support.ts';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestSandbox } from './testing.node.ts';
+import { TestSandbox } from './testing.test-support.ts';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import type { AuthScheme } from '../api/operations.std.ts';
 import { routedOperations, type RoutedOperationId } from './routes.std.ts';
-import { TestSandbox } from './testing.node.ts';
+import { TestSandbox } from './testing.test-support.ts';
 
 /**
  * Random bodies, queries, path parameters and credentials at every operation. Whatever arrives,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthScheme } from '../api/operations.std.ts';
 import { BODY_LIMIT_BYTES } from './http-server.node.ts';
 import { routedOperations, type RoutedOperationId } from './routes.std.ts';
-import { expectError, TestSandbox } from './testing.node.ts';
+import { expectError, TestSandbox } from './testing.test-support.ts';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoutedOperationId } from './routes.std.ts';
 import { escapeHtml } from './session-page.std.ts';
-import { expectError, TestSandbox } from './testing.node.ts';
+import { expectError, TestSandbox } from './testing.test-support.ts';
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,7 +1,6 @@
 import jsQR from 'jsqr';
 import { createCameraScanner } from '../../../renderer/camera/camera-scanner.dom.ts';
 import { decodeWithZxing, loadZxing } from '../../../renderer/camera/zxing-decoder.dom.ts';
-import type { CameraBench } from './bench-api.std.ts';
 
 /** Distinct consecutive camera frames as RGBA pixels, the same input for every decoder. */
 async function grabFrames(count: number): Promise<ImageData[]> {

@@ -4,7 +4,7 @@ import CameraPreview from '../../../renderer/camera/CameraPreview.svelte';
 import { createCameraScanner, type CameraScanner, type CameraStart } from '../../../renderer/camera/camera-scanner.dom.ts';
 import type { CameraService } from '../../../renderer/camera/camera-service.std.ts';
 import { decodeWithZxing } from '../../../renderer/camera/zxing-decoder.dom.ts';
-import type { CameraHarness, HarnessStart } from './harness-api.std.ts';
+import type { HarnessStart } from './harness-api.std.ts';
 
 // Every stream the page opens, so a test can prove none is left running (the real call still runs).
 const openedStreams: MediaStream[] = [];
