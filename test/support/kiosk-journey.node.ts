@@ -7,6 +7,8 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from './browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS } from './chromium.node.ts';
+import { messages } from '../../renderer/i18n/messages.std.ts';
+import { layouts, type LayoutName } from '../../renderer/keyboard/layouts.std.ts';
 
 export interface SandboxManifest {
   base_url: string;
@@ -65,4 +67,136 @@ export async function screenshot(page: Page, name: string) {
   fs.mkdirSync(dir, { recursive: true });
   const { width, height } = page.viewportSize()!;
   await page.screenshot({ path: path.join(dir, `${name}-${width > height ? 'landscape' : 'portrait'}.png`) });
+}
+
+/** A test's own client of a sandbox, with the credentials from its manifest. */
+export function platformClientFor(manifest: SandboxManifest): LoyaltyClient {
+  const { api_key, access_token, personal_access_token } = manifest.credentials;
+  return createLoyaltyClient({
+    baseUrl: manifest.base_url,
+    credentials: async () => ({ apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token }),
+  });
+}
+
+/** The real kioskctl in its own process, as an admin or a fleet script runs it on a kiosk. */
+export async function kioskctl(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args],
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** The kiosk's log (`<dataDir>/logs/kiosk.log`), one parsed JSON line per entry, oldest first. */
+export function kioskLog(dataDir: string): Array<{ message: string } & Record<string, unknown>> {
+  const file = path.join(dataDir, 'logs', 'kiosk.log');
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as { message: string } & Record<string, unknown>);
+}
+
+const AXE_SCRIPT = path.join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js');
+
+interface AxeFinding {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: unknown[] }>;
+}
+
+/**
+ * axe-core on what the page shows now, once the visit is not busy: fails on any violation of
+ * impact serious or critical, naming the rule and the elements. Call it on every screen a journey shows.
+ */
+export async function expectAccessible(page: Page, screen = ''): Promise<void> {
+  await page.locator('main.kiosk:not([aria-busy="true"])').waitFor();
+  // Not addScriptTag: the kiosk's CSP (script-src 'self') rightly refuses an inline <script>;
+  // DevTools evaluation is outside the CSP, and axe itself needs no eval.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(fs.readFileSync(AXE_SCRIPT, 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const { axe } = window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeFinding[] }> } };
+    const { violations } = await axe.run(document);
+    return violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }));
+  });
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+  if (serious.length > 0) throw new Error(`axe on ${screen || page.url()}:\n${serious.join('\n')}`);
+}
+
+/** Like openKiosk, but every bridge call the page makes is recorded (by name) from the start. */
+export async function openKioskRecordingCalls(
+  browser: Browser,
+  kiosk: KioskUnderTest,
+  viewport: keyof typeof KIOSK_VIEWPORTS = 'portrait',
+): Promise<{ page: Page; calls: string[] }> {
+  const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
+  const calls: string[] = [];
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      try {
+        const { call } = JSON.parse(String(payload)) as { call?: unknown };
+        if (typeof call === 'string') calls.push(call);
+      } catch {
+        // Not a bridge request.
+      }
+    }),
+  );
+  await page.goto(kiosk.host.url);
+  await page.getByTestId('attract-screen').waitFor();
+  return { page, calls };
+}
+
+/**
+ * Types `text` by tapping the on-screen keyboard's keys (it must be showing), the keys found by
+ * their accessible names in `layout` of renderer/keyboard/layouts.std.ts; multi-character keys
+ * such as `.nl` are used where the text allows.
+ */
+export async function tapOnScreenKeyboard(page: Page, text: string, layout: LayoutName = 'email'): Promise<void> {
+  const keyboard = page.getByTestId('on-screen-keyboard');
+  await keyboard.waitFor();
+  const keys = layouts[layout]
+    .flat()
+    .filter((key) => key.kind === 'text')
+    .map((key) => ({ text: key.text, name: key.name ? messages.en[key.name] : key.text }))
+    .sort((a, b) => b.text.length - a.text.length);
+  for (let rest = text; rest.length > 0; ) {
+    const key = keys.find((candidate) => rest.startsWith(candidate.text));
+    if (!key) throw new Error(`no key for "${rest[0]}" on the ${layout} keyboard`);
+    await keyboard.getByRole('button', { name: key.name, exact: true }).tap();
+    rest = rest.slice(key.text.length);
+  }
+}
+
+/**
+ * A keyboard-wedge scanner under load: like wedgeScan, but the keys go out as one burst, stamped
+ * `intervalMs` apart, the way the OS queues a real scanner's keys. (Playwright's keyboard.type waits
+ * for each key's round trip, so on a busy machine its keys arrive 50-150 ms apart and the kiosk
+ * rightly takes them for a person typing: the scan splits and its first characters are lost.)
+ */
+export async function scannerBurst(page: Page, value: string, intervalMs = 4): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    // Pressed just now, the last key (Enter) at this moment: none stamped in the page's future.
+    const start = (Date.now() - value.length * intervalMs) / 1000;
+    const sent: Array<Promise<unknown>> = [];
+    [...value, 'Enter'].forEach((key, index) => {
+      const timestamp = start + (index * intervalMs) / 1000;
+      const fields =
+        key === 'Enter'
+          ? { key, code: 'Enter', windowsVirtualKeyCode: 13, text: '\r', unmodifiedText: '\r' }
+          : { key, text: key, unmodifiedText: key };
+      sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', timestamp, ...fields }));
+      sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp: timestamp + 0.001, key, ...('code' in fields ? { code: fields.code, windowsVirtualKeyCode: 13 } : {}) }));
+    });
+    await Promise.all(sent);
+  } finally {
+    await cdp.detach();
+  }
 }

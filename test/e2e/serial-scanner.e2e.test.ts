@@ -1,0 +1,126 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../support/chromium.node.ts';
+import { cardOf, kioskctl, kioskLog, openKiosk, screenshot, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
+
+/**
+ * Scanners through the browser host. A serial hand scanner switched on at a running kiosk with
+ * the real kioskctl (a socat pty pair stands in for the cable); and a keyboard-wedge scanner
+ * told apart from a person typing into a focused field.
+ */
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** The uuid of the newest portal session the kiosk logged, and the contact the sandbox holds for it. */
+async function lastSessionContact(kiosk: KioskUnderTest): Promise<string | null> {
+  const created = kioskLog(kiosk.dataDir).filter((line) => line.message === 'portal session created');
+  const uuid = created.at(-1)?.portalSession as string;
+  return (await kiosk.platform.getPortalSession({ portal_session_uuid: uuid })).data.contact?.uuid ?? null;
+}
+
+describe('serial scanner: kioskctl switches a running kiosk to a serial scanner', () => {
+  let kiosk: KioskUnderTest;
+  let pty: PtyPair;
+
+  beforeAll(async () => {
+    [pty, kiosk] = await Promise.all([openPtyPair(), startKiosk({ 'session.scanner_type': 'hand_scanner' })]);
+  });
+  afterAll(async () => {
+    // The port closes with the kiosk first: a pty pulled from under a pending read can hang the binding.
+    await kiosk?.host.stop();
+    await pty?.close();
+  });
+
+  it('a card number written to the pty identifies the demo shopper on screen', async () => {
+    const page = await openKiosk(browser, kiosk);
+    await expect(page.evaluate(() => window.kiosk.getScannerStatus())).resolves.toMatchObject({
+      ok: true,
+      value: { connection: 'keyboard', state: 'not_used' },
+    });
+
+    const connection = await kioskctl(kiosk.dataDir, 'config', 'set', 'scanner.connection', 'serial');
+    expect(connection).toMatchObject({ code: 0, stdout: 'scanner.connection = "serial"\n' });
+    const port = await kioskctl(kiosk.dataDir, 'config', 'set', 'scanner.serial.path', pty.scannerPath);
+    expect(port).toMatchObject({ code: 0, stdout: `scanner.serial.path = ${JSON.stringify(pty.scannerPath)}\n` });
+
+    // The running host picks the file up and opens the port; the page can ask how it is doing.
+    await expect
+      .poll(() => page.evaluate(() => window.kiosk.getScannerStatus()), { timeout: 10_000 })
+      .toMatchObject({ ok: true, value: { connection: 'serial', state: 'connected', path: pty.scannerPath } });
+    await screenshot(page, 'serial-attract');
+
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    await pty.write(`${sanne.card}\r`);
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
+    await page.getByTestId('voucher-list').waitFor();
+    await screenshot(page, 'serial-home');
+
+    // The platform saw Sanne's visit; the scanner reports the scan.
+    await expect(lastSessionContact(kiosk)).resolves.toBe(sanne.uuid);
+    const status = await page.evaluate(() => window.kiosk.getScannerStatus());
+    expect(status).toMatchObject({ ok: true, value: { state: 'connected' } });
+    expect(status.ok && status.value.lastScanAt).toBeGreaterThan(0);
+    await page.close();
+  });
+});
+
+describe('keyboard wedge: a scanner burst is a scan even with a text field focused', () => {
+  let kiosk: KioskUnderTest;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner', 'session.enable_email_identification': true });
+  });
+  afterAll(async () => {
+    await kiosk?.host.stop();
+  });
+
+  it('scans a card typed at scanner speed into the e-mail field, and leaves a person\'s e-mail alone', async () => {
+    const page = await openKiosk(browser, kiosk);
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    const openEmail = async () => {
+      await page.getByRole('button', { name: 'Forgot your card?' }).click();
+      await page.getByTestId('email-screen').waitFor();
+      await page.getByLabel('E-mail address').click();
+      // Every value the field takes from here on.
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { fieldValues: string[] }).fieldValues = seen;
+        document.addEventListener('input', (event) => seen.push((event.target as HTMLInputElement).value), true);
+      });
+    };
+    const fieldValues = () => page.evaluate(() => (window as unknown as { fieldValues: string[] }).fieldValues);
+
+    await openEmail();
+    // The scanner's keys 4 ms apart, stamped by the OS as a real scanner's are (keyboard.type with
+    // a 4 ms delay waits for each key's round trip, and under load spreads them out like a person's).
+    await scannerBurst(page, sanne.card);
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
+    // Not one character of the card reached the field.
+    await expect(fieldValues()).resolves.toEqual([]);
+    await expect(lastSessionContact(kiosk)).resolves.toBe(sanne.uuid);
+    await screenshot(page, 'wedge-home-after-scan');
+
+    await page.getByRole('button', { name: /I.m done/ }).click();
+    await page.getByTestId('attract-screen').waitFor();
+    await openEmail();
+    const email = 'daan.jansen@example.nl';
+    await page.keyboard.type(email, { delay: 120 });
+    await expect.poll(() => page.getByLabel('E-mail address').inputValue()).toBe(email);
+    expect((await fieldValues()).at(-1)).toBe(email);
+    await screenshot(page, 'wedge-email-typed');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('d•••@example.nl');
+    await expect(lastSessionContact(kiosk)).resolves.toBe(cardOf(kiosk.manifest, email).uuid);
+    await page.close();
+  });
+});
