@@ -49,11 +49,12 @@ export async function openKiosk(browser: Browser, kiosk: KioskUnderTest, viewpor
   return page;
 }
 
-/** A keyboard-wedge scanner: a burst of keys 4 ms apart, ended by Enter. */
-export async function wedgeScan(page: Page, value: string) {
-  await page.keyboard.type(value, { delay: 4 });
-  await page.keyboard.press('Enter');
-}
+/**
+ * A keyboard-wedge scanner: a burst of keys 4 ms apart, ended by Enter. Stamped like a real scanner's
+ * keys (scannerBurst): `keyboard.type` waits for each key's round trip, which on a loaded machine
+ * spaces keys like a person's.
+ */
+export const wedgeScan = (page: Page, value: string) => scannerBurst(page, value);
 
 export function cardOf(manifest: SandboxManifest, email: string): { uuid: string; card: string } {
   const contact = manifest.contacts.find((candidate) => candidate.email === email);
