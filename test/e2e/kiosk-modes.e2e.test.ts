@@ -172,7 +172,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
   async function typeAmountOnKeypad(cents: number) {
     await page.getByTestId('amount-screen').waitFor();
     await shoot('modes-redeem-giftcards-amount', false);
-    await page.getByLabel('Amount in euros').click();
+    await expect(page.getByLabel('Amount in euros').evaluate((field) => field === document.activeElement)).resolves.toBe(true);
     const keypad = page.getByTestId('on-screen-keyboard');
     await expect(keypad.getAttribute('data-layout')).resolves.toBe('numeric');
     for (const digit of String(cents)) await keypad.getByRole('button', { name: digit, exact: true }).click();
