@@ -99,6 +99,9 @@ export class Visit {
     this.problem = problemForStatus(voucher.status);
     this.screen = { name: 'voucher', voucher, check: null };
     if (this.problem) return;
+    // A voucher without a contact is checked for the shopper holding it: the platform refuses the
+    // check without one, so it waits until they identify (the screen asks for their card).
+    if (!voucher.hasContact && !this.shopper) return;
     const check = await this.#call(() =>
       kiosk.checkVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
     );
@@ -226,8 +229,8 @@ export class Visit {
   async #identified(shopper: ShopperView) {
     this.shopper = shopper;
     this.problem = null;
-    // A contact-less voucher on screen waits for exactly this: stay on it.
-    if (this.screen.name === 'voucher') return;
+    // A contact-less voucher on screen waits for exactly this: stay on it, checked for this shopper now.
+    if (this.screen.name === 'voucher') return this.openVoucher(this.screen.voucher);
     if (!this.native) return this.startHostedSession();
     // The visit's portal session tags it in the kiosk's log; the kiosk serves it on its own screens.
     await this.#call(() => kiosk.startPortalSession({ contactUuid: shopper.contactUuid }));

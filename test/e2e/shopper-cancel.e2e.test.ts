@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.node.ts';
+import {
+  cardOf,
+  expectAccessible,
+  openKiosk,
+  screenshot,
+  startKiosk,
+  scannerBurst,
+  type KioskUnderTest,
+} from '../support/kiosk-journey.node.ts';
+
+/**
+ * Redeem, then change one's mind: Cancel or Back on the confirm screen gives the lock back, so the
+ * voucher is ACTIVE again in the platform and nothing was redeemed.
+ */
+describe('shopper journey: card → home → voucher → redeem → cancel / back', () => {
+  let kiosk: KioskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner' });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+
+  const koffie = async () => (await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data;
+
+  /** Sanne's card, her home screen, then her KOFFIE24 (the one coffee voucher of hers with an end date). */
+  async function openKoffie24(page: Page, shots: string | null) {
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    await scannerBurst(page, sanne.card);
+    await page.getByTestId('home-screen').waitFor();
+    await page.getByTestId('voucher-list').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
+    await expectAccessible(page, 'home');
+    if (shots) await screenshot(page, `${shots}-home`);
+    await page.getByRole('button', { name: /Gratis koffie/ }).filter({ hasText: 'Valid until' }).click();
+    await page.getByTestId('voucher-screen').waitFor();
+    await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
+    await expectAccessible(page, 'voucher');
+    if (shots) await screenshot(page, `${shots}-voucher`);
+  }
+
+  /** Redeem: the confirm screen, and the platform holds KOFFIE24 locked for this kiosk. */
+  async function lockIt(page: Page, shots: string | null) {
+    await page.getByTestId('redeem').click();
+    await page.getByTestId('confirm-screen').waitFor();
+    await expect(page.getByTestId('countdown').textContent()).resolves.toMatch(/\d+ seconds left/);
+    expect(await koffie()).toMatchObject({ status: 'LOCKED', times_redeemed: 0 });
+    // Only this voucher: none of Sanne's others is held.
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    const held = (await kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.status === 'LOCKED');
+    expect(held.map((voucher) => voucher.code)).toEqual(['KOFFIE24']);
+    await expectAccessible(page, 'confirm');
+    if (shots) await screenshot(page, `${shots}-confirm`);
+  }
+
+  /** Back on the voucher screen, able to redeem again; the platform has the voucher ACTIVE, unredeemed. */
+  async function expectReleased(page: Page) {
+    await page.getByTestId('voucher-screen').waitFor();
+    await expect.poll(async () => (await koffie()).status).toBe('ACTIVE');
+    expect(await koffie()).toMatchObject({ status: 'ACTIVE', times_redeemed: 0, is_redeemed: false });
+    await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
+    await expect(page.getByTestId('problem').count()).resolves.toBe(0);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Gratis koffie');
+  }
+
+  for (const viewport of ['portrait', 'landscape'] as const) {
+    it(`Cancel and Back on the confirm screen release the voucher (${viewport})`, async () => {
+      const page = await openKiosk(browser, kiosk, viewport);
+      await expectAccessible(page, 'attract');
+      await screenshot(page, 'cancel-attract');
+      await openKoffie24(page, 'cancel');
+
+      await lockIt(page, 'cancel');
+      await page.getByTestId('cancel').click();
+      await expectReleased(page);
+      await screenshot(page, 'cancel-voucher-after-cancel');
+
+      await lockIt(page, null);
+      await page.getByRole('button', { name: 'Back' }).click();
+      await expectReleased(page);
+
+      // And Back from the voucher goes home with the voucher still listed: nothing was used.
+      await page.getByRole('button', { name: 'Back' }).click();
+      await page.getByTestId('home-screen').waitFor();
+      await page.getByRole('button', { name: /Gratis koffie/ }).filter({ hasText: 'Valid until' }).waitFor();
+      await page.close();
+    });
+  }
+});

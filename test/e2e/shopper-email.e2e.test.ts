@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.node.ts';
+import {
+  cardOf,
+  expectAccessible,
+  openKioskRecordingCalls,
+  screenshot,
+  startKiosk,
+  tapOnScreenKeyboard,
+  type KioskUnderTest,
+} from '../support/kiosk-journey.node.ts';
+
+/**
+ * No card with them: the shopper finds their account by e-mail, typed on the kiosk's own
+ * on-screen keyboard. A malformed address is caught on the kiosk; an unknown one by the platform.
+ */
+describe('shopper journey: forgot the card → e-mail on the on-screen keyboard → home', () => {
+  let kiosk: KioskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({
+      'session.scanner_type': 'hand_scanner',
+      'session.enable_email_identification': true,
+      'session.enable_on_screen_keyboard': true,
+    });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+
+  const field = (page: Page) => page.getByRole('textbox', { name: 'E-mail address' });
+
+  /** Attract → "Forgot your card?" → the e-mail screen, its field focused and the keyboard up. */
+  async function toEmailScreen(page: Page, shots: boolean) {
+    await expectAccessible(page, 'attract');
+    if (shots) await screenshot(page, 'email-attract');
+    await page.getByRole('button', { name: 'Forgot your card?' }).tap();
+    await page.getByTestId('email-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Find me by e-mail');
+    await expectAccessible(page, 'e-mail');
+    if (shots) await screenshot(page, 'email-screen');
+    await field(page).tap();
+    await page.getByTestId('on-screen-keyboard').waitFor();
+    // Typing goes through the kiosk's keys only: the tablet's own keyboard stays away.
+    await expect(field(page).getAttribute('inputmode')).resolves.toBe('none');
+  }
+
+  it('finds Sanne by the address typed on the on-screen keyboard (portrait)', async () => {
+    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'portrait');
+    await toEmailScreen(page, true);
+    await tapOnScreenKeyboard(page, 'sanne.devries@example.nl');
+    await expect(field(page).inputValue()).resolves.toBe('sanne.devries@example.nl');
+    await expectAccessible(page, 'e-mail with keyboard');
+    await screenshot(page, 'email-keyboard');
+
+    await page.getByRole('button', { name: 'Continue' }).tap();
+    await page.getByTestId('home-screen').waitFor();
+    await page.getByTestId('voucher-list').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome back, s•••@example.nl');
+    await expect(page.getByTestId('on-screen-keyboard').count()).resolves.toBe(0);
+    expect(calls.filter((call) => call === 'identifyByEmail')).toHaveLength(1);
+
+    // The platform's Sanne, with her balance and her active vouchers, is the one on screen.
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    const contact = (await kiosk.platform.findContactByEmail({ email: 'sanne.devries@example.nl' })).data;
+    expect(contact.uuid).toBe(sanne.uuid);
+    const balance = (await kiosk.platform.getCreditBalance({ contact_uuid: sanne.uuid })).data.balance;
+    await page.getByTestId('credit-balance').waitFor();
+    await expect(page.getByTestId('credit-balance').locator('strong').textContent()).resolves.toBe(balance.toLocaleString('en'));
+    const active = (await kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, status: 'ACTIVE', limit: 100 })).data;
+    await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(active.length);
+    await expectAccessible(page, 'home');
+    await screenshot(page, 'email-home');
+    await page.close();
+  });
+
+  it('says "check the address" without asking the platform, and "no account" for an unknown one (landscape)', async () => {
+    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'landscape');
+    await toEmailScreen(page, true);
+    await tapOnScreenKeyboard(page, 'nobody');
+    await expectAccessible(page, 'e-mail with keyboard');
+    await screenshot(page, 'email-keyboard');
+
+    await page.getByRole('button', { name: 'Continue' }).tap();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Please check the e-mail address.');
+    await expectAccessible(page, 'e-mail invalid');
+    await screenshot(page, 'email-invalid');
+    expect(calls).not.toContain('identifyByEmail');
+
+    // Finish the address and send it with the keyboard's own Done key: a well-formed address nobody has.
+    await field(page).tap();
+    await tapOnScreenKeyboard(page, '@example.nl');
+    await expect(field(page).inputValue()).resolves.toBe('nobody@example.nl');
+    await page.getByTestId('on-screen-keyboard').getByRole('button', { name: 'Done' }).tap();
+    await expect(page.getByTestId('problem').textContent()).resolves.toBe('We could not find an account with this e-mail address.');
+    await expect(page.getByText('Please check the e-mail address.').count()).resolves.toBe(0);
+    expect(calls.filter((call) => call === 'identifyByEmail')).toHaveLength(1);
+    await expect(page.getByTestId('email-screen').isVisible()).resolves.toBe(true);
+    await expectAccessible(page, 'e-mail unknown');
+    await screenshot(page, 'email-unknown');
+
+    // The platform indeed has no such contact, and none was made.
+    await expect(kiosk.platform.findContactByEmail({ email: 'nobody@example.nl' })).rejects.toMatchObject({ kind: 'not_found' });
+    await page.close();
+  });
+});

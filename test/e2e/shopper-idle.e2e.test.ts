@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.node.ts';
+import {
+  cardOf,
+  expectAccessible,
+  openKiosk,
+  screenshot,
+  startKiosk,
+  scannerBurst,
+  type KioskUnderTest,
+} from '../support/kiosk-journey.node.ts';
+
+/** The shortest idle time the config allows; the warning then counts down another 10 s. */
+const IDLE_SECONDS = 10;
+const WARNING_SECONDS = 10;
+
+/**
+ * A shopper walks away mid-redeem: "are you still there?", then the kiosk starts over on its own,
+ * gives the voucher's lock back and forgets everything about the shopper. A touch during the
+ * warning keeps the visit. (These waits are real: the idle timer runs on the renderer's clock.)
+ */
+describe('shopper journey: walking away', () => {
+  let kiosk: KioskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner', 'idle.timeoutSeconds': IDLE_SECONDS });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+
+  const sanne = () => cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+  const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
+
+  async function toHome(page: Page) {
+    await scannerBurst(page, sanne().card);
+    await page.getByTestId('home-screen').waitFor();
+    await page.getByTestId('voucher-list').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
+  }
+
+  it('leaves the confirm screen alone: warning, then a fresh attract screen and the voucher released', async () => {
+    const page = await openKiosk(browser, kiosk, 'portrait');
+    const freshAttract = await bodyText(page);
+    await toHome(page);
+    await page.getByRole('button', { name: /Gratis koffie/ }).filter({ hasText: 'Valid until' }).click();
+    await page.getByTestId('voucher-screen').waitFor();
+    await page.getByTestId('redeem').click();
+    await page.getByTestId('confirm-screen').waitFor();
+    const lastTouch = Date.now();
+    expect((await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
+
+    // Hands off. The warning comes after the idle time, over the confirm screen.
+    const warning = page.getByTestId('idle-warning');
+    await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
+    const warnedAfter = Date.now() - lastTouch;
+    expect(warnedAfter).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 500);
+    await expect(page.getByRole('alertdialog', { name: 'Are you still there?' }).isVisible()).resolves.toBe(true);
+    await expect(warning.textContent()).resolves.toMatch(/Starting over in \d+ seconds/);
+    await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
+    expect((await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
+    await expectAccessible(page, 'idle warning');
+    await screenshot(page, 'idle-warning');
+
+    // Still hands off: the countdown runs out and the kiosk starts over.
+    await page.getByTestId('attract-screen').waitFor({ timeout: (WARNING_SECONDS + 5) * 1000 });
+    expect(Date.now() - lastTouch - warnedAfter).toBeGreaterThanOrEqual(WARNING_SECONDS * 1000 - 500);
+    await expect(warning.count()).resolves.toBe(0);
+
+    // The platform has the voucher back: ACTIVE, not redeemed.
+    await expect.poll(async () => (await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('ACTIVE');
+    expect((await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data).toMatchObject({ times_redeemed: 0, is_redeemed: false });
+
+    // Nothing of the shopper is left on screen: exactly the attract screen the kiosk started with.
+    const text = await bodyText(page);
+    for (const trace of ['s•••', '•', '@', 'example.nl', 'Gratis koffie', 'Welcome back', 'seconds']) expect(text).not.toContain(trace);
+    expect(text).toBe(freshAttract);
+    await expect(page.evaluate(() => sessionStorage.getItem('kiosk.portalSession'))).resolves.toBeNull();
+    await expectAccessible(page, 'attract after idle');
+    await screenshot(page, 'idle-attract-after');
+
+    // And the next shopper starts a visit of their own.
+    await toHome(page);
+    await page.close();
+  });
+
+  it('keeps the visit when the shopper touches the screen during the warning', async () => {
+    const page = await openKiosk(browser, kiosk, 'landscape');
+    await toHome(page);
+    const warning = page.getByTestId('idle-warning');
+    await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
+    await expectAccessible(page, 'idle warning');
+    await screenshot(page, 'idle-warning');
+
+    await page.getByRole('button', { name: /still here/ }).tap();
+    const touched = Date.now();
+    await warning.waitFor({ state: 'detached' });
+    await expect(page.getByTestId('home-screen').isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
+
+    // The idle time starts again from the touch: the old countdown's end passes unnoticed, and
+    // the next warning, a full idle time later, still finds the shopper's home screen.
+    await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
+    expect(Date.now() - touched).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 500);
+    await expect(page.getByTestId('home-screen').isVisible()).resolves.toBe(true);
+    await expect(page.getByTestId('attract-screen').count()).resolves.toBe(0);
+
+    // Any touch counts, not only the button.
+    await page.getByTestId('idle-warning').tap({ position: { x: 20, y: 20 } });
+    await warning.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'I’m done' }).click();
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+});

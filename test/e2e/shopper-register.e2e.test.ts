@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../support/chromium.node.ts';
+import {
+  expectAccessible,
+  openKiosk,
+  openKioskRecordingCalls,
+  scannerBurst,
+  screenshot,
+  startKiosk,
+  tapOnScreenKeyboard,
+  type KioskUnderTest,
+} from '../support/kiosk-journey.node.ts';
+
+const NEW_EMAIL = 'nieuw.lid@example.nl';
+
+/**
+ * A card from the till that belongs to nobody yet: the kiosk offers to join, and joining makes
+ * the contact and links the card to it, in the platform. Without consent nothing is made.
+ */
+describe('shopper journey: unlinked card → join → home', () => {
+  let kiosk: KioskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({
+      'session.scanner_type': 'hand_scanner',
+      'session.enable_registration': true,
+      'session.enable_on_screen_keyboard': true,
+    });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+
+  const card = () => kiosk.manifest.unlinked_identifiers[0]!;
+  const cardOwner = async () => (await kiosk.platform.findContactIdentifier({ contact_identifier_value: card() })).data;
+  const field = (page: Page) => page.getByRole('textbox', { name: 'E-mail address' });
+  const consent = (page: Page) => page.getByRole('checkbox', { name: /I agree to the programme terms/ });
+
+  /** Scan the unlinked card → "not linked" notice → "Join and link this card" → register screen, address typed. */
+  async function toRegisterWithAddress(page: Page, shots: boolean) {
+    await expectAccessible(page, 'attract');
+    if (shots) await screenshot(page, 'register-attract');
+    await scannerBurst(page, card());
+    await page.getByTestId('notice-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This card is not linked to an account yet.');
+    await expectAccessible(page, 'notice');
+    if (shots) await screenshot(page, 'register-notice');
+
+    await page.getByRole('button', { name: 'Join and link this card' }).tap();
+    await page.getByTestId('register-screen').waitFor();
+    await page.getByText('The card you scanned will be linked to your new account.').waitFor();
+    await expectAccessible(page, 'register');
+    if (shots) await screenshot(page, 'register-screen');
+    await field(page).tap();
+    await tapOnScreenKeyboard(page, NEW_EMAIL);
+    await expect(field(page).inputValue()).resolves.toBe(NEW_EMAIL);
+  }
+
+  it('without consent: asks to tick the box and makes nothing (landscape)', async () => {
+    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'landscape');
+    expect((await cardOwner()).contact).toBeNull();
+    await toRegisterWithAddress(page, true);
+    await expectAccessible(page, 'register with keyboard');
+    await screenshot(page, 'register-keyboard');
+
+    await page.getByRole('button', { name: 'Join', exact: true }).tap();
+    await expect(page.getByRole('alert').textContent()).resolves.toBe('Please tick the box to join.');
+    await expect(consent(page).isChecked()).resolves.toBe(false);
+    await expectAccessible(page, 'register consent needed');
+    await screenshot(page, 'register-consent-needed');
+
+    expect(calls).not.toContain('registerShopper');
+    await expect(kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).rejects.toMatchObject({ kind: 'not_found' });
+    expect(await cardOwner()).toMatchObject({ active: true, contact: null });
+
+    await page.getByRole('button', { name: 'Back' }).tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
+  it('with consent: makes the contact, links the card to it, and shows its home (portrait)', async () => {
+    const page = await openKiosk(browser, kiosk, 'portrait');
+    await toRegisterWithAddress(page, true);
+    // Ticked with the keyboard still up: the box must not move away from under the finger.
+    await consent(page).tap();
+    await expect(consent(page).isChecked()).resolves.toBe(true);
+    await expectAccessible(page, 'register ticked');
+    await screenshot(page, 'register-ticked');
+    await page.getByRole('button', { name: 'Join', exact: true }).click();
+
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome back, n•••@example.nl');
+
+    // In the platform: the new contact, and the card is now its card.
+    const contact = (await kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).data;
+    expect(contact).toMatchObject({ email: NEW_EMAIL });
+    expect(kiosk.manifest.contacts.map((known) => known.uuid)).not.toContain(contact.uuid);
+    expect(await cardOwner()).toMatchObject({ value: card(), active: true, contact: { uuid: contact.uuid } });
+
+    const vouchers = (await kiosk.platform.listVouchers({ contact_uuid: contact.uuid, status: 'ACTIVE', limit: 100 })).data;
+    if (vouchers.length === 0) await page.getByText('No vouchers right now. Keep collecting!').waitFor();
+    else await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(vouchers.length);
+    await expectAccessible(page, 'home');
+    await screenshot(page, 'register-home');
+
+    // The next visit with the same card goes straight to the new member's home.
+    await page.getByRole('button', { name: 'I’m done' }).click();
+    await page.getByTestId('attract-screen').waitFor();
+    await scannerBurst(page, card());
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome back, n•••@example.nl');
+    await page.close();
+  });
+});
