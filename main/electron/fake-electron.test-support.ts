@@ -69,11 +69,13 @@ export class FakeSession extends CancellableEmitter {
   }
 
   /** A page at `requestingUrl` asks for `permission`; resolves with the handler's answer. */
-  requestPermission(permission: Permission, requestingUrl: string): Promise<boolean> {
+  /** `mediaTypes` as Chromium reports them for a `media` request (the camera alone by default). */
+  requestPermission(permission: Permission, requestingUrl: string, mediaTypes: Array<'video' | 'audio'> = ['video']): Promise<boolean> {
     const handler = this.permissionRequestHandler;
     if (!handler) throw new Error('no permission request handler installed');
+    const details = { requestingUrl, isMainFrame: true, ...(permission === 'media' ? { mediaTypes } : {}) };
     return new Promise((resolve) =>
-      handler(new FakeWebContents().electron, permission, resolve, { requestingUrl, isMainFrame: true } as Parameters<PermissionRequestHandler>[3]),
+      handler(new FakeWebContents().electron, permission, resolve, details as Parameters<PermissionRequestHandler>[3]),
     );
   }
 

@@ -8,7 +8,9 @@ import { isAppUrl } from '../security/app-origin.std.ts';
  */
 export function installSessionSecurity(session: Session, logger: Logger) {
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
-    const granted = permission === 'media' && isAppUrl(details.requestingUrl);
+    // The camera only: nothing in the kiosk listens, so a microphone request is refused outright.
+    const videoOnly = 'mediaTypes' in details && (details.mediaTypes ?? []).every((type) => type === 'video');
+    const granted = permission === 'media' && videoOnly && isAppUrl(details.requestingUrl);
     if (!granted) logger.warn('permission refused', { permission });
     callback(granted);
   });

@@ -17,6 +17,11 @@ describe('session security: permission requests', () => {
     await expect(securedSession().session.requestPermission('media', APP_PAGE)).resolves.toBe(true);
   });
 
+  it('refuses the microphone, alone or with the camera: scanning needs only video', async () => {
+    await expect(securedSession().session.requestPermission('media', APP_PAGE, ['audio'])).resolves.toBe(false);
+    await expect(securedSession().session.requestPermission('media', APP_PAGE, ['video', 'audio'])).resolves.toBe(false);
+  });
+
   it.each(FOREIGN_PAGES)('refuses media to %s', async (url) => {
     await expect(securedSession().session.requestPermission('media', url)).resolves.toBe(false);
   });
