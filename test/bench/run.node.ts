@@ -3,6 +3,8 @@ import os from 'node:os';
 import { benchCameraDecode } from '../camera/decode.bench.node.ts';
 import { benchClientOverhead } from './client-overhead.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
+import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
+import { benchRendererBundle, benchScanToVoucherPaint, benchVisitHeap } from './visit.bench.node.ts';
 import { formatTable, type BenchReport } from './stats.std.ts';
 
 /**
@@ -16,6 +18,10 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'sandbox', run: benchSandboxLatency },
   { name: 'client-overhead', run: benchClientOverhead },
   { name: 'camera-decode', run: benchCameraDecode },
+  { name: 'serial-to-renderer', run: benchSerialToRenderer },
+  { name: 'visit-scan-to-paint', run: benchScanToVoucherPaint },
+  { name: 'visit-heap', run: benchVisitHeap },
+  { name: 'visit-bundle', run: benchRendererBundle },
 ];
 
 const filters = process.argv.slice(2);
