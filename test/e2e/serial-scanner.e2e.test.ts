@@ -68,6 +68,15 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
     const status = await page.evaluate(() => window.kiosk.getScannerStatus());
     expect(status).toMatchObject({ ok: true, value: { state: 'connected' } });
     expect(status.ok && status.value.lastScanAt).toBeGreaterThan(0);
+
+    // A paper voucher on the same scanner, redeemed: exactly once, in the sandbox.
+    await pty.write('KOFFIE3X\r');
+    await page.getByTestId('voucher-screen').waitFor();
+    await page.getByTestId('redeem').click();
+    await page.getByTestId('confirm').click();
+    await page.getByTestId('redeemed-screen').waitFor();
+    const redeemed = await kiosk.platform.findVoucher({ code: 'KOFFIE3X' });
+    expect(redeemed.data).toMatchObject({ status: 'ACTIVE', times_redeemed: 1, redemptions_remaining: 2 });
     await page.close();
   });
 });
