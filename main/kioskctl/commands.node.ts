@@ -1,13 +1,23 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigStore } from '../config/config-store.node.ts';
 import { openProvisionedConfig } from '../config/provisioning.node.ts';
+import { importSettings } from '../config/settings-import.node.ts';
 import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
+import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
+import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
+import { runDoctor } from './doctor.node.ts';
+import { formatTable } from './table.std.ts';
 
 export interface KioskctlContext {
   dataDir: string;
   args: string[];
+  /** Keychain service name (KIOSK_KEYCHAIN_SERVICE); tests use their own, never a real kiosk's. */
+  keychainService?: string;
+  /** Where secrets and the PIN come from: argv would leave them in shell history and the process list. */
+  stdin: { isTTY: boolean; read(): Promise<string> };
   stdout: (text: string) => void;
   stderr: (text: string) => void;
 }
@@ -20,19 +30,45 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   config show                 every setting, as JSON
   config get <key>            one setting, as JSON
   config set <key> <value>    change one setting (checked first; nothing is written when refused)
+  config import <file>        apply a JSON settings file (like config.json, or part of it): all or nothing
   config keys                 the settable keys
+  secrets set <name>          store a credential in the OS keychain, read from stdin
+                              (name: api-key, access-token or pat)
+  secrets status              which credentials are stored, never their values
+  secrets remove <name>       remove a credential from the keychain
+  pin set                     set the manager PIN (4 to 8 digits), read from stdin
+  doctor                      check settings, keychain, credentials, API and scanner
 
+Secrets and the PIN are never taken from the command line:
+  printf %s "$API_KEY" | npm run kioskctl -- secrets set api-key
+
+Exit codes: 0 done, 1 failed (doctor: something is wrong), 2 refused (nothing changed).
 The data folder defaults to the one the kiosk app uses.
 `;
 
 interface Command {
   args: string[];
+  /** What the command reads from stdin; it is handed to run after the arguments. */
+  stdin?: string;
   run(context: KioskctlContext, tools: Tools, ...args: string[]): number | Promise<number>;
 }
 
 interface Tools {
   logger: Logger;
   config(): ConfigStore;
+  secrets(): SecretStore;
+}
+
+/** A request refused before anything changed (exit 2). */
+class Refused extends Error {}
+
+/** The names an admin types, for the keychain's names. */
+const SECRET_ARGS: Record<string, SecretName> = { 'api-key': 'apiKey', 'access-token': 'accessToken', pat: 'personalAccessToken' };
+
+function secretName(arg: string): SecretName {
+  // The argument is not echoed: it may be the secret itself, typed where the name belongs.
+  if (!Object.hasOwn(SECRET_ARGS, arg)) throw new Refused(`unknown secret name; use ${Object.keys(SECRET_ARGS).join(', ')}`);
+  return SECRET_ARGS[arg] as SecretName;
 }
 
 const commands: Record<string, Command> = {
@@ -53,10 +89,33 @@ const commands: Record<string, Command> = {
   'config set': {
     args: ['key', 'value'],
     run: (context, tools, key, value) => {
+      // A hand-typed "hash" would lock every manager out: the PIN has its own command.
+      if (key === 'manager.pinHash') throw new Refused('manager.pinHash is set with kioskctl pin set (the PIN on stdin)');
       const store = tools.config();
       store.setFromText(key, value);
       tools.logger.info('setting changed by kioskctl', { key });
       context.stdout(`${key} = ${JSON.stringify(store.getKey(key))}\n`);
+      return EXIT.ok;
+    },
+  },
+  'config import': {
+    args: ['file'],
+    run: (context, tools, file) => {
+      let text: string;
+      try {
+        text = fs.readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new Refused(`${file}: ${(error as Error).message}`);
+      }
+      let changed: string[];
+      try {
+        changed = importSettings(tools.config(), text);
+      } catch (error) {
+        if (error instanceof ConfigError) throw new Refused(`${file}: ${error.message}`);
+        throw error;
+      }
+      tools.logger.info('settings imported by kioskctl', { keys: changed });
+      context.stdout(`imported ${changed.length} setting${changed.length === 1 ? '' : 's'} from ${file}\n`);
       return EXIT.ok;
     },
   },
@@ -67,7 +126,72 @@ const commands: Record<string, Command> = {
       return EXIT.ok;
     },
   },
+  'secrets set': {
+    args: ['name'],
+    stdin: 'the secret',
+    run: async (context, tools, arg, value) => {
+      await tools.secrets().set(secretName(arg), value);
+      context.stdout(`${arg} stored in the keychain\n`);
+      return EXIT.ok;
+    },
+  },
+  'secrets status': {
+    args: [],
+    run: async (context, tools) => {
+      const status = await tools.secrets().status();
+      const available = status.keychain === 'available';
+      const stored = (name: SecretName) => (!available ? 'unknown' : status.stored[name] ? 'stored' : 'not stored');
+      context.stdout(
+        formatTable([
+          ['keychain', available ? 'available' : `unavailable: ${status.reason}`],
+          ...Object.entries(SECRET_ARGS).map(([arg, name]) => [arg, stored(name)]),
+        ]),
+      );
+      return available ? EXIT.ok : EXIT.failed;
+    },
+  },
+  'secrets remove': {
+    args: ['name'],
+    run: async (context, tools, arg) => {
+      const removed = await tools.secrets().remove(secretName(arg));
+      context.stdout(`${arg} ${removed ? 'removed from the keychain' : 'was not stored'}\n`);
+      return EXIT.ok;
+    },
+  },
+  'pin set': {
+    args: [],
+    stdin: 'the PIN',
+    run: async (context, tools, pin) => {
+      if (!PIN_PATTERN.test(pin)) throw new Refused('a PIN is 4 to 8 digits');
+      tools.config().set('manager.pinHash', await hashPin(pin));
+      tools.logger.info('manager PIN set by kioskctl');
+      context.stdout('manager PIN set\n');
+      return EXIT.ok;
+    },
+  },
+  doctor: {
+    args: [],
+    run: async (context, tools) => {
+      const checks = await runDoctor({ dataDir: context.dataDir, logger: tools.logger, config: tools.config, secrets: tools.secrets() });
+      context.stdout(formatTable([['CHECK', 'STATUS', 'DETAIL'], ...checks.map(({ name, status, detail }) => [name, status, detail])]));
+      const failed = checks.filter((check) => check.status === 'FAIL').map((check) => check.name);
+      tools.logger.info('kioskctl doctor', { failed });
+      return failed.length > 0 ? EXIT.failed : EXIT.ok;
+    },
+  },
 };
+
+/** A settings file as dotted key → value; its keys are checked by the caller. */
+/** One line from stdin: a trailing newline (echo, a file) is dropped; anything else is refused. */
+async function readStdinValue(context: KioskctlContext, what: string, usage: string): Promise<string> {
+  if (context.stdin.isTTY) {
+    throw new Refused(`${what} is read from stdin, not typed here; pipe it in: read -rs VALUE; printf %s "$VALUE" | npm run kioskctl -- ${usage}`);
+  }
+  const value = (await context.stdin.read()).replace(/\r?\n$/, '');
+  if (value.trim() === '') throw new Refused(`${what} on stdin is empty`);
+  if (/[\r\n]/.test(value)) throw new Refused(`${what} on stdin must be a single line`);
+  return value;
+}
 
 export async function runKioskctl(context: KioskctlContext): Promise<number> {
   const [group = 'help', verb = '', ...rest] = context.args;
@@ -75,22 +199,49 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
     context.stdout(USAGE);
     return EXIT.ok;
   }
-  const command = commands[`${group} ${verb}`];
-  if (!command || rest.length !== command.args.length) {
-    const expected = command ? ` ${command.args.map((name) => `<${name}>`).join(' ')}` : '';
-    context.stderr(`kioskctl: ${command ? `expected ${group} ${verb}${expected}` : `unknown command "${context.args.join(' ')}"`}\n${USAGE}`);
+  // One-word commands (doctor) first; own keys only, so `toString` is no command.
+  const name = Object.hasOwn(commands, group) ? group : `${group} ${verb}`;
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  // Words are never echoed back: a mistyped command may carry a secret.
+  if (!command) {
+    context.stderr(`kioskctl: unknown command\n${USAGE}`);
+    return EXIT.refused;
+  }
+  const args = name === group ? context.args.slice(1) : rest;
+  const usage = [name, ...command.args.map((arg) => `<${arg}>`)].join(' ');
+  if (command.stdin && args.length > command.args.length) {
+    context.stderr(`kioskctl: ${command.stdin} is read from stdin, never from the command line (it would stay in the shell history): printf %s "$VALUE" | npm run kioskctl -- ${usage}\n`);
+    return EXIT.refused;
+  }
+  if (args.length !== command.args.length) {
+    context.stderr(`kioskctl: expected ${usage}\n${USAGE}`);
     return EXIT.refused;
   }
   const logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
   const logger = createLogger(logSink).child({ tool: 'kioskctl' });
   let store: ConfigStore | undefined;
-  const tools: Tools = { logger, config: () => (store ??= openProvisionedConfig(context.dataDir, logger)) };
+  let secrets: SecretStore | undefined;
+  const tools: Tools = {
+    logger,
+    config: () => (store ??= openProvisionedConfig(context.dataDir, logger)),
+    secrets: () =>
+      (secrets ??= new KeytarSecretStore({
+        logger,
+        service: context.keychainService,
+        onSecretSeen: (value) => logSink.redactor.addSecret(value),
+      })),
+  };
   try {
-    return await command.run(context, tools, ...rest);
+    const input = command.stdin ? [await readStdinValue(context, command.stdin, usage)] : [];
+    return await command.run(context, tools, ...args, ...input);
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof Refused) {
       context.stderr(`kioskctl: ${error.message}\n`);
       return EXIT.refused;
+    }
+    if (error instanceof KeychainUnavailableError) {
+      context.stderr(`kioskctl: ${error.message}\n`);
+      return EXIT.failed;
     }
     throw error;
   }

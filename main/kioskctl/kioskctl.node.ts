@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { text as readAll } from 'node:stream/consumers';
 import { parseCliArgs } from '../cli-args.node.ts';
 import { defaultDataDir } from '../paths/data-dir.node.ts';
 import { runKioskctl } from './commands.node.ts';
@@ -13,6 +14,8 @@ const { values, positionals } = parseCliArgs(
 process.exitCode = await runKioskctl({
   dataDir: path.resolve(values.data ?? defaultDataDir()),
   args: values.help ? ['help'] : positionals,
+  keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,
+  stdin: { isTTY: process.stdin.isTTY === true, read: () => readAll(process.stdin) },
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 });

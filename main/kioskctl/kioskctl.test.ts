@@ -1,22 +1,91 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../sandbox/sandbox.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { verifyPin } from '../manager/pin-hash.node.ts';
+import { KeytarSecretStore, SECRET_NAMES } from '../secrets/secret-store.node.ts';
+import { runKioskctl } from './commands.node.ts';
 
-// The real command, the way an installer script runs it.
-function kioskctl(dataDir: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args], {
-    encoding: 'utf8',
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+// Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
+// service name, so a real kiosk's secrets are never touched.
+const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+const keychain = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+
+const tempDirs: string[] = [];
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kioskctl-'));
+  tempDirs.push(dir);
+  return dir;
+};
+
+afterEach(async () => {
+  for (const name of SECRET_NAMES) await keychain.remove(name);
+});
+afterAll(() => {
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kioskctl-'));
+/**
+ * The real command, the way an installer script runs it: its own process, `stdin` piped in, and no
+ * provisioning file unless a test names one (a machine's own /etc file must not leak in).
+ */
+function kioskctl(dataDir: string, args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args],
+      {
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          KIOSK_KEYCHAIN_SERVICE: keychainService,
+          KIOSK_PROVISIONING_FILE: path.join(dataDir, 'no-provisioning-file.json'),
+          ...options.env,
+        },
+      },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
+    child.stdin?.end(options.stdin ?? '');
+  });
+}
+
+const writeJson = (file: string, value: unknown) => {
+  fs.writeFileSync(file, JSON.stringify(value));
+  return file;
+};
+
+const configFile = (dir: string) => path.join(dir, 'config.json');
+
+/** Every file under `dir` whose bytes contain `text`. */
+function filesContaining(dir: string, text: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => fs.statSync(file).isFile() && fs.readFileSync(file).includes(text));
+}
+
+/** Doctor's table as check name → [status, detail]. */
+function doctorRows(stdout: string): Record<string, [string, string]> {
+  const rows = stdout.trim().split('\n').slice(1);
+  return Object.fromEntries(rows.map((row) => row.split(/\s{2,}/)).map(([name = '', status = '', ...detail]) => [name, [status, detail.join('  ')]]));
+}
+
+const noStack = /\n\s+at /;
 
 describe('kioskctl config', () => {
-  it('shows every setting with its default on a fresh data folder', () => {
-    const shown = kioskctl(tempDir(), 'config', 'show');
+  it('shows every setting with its default on a fresh data folder', async () => {
+    const shown = await kioskctl(tempDir(), ['config', 'show']);
     expect(shown.code).toBe(0);
     const config = JSON.parse(shown.stdout);
     expect(config.kiosk.mode).toBe('regular');
@@ -24,35 +93,243 @@ describe('kioskctl config', () => {
     expect(config.idle.timeoutSeconds).toBe(60);
   });
 
-  it('sets a value typed from text and reads it back', () => {
+  it('sets a value typed from text and reads it back', async () => {
     const dir = tempDir();
-    const set = kioskctl(dir, 'config', 'set', 'scanner.serial.baudRate', '115200');
+    const set = await kioskctl(dir, ['config', 'set', 'scanner.serial.baudRate', '115200']);
     expect(set).toMatchObject({ code: 0, stdout: 'scanner.serial.baudRate = 115200\n' });
-    expect(kioskctl(dir, 'config', 'get', 'scanner.serial.baudRate').stdout).toBe('115200\n');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).scanner.serial.baudRate).toBe(115200);
+    expect((await kioskctl(dir, ['config', 'get', 'scanner.serial.baudRate'])).stdout).toBe('115200\n');
+    expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).scanner.serial.baudRate).toBe(115200);
   });
 
-  it('refuses an invalid value with exit code 2 and writes nothing', () => {
+  it('refuses an invalid value with exit code 2 and writes nothing', async () => {
     const dir = tempDir();
-    kioskctl(dir, 'config', 'set', 'kiosk.mode', 'vouchers');
-    const before = fs.readFileSync(path.join(dir, 'config.json'), 'utf8');
-    const refused = kioskctl(dir, 'config', 'set', 'session.camera_service', '7');
+    await kioskctl(dir, ['config', 'set', 'kiosk.mode', 'vouchers']);
+    const before = fs.readFileSync(configFile(dir), 'utf8');
+    const refused = await kioskctl(dir, ['config', 'set', 'session.camera_service', '7']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/session\.camera_service/);
-    expect(refused.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
-    expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(before);
+    expect(refused.stderr).not.toMatch(noStack);
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
   });
 
-  it('refuses unknown keys, unknown commands and missing arguments with exit code 2', () => {
+  it('refuses unknown keys, unknown commands and missing arguments with exit code 2, and explains itself', async () => {
     const dir = tempDir();
-    expect(kioskctl(dir, 'config', 'set', 'no.such.key', '1')).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown setting "no.such.key"/) });
-    expect(kioskctl(dir, 'config', 'frobnicate').code).toBe(2);
-    expect(kioskctl(dir, 'config', 'set', 'kiosk.mode')).toMatchObject({ code: 2, stderr: expect.stringMatching(/<key> <value>/) });
-    expect(kioskctl(dir, '--bogus').code).toBe(2);
+    const [unknownKey, unknownVerb, missing, bogus, help, pinHash] = await Promise.all([
+      kioskctl(dir, ['config', 'set', 'no.such.key', '1']),
+      kioskctl(dir, ['config', 'frobnicate']),
+      kioskctl(dir, ['config', 'set', 'kiosk.mode']),
+      kioskctl(dir, ['--bogus']),
+      kioskctl(dir, ['--help']),
+      kioskctl(dir, ['config', 'set', 'manager.pinHash', 'not-a-hash']),
+    ]);
+    expect(pinHash).toMatchObject({ code: 2, stderr: expect.stringMatching(/pin set/) });
+    expect(unknownKey).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown setting "no.such.key"/) });
+    expect(unknownVerb.code).toBe(2);
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/<key> <value>/) });
+    expect(bogus.code).toBe(2);
+    expect(help.code).toBe(0);
+    for (const command of ['config import <file>', 'secrets set <name>', 'secrets status', 'secrets remove <name>', 'pin set', 'doctor']) {
+      expect(help.stdout).toContain(command);
+    }
   });
 
-  it('lists the settable keys, the same names the issues use', () => {
-    const keys = kioskctl(tempDir(), 'config', 'keys').stdout.trim().split('\n');
+  it('lists the settable keys, the same names the issues use', async () => {
+    const keys = (await kioskctl(tempDir(), ['config', 'keys'])).stdout.trim().split('\n');
     expect(keys).toEqual(expect.arrayContaining(['api.baseUrl', 'session.primary_identification_method', 'scanner.serial.terminator', 'manager.pinHash']));
+  });
+
+  it('imports a settings file as a whole: one bad key, value or the PIN and nothing is written', async () => {
+    const dir = tempDir();
+    const shopUuid = crypto.randomUUID();
+    const goodFile = writeJson(path.join(dir, 'good.json'), {
+      schemaVersion: 1,
+      api: { shopUuid },
+      idle: { timeoutSeconds: 120 },
+      locale: { default: 'nl', enabled: ['nl', 'de'] },
+    });
+    expect(await kioskctl(dir, ['config', 'import', goodFile])).toMatchObject({ code: 0, stdout: expect.stringMatching(/imported 4 settings/) });
+    const before = fs.readFileSync(configFile(dir), 'utf8');
+    expect(JSON.parse(before)).toMatchObject({ api: { shopUuid }, idle: { timeoutSeconds: 120 }, locale: { default: 'nl', enabled: ['nl', 'de'] } });
+
+    const brokenFile = path.join(dir, 'broken.json');
+    fs.writeFileSync(brokenFile, '{"idle": ');
+    const cases: Array<[message: RegExp, file: string]> = [
+      [/unknown settings: brand\.colour/, writeJson(path.join(dir, 'unknown-key.json'), { idle: { timeoutSeconds: 30 }, brand: { name: 'Corner Shop', colour: '#000000' } })],
+      [/idle\.timeoutSeconds/, writeJson(path.join(dir, 'bad-value.json'), { kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 5 } })],
+      [/PIN is never imported/, writeJson(path.join(dir, 'pin.json'), { kiosk: { mode: 'vouchers' }, manager: { pinHash: 'scrypt$1$1$1$a$b' } })],
+      [/broken\.json: .*JSON/, brokenFile],
+      [/no-such-file\.json: ENOENT/, path.join(dir, 'no-such-file.json')],
+    ];
+    const refused = await Promise.all(cases.map(([, file]) => kioskctl(dir, ['config', 'import', file])));
+    cases.forEach(([message], index) => {
+      expect(refused[index]).toMatchObject({ code: 2, stderr: expect.stringMatching(message) });
+      expect(refused[index]?.stderr).not.toMatch(noStack);
+    });
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
+  });
+
+  it('keeps the keys a provisioning file sets: shown with its values, refused to set and to import', async () => {
+    const dir = tempDir();
+    const env = { KIOSK_PROVISIONING_FILE: writeJson(path.join(tempDir(), 'provisioning.json'), { kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 } }) };
+    const [set, imported, doctor] = await Promise.all([
+      kioskctl(dir, ['config', 'set', 'kiosk.mode', 'regular'], { env }),
+      kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'other-mode.json'), { kiosk: { mode: 'regular' }, brand: { name: 'Corner Shop' } })], { env }),
+      kioskctl(dir, ['doctor'], { env }),
+    ]);
+    expect(set).toMatchObject({ code: 2, stderr: expect.stringMatching(/kiosk\.mode is set by the provisioning file/) });
+    expect(imported).toMatchObject({ code: 2, stderr: expect.stringMatching(/provisioning file.*: kiosk\.mode$/m) });
+    expect(doctor.code).toBe(0);
+    expect(doctorRows(doctor.stdout).config).toEqual(['OK', 'valid; 2 keys locked by the provisioning file']);
+
+    // An export from a sibling kiosk carries the locked keys with the same values: that changes nothing.
+    const sibling = await kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'sibling.json'), { kiosk: { mode: 'vouchers' }, brand: { name: 'Corner Shop' } })], { env });
+    expect(sibling).toMatchObject({ code: 0, stdout: expect.stringMatching(/^imported 1 setting from /) });
+    const shown = JSON.parse((await kioskctl(dir, ['config', 'show'], { env })).stdout);
+    expect(shown).toMatchObject({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 }, brand: { name: 'Corner Shop' } });
+  });
+});
+
+describe('kioskctl secrets and PIN', () => {
+  it('stores a secret read from stdin; status, config and the data folder never show it', async () => {
+    const dir = tempDir();
+    const secret = `fake-api-key-${crypto.randomUUID()}`;
+    const set = await kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: `${secret}\n` });
+    expect(set).toMatchObject({ code: 0, stdout: 'api-key stored in the keychain\n' });
+    expect(await keychain.get('apiKey')).toBe(secret);
+
+    const [status, shown] = await Promise.all([kioskctl(dir, ['secrets', 'status']), kioskctl(dir, ['config', 'show'])]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^keychain\s+available\napi-key\s+stored\naccess-token\s+not stored\npat\s+not stored\n$/);
+    for (const run of [set, status, shown]) expect(run.stdout + run.stderr).not.toContain(secret);
+    expect(fs.existsSync(path.join(dir, 'logs', 'kiosk.log'))).toBe(true);
+    expect(filesContaining(dir, secret)).toEqual([]);
+
+    expect(await kioskctl(dir, ['secrets', 'remove', 'api-key'])).toMatchObject({ code: 0, stdout: 'api-key removed from the keychain\n' });
+    expect(await keychain.get('apiKey')).toBeNull();
+  });
+
+  it('never takes a secret from the command line, refuses empty ones, and says plainly when no keychain is reachable', async () => {
+    const dir = tempDir();
+    const secret = `fake-argv-secret-${crypto.randomUUID()}`;
+    const [asArgument, asName, empty, twoLines, noKeychain] = await Promise.all([
+      kioskctl(dir, ['secrets', 'set', 'api-key', secret], { stdin: 'piped-too' }),
+      kioskctl(dir, ['secrets', 'set', secret], { stdin: 'piped-too' }),
+      kioskctl(dir, ['secrets', 'set', 'access-token'], { stdin: ' \n' }),
+      kioskctl(dir, ['secrets', 'set', 'pat'], { stdin: 'one\ntwo\n' }),
+      kioskctl(dir, ['secrets', 'set', 'pat'], { stdin: 'fake-pat', env: { DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', DISPLAY: '' } }),
+    ]);
+    expect(asArgument).toMatchObject({ code: 2, stderr: expect.stringMatching(/read from stdin, never from the command line/) });
+    expect(asName).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown secret name; use api-key, access-token, pat/) });
+    expect(empty).toMatchObject({ code: 2, stderr: expect.stringMatching(/empty/) });
+    expect(twoLines).toMatchObject({ code: 2, stderr: expect.stringMatching(/single line/) });
+    expect(noKeychain).toMatchObject({ code: 1, stderr: expect.stringMatching(/^kioskctl: No OS keychain is reachable\.[^\n]*\n$/) });
+    for (const run of [asArgument, asName]) expect(run.stdout + run.stderr).not.toContain(secret);
+    expect((await keychain.status()).stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false });
+  });
+
+  it('asks for a pipe when stdin is a terminal, so a secret is never typed on screen', async () => {
+    // In-process: a child's stdin cannot be made a terminal here without a pty.
+    let output = '';
+    const code = await runKioskctl({
+      dataDir: tempDir(),
+      args: ['secrets', 'set', 'api-key'],
+      keychainService,
+      stdin: { isTTY: true, read: () => Promise.reject(new Error('a terminal must not be read')) },
+      stdout: (text) => (output += text),
+      stderr: (text) => (output += text),
+    });
+    expect(code).toBe(2);
+    expect(output).toMatch(/read from stdin, not typed here; pipe it in/);
+  });
+
+  it('sets the PIN from stdin as a scrypt hash; the PIN itself is nowhere in the data folder', async () => {
+    const dir = tempDir();
+    const pin = '97153864';
+    expect(await kioskctl(dir, ['pin', 'set'], { stdin: `${pin}\n` })).toMatchObject({ code: 0, stdout: 'manager PIN set\n' });
+    const before = fs.readFileSync(configFile(dir), 'utf8');
+    const stored = JSON.parse(before).manager.pinHash as string;
+    expect(stored).toMatch(/^scrypt\$/);
+    expect(await verifyPin(pin, stored)).toBe(true);
+    expect(await verifyPin('97153865', stored)).toBe(false);
+    expect(filesContaining(dir, pin)).toEqual([]);
+
+    const refused = await Promise.all([
+      kioskctl(dir, ['pin', 'set'], { stdin: '12a4' }),
+      kioskctl(dir, ['pin', 'set', '4711'], { stdin: '4711' }),
+    ]);
+    expect(refused.map((run) => run.code)).toEqual([2, 2]);
+    expect(refused[0]?.stderr).toBe('kioskctl: a PIN is 4 to 8 digits\n');
+    expect(refused[1]?.stderr).toMatch(/the PIN is read from stdin/);
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
+  });
+});
+
+describe('kioskctl doctor', () => {
+  it('fails, row by row, against an API nobody answers and a scanner that is not there; reports a broken config.json without moving it', async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const dir = tempDir();
+    const settings = {
+      api: { baseUrl: `http://127.0.0.1:${closedPort}/api` },
+      scanner: { connection: 'serial', serial: { path: path.join(dir, 'ttyUSB9') } },
+    };
+    const broken = tempDir();
+    fs.writeFileSync(configFile(broken), '{"kiosk": ');
+    const [imported, stored, brokenDoctor] = await Promise.all([
+      kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'settings.json'), settings)]),
+      kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: 'fake-unused-key' }),
+      kioskctl(broken, ['doctor']),
+    ]);
+    expect([imported.code, stored.code]).toEqual([0, 0]);
+
+    const doctor = await kioskctl(dir, ['doctor']);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(/^CHECK\s+STATUS\s+DETAIL\n/);
+    const rows = doctorRows(doctor.stdout);
+    expect(rows).toMatchObject({
+      config: ['OK', 'valid; no keys locked by the provisioning file'],
+      mode: ['OK', `connected to http://127.0.0.1:${closedPort}`],
+      keychain: ['OK', 'reachable'],
+      credentials: ['OK', 'api key stored'],
+      api: ['FAIL', expect.stringMatching(/^network: /)],
+      shop: ['FAIL', expect.stringMatching(/api\.shopUuid is not set/)],
+      scanner: ['FAIL', expect.stringMatching(/ttyUSB9 not found/)],
+    });
+
+    expect(brokenDoctor.code).toBe(1);
+    expect(doctorRows(brokenDoctor.stdout).config).toEqual(['FAIL', expect.stringMatching(/config file unreadable/)]);
+    expect(fs.readFileSync(configFile(broken), 'utf8')).toBe('{"kiosk": ');
+  });
+
+  it('passes against a real platform with the stored api key, and fails when the platform refuses the key', async () => {
+    const sandbox = await startSandbox({ dataDir: tempDir(), port: 0 });
+    try {
+      const dir = tempDir();
+      const { credentials, shops } = sandbox.manifest;
+      const [imported, stored] = await Promise.all([
+        kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'settings.json'), { api: { baseUrl: sandbox.baseUrl, shopUuid: shops[0]?.uuid } })]),
+        kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: credentials.api_key }),
+      ]);
+      expect([imported.code, stored.code]).toEqual([0, 0]);
+
+      const passing = await kioskctl(dir, ['doctor']);
+      expect(passing.code).toBe(0);
+      const rows = doctorRows(passing.stdout);
+      expect(Object.values(rows).map(([status]) => status)).toEqual(Array(7).fill('OK'));
+      expect(rows.api?.[1]).toMatch(/^reachable, api key accepted \(List Vouchers in \d+ ms\)$/);
+      expect(passing.stdout).not.toContain(credentials.api_key);
+
+      await kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: 'fake-wrong-key' });
+      const refused = await kioskctl(dir, ['doctor']);
+      expect(refused.code).toBe(1);
+      expect(doctorRows(refused.stdout).api).toEqual(['FAIL', expect.stringMatching(/api key was refused \(401\)/)]);
+      expect(filesContaining(dir, credentials.api_key)).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import type { CallHandlers } from '../bridge/dispatcher.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { ConfigError } from '../config/config-store.node.ts';
-import { leafKeys, readKey } from '../config/config-keys.std.ts';
+import { importSettings } from '../config/settings-import.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { FileLogSink } from '../logging/file-logger.node.ts';
 import { createLoyaltyClient } from '../loyalty/client.node.ts';
@@ -174,15 +174,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     exportSettings: guarded(async () => ({ json: `${JSON.stringify(exportable(), null, 2)}\n` })),
 
     importSettings: guarded(async ({ json }) => {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(json);
-      } catch {
-        throw new BridgeFailure('validation', 'the file is not JSON');
-      }
-      const keys = leafKeys(parsed).filter((key) => key !== 'schemaVersion');
-      if (keys.some((key) => key.startsWith('manager.'))) throw new BridgeFailure('validation', 'a settings file never carries the PIN');
-      config.setMany(Object.fromEntries(keys.map((key) => [key, readKey(parsed as never, key)])));
+      const keys = importSettings(config, json);
       logger.info('settings imported in the console', { keys: keys.length });
       return consoleSettings();
     }),

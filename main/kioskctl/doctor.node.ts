@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import { openProvisionedConfig } from '../config/provisioning.node.ts';
+import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { createLoyaltyClient } from '../loyalty/client.node.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
+import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
+import { listSerialPorts } from '../scanner/serial-ports.node.ts';
+import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
+import type { KioskConfig } from '../../preload/config-schema.std.ts';
+
+export interface DoctorCheck {
+  name: string;
+  status: 'OK' | 'FAIL' | 'SKIP';
+  detail: string;
+}
+
+const ok = (name: string, detail: string): DoctorCheck => ({ name, status: 'OK', detail });
+const fail = (name: string, detail: string): DoctorCheck => ({ name, status: 'FAIL', detail });
+const skip = (name: string, detail: string): DoctorCheck => ({ name, status: 'SKIP', detail });
+
+/** A slow platform is a finding, not a reason for the doctor to hang. */
+const API_TIMEOUT_MS = 8_000;
+
+export interface DoctorOptions {
+  dataDir: string;
+  logger: Logger;
+  config: () => ConfigStore;
+  secrets: SecretStore;
+}
+
+/** Everything a kiosk needs to serve, checked the way the kiosk itself would use it. */
+export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
+  const problems = configProblems(options.dataDir, options.logger);
+  const secrets = await options.secrets.status();
+  const keychain =
+    secrets.keychain === 'available' ? ok('keychain', 'reachable') : fail('keychain', secrets.reason ?? 'unreachable');
+  // Opening a broken config.json moves it aside; the doctor only reports it.
+  if (problems.length > 0) return [fail('config', `the kiosk would log: ${problems.join('; ')}`), keychain];
+
+  const store = options.config();
+  const config = store.get();
+  const locked = store.lockedKeys().length;
+  const baseUrl = config.api.baseUrl;
+  return [
+    ok('config', `valid; ${locked === 0 ? 'no keys' : locked === 1 ? '1 key' : `${locked} keys`} locked by the provisioning file`),
+    ok('mode', baseUrl === null ? 'demo (embedded sandbox)' : `connected to ${new URL(baseUrl).origin}`),
+    keychain,
+    ...(baseUrl === null ? demoChecks() : await connectedChecks(baseUrl, config, secrets, options.secrets)),
+    await scannerCheck(config.scanner),
+  ];
+}
+
+function demoChecks(): DoctorCheck[] {
+  return [
+    skip('credentials', 'demo mode: the sandbox\'s own'),
+    skip('api', 'demo mode: the embedded sandbox starts with the app'),
+    skip('shop', 'demo mode: a sandbox shop'),
+  ];
+}
+
+async function connectedChecks(baseUrl: string, config: KioskConfig, status: SecretStatus, secrets: SecretStore): Promise<DoctorCheck[]> {
+  const shop = config.api.shopUuid
+    ? ok('shop', config.api.shopUuid)
+    : fail('shop', 'api.shopUuid is not set (kioskctl config set api.shopUuid <uuid>)');
+  if (status.keychain === 'unavailable') {
+    return [skip('credentials', 'the keychain is unreachable'), skip('api', 'needs the api key'), shop];
+  }
+  if (!status.stored.apiKey) {
+    return [fail('credentials', 'no api key stored (printf %s "$KEY" | kioskctl secrets set api-key)'), skip('api', 'needs the api key'), shop];
+  }
+  const others = [status.stored.accessToken && 'access token', status.stored.personalAccessToken && 'pat'].filter(Boolean);
+  return [ok('credentials', ['api key', ...others].join(', ') + ' stored'), await apiCheck(baseUrl, secrets), shop];
+}
+
+/** The kiosk's own health probe (List Vouchers, limit 0): one cheap call that needs the api key. */
+async function apiCheck(baseUrl: string, secrets: SecretStore): Promise<DoctorCheck> {
+  const apiKey = (await secrets.get('apiKey')) ?? undefined;
+  const client = createLoyaltyClient({ baseUrl, credentials: async () => ({ apiKey }), retries: 0, timeoutMs: API_TIMEOUT_MS });
+  const started = performance.now();
+  try {
+    await client.listVouchers({ limit: 0 });
+    return ok('api', `reachable, api key accepted (List Vouchers in ${Math.round(performance.now() - started)} ms)`);
+  } catch (error) {
+    if (!(error instanceof LoyaltyError)) throw error;
+    if (error.kind === 'auth') return fail('api', `reachable, but the api key was refused (${error.status ?? 'no status'})`);
+    return fail('api', `${error.kind}: ${error.message}`);
+  }
+}
+
+async function scannerCheck(scanner: KioskConfig['scanner']): Promise<DoctorCheck> {
+  if (scanner.connection === 'keyboard') return ok('scanner', 'keyboard input: nothing to check');
+  const settings = serialSettingsFrom(scanner);
+  if (!settings) return fail('scanner', 'serial, but scanner.serial.path is not set');
+  const port = `${settings.path} at ${settings.baudRate} baud`;
+  if (fs.existsSync(settings.path)) return ok('scanner', `${port}: the device exists`);
+  // Windows names ports (COM3) that are no files; the OS list knows them.
+  const listed = await listSerialPorts().catch(() => []);
+  if (listed.some((item) => item.path === settings.path)) return ok('scanner', `${port}: listed by the OS`);
+  const known = listed.map((item) => item.path).join(', ');
+  return fail('scanner', `${settings.path} not found (${known ? `ports: ${known}` : 'no serial ports listed'})`);
+}
+
+/**
+ * What the kiosk would complain about when it opens its settings (config.json, the provisioning
+ * file), found by opening a copy: opening the real file would move a bad one aside.
+ */
+function configProblems(dataDir: string, logger: Logger): string[] {
+  const problems: string[] = [];
+  const noted = (level: 'warn' | 'error') => (message: string, fields?: LogFields) => {
+    const why = fields?.reason ?? (Array.isArray(fields?.unknown) ? fields.unknown.join(', ') : undefined);
+    problems.push(why === undefined ? message : `${message}: ${String(why)}`);
+    logger[level](message, fields);
+  };
+  const collecting: Logger = {
+    debug: (message, fields) => logger.debug(message, fields),
+    info: (message, fields) => logger.info(message, fields),
+    warn: noted('warn'),
+    error: noted('error'),
+    child: (fields) => logger.child(fields),
+  };
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kioskctl-doctor-'));
+  try {
+    const file = path.join(dataDir, 'config.json');
+    if (fs.existsSync(file)) fs.copyFileSync(file, path.join(copy, 'config.json'));
+    openProvisionedConfig(copy, collecting);
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
+  return problems;
+}
