@@ -76,6 +76,17 @@ export const SerialPortListing = z.array(
 const Uuid = z.uuid();
 const ScanValue = Scan.shape.value;
 /** Why a lock is given back: logged, so staff can tell a cancel from a timeout. */
+/**
+ * A file the console hands out. Electron saves it where the manager picks (a folder chooser; a
+ * kiosk never downloads); the browser host leaves it to the renderer as a download.
+ */
+const ExportedFile = z.object({
+  fileName: z.string(),
+  content: z.string(),
+  delivery: z.enum(['download', 'saved', 'cancelled']),
+  savedTo: z.string().optional(),
+});
+
 const Pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 
@@ -156,7 +167,7 @@ export const calls = {
       .strict(),
     output: ConnectionCheck,
   },
-  exportSettings: { input: NoInput, output: z.object({ json: z.string() }) },
+  exportSettings: { input: NoInput, output: ExportedFile },
   importSettings: { input: z.object({ json: z.string().max(100_000) }).strict(), output: ConsoleSettings },
   adminListVouchers: { input: ListVouchersQuery.extend({ limit: z.number().int().min(1).max(500) }), output: AdminVoucherPage },
   adminFindVoucher: { input: z.object({ code: ScanValue }).strict(), output: AdminVoucher },
@@ -166,7 +177,7 @@ export const calls = {
   adminCreateRewardAttribute: { input: CreateRewardAttributeBody, output: AdminRewardAttribute },
   getDiagnostics: { input: NoInput, output: Diagnostics },
   /** A diagnostics bundle (settings, status, redacted log) for support; never secrets. */
-  exportDiagnostics: { input: NoInput, output: z.object({ fileName: z.string(), content: z.string() }) },
+  exportDiagnostics: { input: NoInput, output: ExportedFile },
   restartKiosk: { input: NoInput, output: z.null() },
   quitKiosk: { input: NoInput, output: z.null() },
 } as const;

@@ -1,4 +1,6 @@
-import { app, BrowserWindow, ipcMain, Menu, powerSaveBlocker, protocol, session } from 'electron';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { app, BrowserWindow, dialog, ipcMain, Menu, powerSaveBlocker, protocol, session } from 'electron';
 import { DEEP_LINK_SCHEME, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
@@ -31,6 +33,7 @@ async function start() {
         app.exit(0);
       },
       quit: () => app.quit(),
+      saveFile: (fileName, content) => saveWithFolderChooser(fileName, content),
     },
   });
   const logger = services.logger.child({ host: 'electron' });
@@ -73,4 +76,14 @@ async function start() {
 function dataDirArgument(argv: readonly string[]): string | undefined {
   const index = argv.indexOf('--data');
   return index >= 0 ? argv[index + 1] : undefined;
+}
+
+/** Exports go where the manager points (a USB stick, a share): downloads are blocked on a kiosk. */
+async function saveWithFolderChooser(fileName: string, content: string): Promise<string | null> {
+  const chosen = await dialog.showOpenDialog({ title: 'Save to folder', properties: ['openDirectory', 'createDirectory'] });
+  const folder = chosen.canceled ? undefined : chosen.filePaths[0];
+  if (!folder) return null;
+  const file = path.join(folder, fileName);
+  await fs.writeFile(file, content, { mode: 0o600 });
+  return file;
 }

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../preload/contract.std.ts';
 import { buildOutput } from '../paths/build-output.node.ts';
@@ -148,6 +151,16 @@ describe('Electron app: once ready', () => {
     } finally {
       process.argv = argv;
     }
+  });
+
+  it('saves console exports to the folder the manager chooses, and nothing when they cancel', async () => {
+    const { startKioskServices, dialog } = await runApp();
+    const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { saveFile(name: string, content: string): Promise<string | null> } }])[0].host;
+    await expect(host.saveFile('settings.json', '{}')).resolves.toBeNull();
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-export-'));
+    dialog.showOpenDialog.mockResolvedValueOnce({ canceled: false, filePaths: [folder] });
+    await expect(host.saveFile('settings.json', '{"a":1}')).resolves.toBe(path.join(folder, 'settings.json'));
+    expect(fs.readFileSync(path.join(folder, 'settings.json'), 'utf8')).toBe('{"a":1}');
   });
 
   it('quits when the window closes and closes the services on the way out', async () => {

@@ -196,6 +196,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
   const defaultSession = new FakeSession();
   const powerSaveBlocker = { start: vi.fn(() => 1) };
   const Menu = { setApplicationMenu: vi.fn() };
+  const dialog = { showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] as string[] })) };
   return {
     app,
     windows,
@@ -204,6 +205,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
     defaultSession,
     powerSaveBlocker,
     Menu,
-    module: { app, BrowserWindow, ipcMain, protocol, session: { defaultSession }, powerSaveBlocker, Menu },
+    dialog,
+    module: { app, BrowserWindow, ipcMain, protocol, session: { defaultSession }, powerSaveBlocker, Menu, dialog },
   };
 }

@@ -30,6 +30,8 @@ type ManagerCalls =
 export interface ManagerHost {
   restart(): void;
   quit(): void;
+  /** Saves an export where the manager chooses; the path, or null when they cancelled. Absent: the renderer downloads it. */
+  saveFile?(fileName: string, content: string): Promise<string | null>;
 }
 
 export interface ManagerServiceOptions {
@@ -171,7 +173,10 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       return { ok: checks.every((item) => item.ok), checks };
     }),
 
-    exportSettings: guarded(async () => ({ json: `${JSON.stringify(exportable(), null, 2)}\n` })),
+    exportSettings: guarded(async () => {
+      const stamp = new Date(now()).toISOString().slice(0, 10);
+      return deliver(`loyalty-kiosk-settings-${stamp}.json`, `${JSON.stringify(exportable(), null, 2)}\n`);
+    }),
 
     importSettings: guarded(async ({ json }) => {
       const keys = importSettings(config, json);
@@ -206,7 +211,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     exportDiagnostics: guarded(async () => {
       const bundle = { createdAt: new Date(now()).toISOString(), diagnostics: await diagnostics(), settings: exportable() };
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
-      return { fileName: `loyalty-kiosk-diagnostics-${stamp}.json`, content: `${JSON.stringify(bundle, null, 2)}\n` };
+      return deliver(`loyalty-kiosk-diagnostics-${stamp}.json`, `${JSON.stringify(bundle, null, 2)}\n`);
     }),
     restartKiosk: guarded(async () => {
       logger.info('restart requested in the console');
@@ -219,6 +224,13 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       return null;
     }),
   };
+
+  async function deliver(fileName: string, content: string) {
+    if (!options.host.saveFile) return { fileName, content, delivery: 'download' as const };
+    const savedTo = await options.host.saveFile(fileName, content);
+    if (savedTo) logger.info('export saved', { fileName });
+    return savedTo ? { fileName, content, delivery: 'saved' as const, savedTo } : { fileName, content, delivery: 'cancelled' as const };
+  }
 
   async function diagnostics() {
     const started = performance.now();

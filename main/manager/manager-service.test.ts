@@ -84,7 +84,9 @@ describe('manager console in main', () => {
     await call('setManagerPin', { pin: '2580' });
     await call('setSecret', { name: 'apiKey', value: 'fake-console-secret-value' });
     await call('updateSettings', { values: { 'brand.name': 'Bakkerij Jansen' } });
-    const { json } = (await call('exportSettings')).value;
+    const exported = (await call('exportSettings')).value;
+    expect(exported).toMatchObject({ delivery: 'download', fileName: expect.stringMatching(/^loyalty-kiosk-settings-.*\.json$/) });
+    const json = exported.content;
     expect(json).toContain('Bakkerij Jansen');
     expect(json).not.toContain('fake-console-secret-value');
     expect(json).not.toContain('pinHash');
