@@ -1,0 +1,39 @@
+import { messages, type MessageKey } from '../i18n/messages.std.ts';
+
+/** Message keys the console builds from setting names; null when there is no such message. */
+export function messageKey(id: string): MessageKey | null {
+  return Object.hasOwn(messages.en, id) ? (id as MessageKey) : null;
+}
+
+/** `console.field.<key>.help`: a line under a setting's label (`console.field.<key>`), where one helps. */
+export function fieldHelpKey(key: string): MessageKey | null {
+  return messageKey(`console.field.${key}.help`);
+}
+
+/** A wait as m:ss (4:05), rounded up so it never shows 0:00 while still waiting. */
+export function minutesSeconds(ms: number): string {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
+/** ASCII names of the control characters scanners send: line ends, tab, and GS1's group separator. */
+const CONTROL_NAMES: Record<string, string> = { '\t': 'TAB', '\n': 'LF', '\r': 'CR', '\u001b': 'ESC', '\u001d': 'GS', '\u001e': 'RS', '\u0004': 'EOT' };
+
+/** Control characters made visible ([CR], [GS], [0x07]), so a scanner test shows what really arrived. */
+export function visibleControls(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f]/g, (char) => {
+    const name = CONTROL_NAMES[char] ?? `0x${char.charCodeAt(0).toString(16).padStart(2, '0')}`;
+    return `[${name}]`;
+  });
+}
+
+/**
+ * WCAG contrast of white text on `hex` (#rrggbb): the brand colour carries white text on the
+ * shopper's buttons, so below 4.5 it is hard to read.
+ */
+export function contrastWithWhite(hex: string): number {
+  const channels = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255);
+  const [r, g, b] = channels.map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 1.05 / (luminance + 0.05);
+}

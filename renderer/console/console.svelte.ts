@@ -1,0 +1,103 @@
+import type { BridgeResult } from '../../preload/contract.std.ts';
+import type { ManagerStatus } from '../../preload/manager-views.std.ts';
+import { appState } from '../app-state.svelte';
+import { kiosk } from '../kiosk.dom.ts';
+
+/** The console closes itself, locked, after this long without a touch. */
+const CONSOLE_IDLE_MS = 2 * 60_000;
+/**
+ * Main keeps the console unlocked for two minutes after its last console call; a manager busy
+ * with a form makes no calls, so touches renew it, at most this often.
+ */
+const KEEP_ALIVE_MS = 30_000;
+
+/** closed: the shopper screens; pin: the PIN pad; wizard: first run (no PIN yet); open: unlocked. */
+type ConsolePhase = 'closed' | 'pin' | 'wizard' | 'open';
+
+/** Whether the store manager's console shows, and in which phase. The PIN itself is checked in main. */
+class ManagerConsole {
+  phase = $state<ConsolePhase>('closed');
+  status = $state<ManagerStatus | null>(null);
+
+  get active(): boolean {
+    return this.phase !== 'closed';
+  }
+
+  /** The corner gesture: the shopper's visit ends first, so nothing of theirs stays behind the console. */
+  async open() {
+    if (this.active) return;
+    await appState.endVisit();
+    const status = await kiosk.managerStatus();
+    if (!status.ok) return;
+    this.status = status.value;
+    this.phase = status.value.pinSet ? 'pin' : 'wizard';
+  }
+
+  /** Answers main's status (wrong PIN, attempts left, locked until) or its refusal. */
+  async unlock(pin: string): Promise<BridgeResult<ManagerStatus>> {
+    const result = await kiosk.unlockManager({ pin });
+    if (result.ok) {
+      this.status = result.value;
+      if (result.value.unlocked) this.phase = 'open';
+    } else {
+      await this.refreshStatus();
+    }
+    return result;
+  }
+
+  async refreshStatus() {
+    const status = await kiosk.managerStatus();
+    if (status.ok) this.status = status.value;
+  }
+
+  /** The wizard set the PIN, which unlocks the console. */
+  unlocked(status: ManagerStatus) {
+    this.status = status;
+    this.phase = 'open';
+  }
+
+  /** Lock, idle or cancel: main forgets the unlock and the shopper screens come back. */
+  async close() {
+    if (!this.active) return;
+    this.phase = 'closed';
+    this.status = null;
+    await kiosk.lockManager();
+    await appState.endVisit();
+  }
+
+  /**
+   * A console call; when main refuses it because the unlock ran out (the kiosk slept, a restart of
+   * main), the PIN pad comes back instead of a confusing error.
+   */
+  async call<T>(run: () => Promise<BridgeResult<T>>): Promise<BridgeResult<T>> {
+    const result = await run();
+    if (!result.ok && result.error.code === 'forbidden' && this.phase === 'open') {
+      this.phase = 'pin';
+      await this.refreshStatus();
+    }
+    return result;
+  }
+
+  /** Closes the console after CONSOLE_IDLE_MS untouched and keeps main's unlock alive meanwhile. */
+  watchActivity(): () => void {
+    let idle: ReturnType<typeof setTimeout>;
+    let renewedAt = Date.now();
+    const touched = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => void this.close(), CONSOLE_IDLE_MS);
+      if (this.phase === 'open' && Date.now() - renewedAt >= KEEP_ALIVE_MS) {
+        renewedAt = Date.now();
+        void this.call(() => kiosk.getConsoleSettings());
+      }
+    };
+    const events = ['pointerdown', 'keydown'] as const;
+    for (const event of events) window.addEventListener(event, touched, { capture: true });
+    touched();
+    return () => {
+      for (const event of events) window.removeEventListener(event, touched, { capture: true });
+      clearTimeout(idle);
+    };
+  }
+}
+
+export const managerConsole = new ManagerConsole();

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { KioskConfig, SessionSettings } from '../../preload/config-schema.std.ts';
+
+/**
+ * The settings form is generated from the one config schema: a field's control and its allowed
+ * values come from the schema itself, so the console cannot offer a value main would refuse.
+ */
+
+/** The settings as the console sees and saves them: the config without the PIN hash. */
+export const ConsoleConfig = KioskConfig.omit({ manager: true });
+
+export type Choice = string | number;
+
+export type FieldKind =
+  | { kind: 'choice'; choices: readonly Choice[] }
+  | { kind: 'toggle' }
+  | { kind: 'number'; min: number; max: number }
+  | { kind: 'text'; maxLength: number | null }
+  | { kind: 'list'; choices: readonly Choice[] };
+
+/** The portal-session settings, in the API's order. */
+export const SESSION_KEYS: readonly string[] = Object.keys(SessionSettings.shape).map((name) => `session.${name}`);
+
+type Schema = z.core.$ZodType;
+
+/** Strips what does not change a field's control: defaults, optional, nullable. */
+function bare(schema: Schema): Schema {
+  const def = schema._zod.def as { type: string; innerType?: Schema };
+  return def.innerType && ['default', 'prefault', 'optional', 'nullable'].includes(def.type) ? bare(def.innerType) : schema;
+}
+
+/** The schema of one dotted key (`session.facing_mode`), defaults and all. */
+function schemaOf(key: string): Schema {
+  let schema: Schema = ConsoleConfig;
+  for (const name of key.split('.')) {
+    const shape = (bare(schema) as z.ZodObject).shape as Record<string, Schema> | undefined;
+    const next = shape?.[name];
+    if (!next) throw new Error(`no setting ${key}`);
+    schema = next;
+  }
+  return schema;
+}
+
+/** The values a schema allows when it is a closed set (enum, literals, union of literals), else null. */
+function choicesOf(schema: Schema): readonly Choice[] | null {
+  const inner = bare(schema);
+  if (inner instanceof z.ZodEnum) return inner.options as Choice[];
+  if (inner instanceof z.ZodLiteral) return [...inner.values] as Choice[];
+  if (inner instanceof z.ZodUnion) {
+    const options = (inner.options as Schema[]).map(choicesOf);
+    return options.every((choices) => choices !== null) ? options.flat() : null;
+  }
+  return null;
+}
+
+/** Which control edits `key`, read from its schema. */
+export function fieldKind(key: string): FieldKind {
+  const schema = bare(schemaOf(key));
+  const choices = choicesOf(schema);
+  if (choices) return { kind: 'choice', choices };
+  if (schema instanceof z.ZodBoolean) return { kind: 'toggle' };
+  if (schema instanceof z.ZodNumber) return { kind: 'number', min: schema.minValue ?? 0, max: schema.maxValue ?? Number.MAX_SAFE_INTEGER };
+  if (schema instanceof z.ZodString) return { kind: 'text', maxLength: schema.maxLength };
+  if (schema instanceof z.ZodArray) {
+    const items = choicesOf(schema.element as Schema);
+    if (items) return { kind: 'list', choices: items };
+  }
+  throw new Error(`no control for the setting ${key}`);
+}
+
+type Tree = Record<string, unknown>;
+const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function readSetting(config: unknown, key: string): unknown {
+  return key.split('.').reduce<unknown>((node, name) => (isTree(node) ? node[name] : undefined), config);
+}
+
+/** A copy of `config` with the dotted keys in `values` replaced. */
+export function withSettings(config: unknown, values: Record<string, unknown>): unknown {
+  const copy = structuredClone(config) as Tree;
+  for (const [key, value] of Object.entries(values)) {
+    const names = key.split('.');
+    const last = names.pop() as string;
+    let node = copy;
+    for (const name of names) node = node[name] as Tree;
+    node[last] = value;
+  }
+  return copy;
+}

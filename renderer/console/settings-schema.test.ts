@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { KIOSK_MODES } from '../../preload/config-schema.std.ts';
+import { messages } from '../i18n/messages.std.ts';
+import { fieldKind, readSetting, SESSION_KEYS, withSettings, ConsoleConfig } from './settings-schema.std.ts';
+
+/** Every key the settings tab shows (SettingsTab.svelte). */
+const FORM_KEYS = [
+  'kiosk.mode',
+  ...SESSION_KEYS,
+  'scanner.connection',
+  'scanner.serial.path',
+  'scanner.serial.baudRate',
+  'scanner.serial.dataBits',
+  'scanner.serial.parity',
+  'scanner.serial.stopBits',
+  'scanner.serial.terminator',
+  'idle.timeoutSeconds',
+  'locale.enabled',
+  'locale.default',
+  'brand.name',
+  'brand.color',
+];
+
+const UNNAMED_CHOICES = ['scanner.serial.dataBits', 'scanner.serial.stopBits', 'locale.default'];
+
+describe('settings form from the config schema', () => {
+  it('offers exactly the values the schema allows', () => {
+    expect(fieldKind('kiosk.mode')).toEqual({ kind: 'choice', choices: KIOSK_MODES });
+    expect(fieldKind('session.camera_service')).toEqual({ kind: 'choice', choices: [1, 2, 3] });
+    expect(fieldKind('session.enable_registration')).toEqual({ kind: 'toggle' });
+    expect(fieldKind('scanner.serial.dataBits')).toEqual({ kind: 'choice', choices: [7, 8] });
+    expect(fieldKind('scanner.serial.terminator')).toEqual({ kind: 'choice', choices: ['CR', 'LF', 'CRLF', 'idle'] });
+    expect(fieldKind('scanner.serial.baudRate')).toEqual({ kind: 'number', min: 300, max: 921_600 });
+    expect(fieldKind('idle.timeoutSeconds')).toEqual({ kind: 'number', min: 10, max: 3600 });
+    expect(fieldKind('brand.name')).toEqual({ kind: 'text', maxLength: 60 });
+    expect(fieldKind('scanner.serial.path')).toEqual({ kind: 'text', maxLength: null });
+    expect(fieldKind('locale.enabled')).toEqual({ kind: 'list', choices: ['en', 'nl', 'de', 'fr'] });
+  });
+
+  it('shows every portal-session setting of the API', () => {
+    expect(SESSION_KEYS).toEqual([
+      'session.scanner_type',
+      'session.enable_email_identification',
+      'session.enable_registration',
+      'session.enable_on_screen_keyboard',
+      'session.camera_service',
+      'session.facing_mode',
+      'session.primary_identification_method',
+    ]);
+  });
+
+  it('refuses a key the schema does not have', () => {
+    expect(() => fieldKind('session.colour')).toThrow(/no setting/);
+    expect(() => fieldKind('manager.pinHash')).toThrow(/no setting/);
+  });
+
+  it('has a label for every field and a name for every word choice, in every language', () => {
+    for (const [locale, table] of Object.entries(messages)) {
+      for (const key of FORM_KEYS) {
+        expect(table, `${locale} ${key}`).toHaveProperty([`console.field.${key}`]);
+        const kind = fieldKind(key);
+        if (kind.kind !== 'choice') continue;
+        // Bits speak for themselves and languages go by their own names; every other choice is named.
+        if (UNNAMED_CHOICES.includes(key)) continue;
+        for (const choice of kind.choices) expect(table, `${locale} ${key}=${choice}`).toHaveProperty([`console.choice.${key}.${choice}`]);
+      }
+    }
+  });
+
+  it('reads and replaces settings by dotted key without touching the original', () => {
+    const config = ConsoleConfig.parse({});
+    const changed = withSettings(config, { 'session.facing_mode': 'environment', 'idle.timeoutSeconds': 90 });
+    expect(readSetting(changed, 'session.facing_mode')).toBe('environment');
+    expect(readSetting(changed, 'idle.timeoutSeconds')).toBe(90);
+    expect(readSetting(config, 'session.facing_mode')).toBe('user');
+  });
+});

@@ -1,0 +1,203 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
+import { cardOf, expectAccessible, openKiosk, screenshot, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+
+/**
+ * Getting into the store manager's console on a fresh demo kiosk: the corner gesture (five taps,
+ * or a three-second hold), the first-run wizard, the PIN pad and its lockout, which outlives a
+ * restart; and the console locking itself after two minutes untouched. Main's own answers
+ * (managerStatus) and its files are checked, not only the screen.
+ */
+
+const PIN = '2580';
+
+async function managerStatus(page: Page) {
+  const status = await page.evaluate(() => window.kiosk.managerStatus());
+  if (!status.ok) throw new Error(status.error.message);
+  return status.value;
+}
+
+/** Five quick taps on the touch screen, inside the top-left corner. */
+async function tapCorner(page: Page, taps = 5) {
+  for (let tap = 0; tap < taps; tap++) await page.touchscreen.tap(30 + tap * 4, 40);
+}
+
+/** Digits on the on-screen keypad (its keys are named by their digit), then Done. */
+async function typeOnKeypad(page: Page, digits: string) {
+  const keypad = page.getByTestId('on-screen-keyboard');
+  await expect(keypad.getAttribute('data-layout')).resolves.toBe('numeric');
+  for (const digit of digits) await keypad.getByRole('button', { name: digit, exact: true }).tap();
+  await keypad.getByRole('button', { name: 'Done', exact: true }).tap();
+}
+
+/** Both panel shapes, then back to portrait. */
+async function shootBoth(page: Page, name: string) {
+  await screenshot(page, name);
+  await page.setViewportSize(KIOSK_VIEWPORTS.landscape);
+  await screenshot(page, name);
+  await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
+}
+
+describe('manager console: getting in', () => {
+  let kiosk: KioskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [kiosk, browser] = await Promise.all([startKiosk({ 'session.scanner_type': 'hand_scanner' }), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+
+  it('first run: five taps in the corner end the visit and open the wizard; Demo, a PIN, the console', async () => {
+    const page = await openKiosk(browser, kiosk);
+    await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: false });
+    // The corner is no control: nothing a shopper can reach, nothing assistive technology announces.
+    const corner = page.getByTestId('console-corner');
+    await expect(corner.evaluate((element) => [element.getAttribute('aria-hidden'), getComputedStyle(element).pointerEvents])).resolves.toEqual(['true', 'none']);
+    await expect(corner.boundingBox()).resolves.toEqual({ x: 0, y: 0, width: 120, height: 120 });
+
+    // A shopper is in the middle of a visit; four taps do nothing.
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    await wedgeScan(page, sanne.card);
+    await page.getByTestId('home-screen').waitFor();
+    await tapCorner(page, 4);
+    await page.waitForTimeout(300);
+    await expect(page.getByTestId('manager-console').count()).resolves.toBe(0);
+    await page.waitForTimeout(3_000);
+    // The fifth tap comes too late for the first four: a fresh count, still shut.
+    await tapCorner(page, 1);
+    await page.waitForTimeout(300);
+    await expect(page.getByTestId('manager-console').count()).resolves.toBe(0);
+
+    await tapCorner(page);
+    await page.getByTestId('console-wizard').waitFor();
+    await expect(page.getByTestId('home-screen').count()).resolves.toBe(0);
+    await expectAccessible(page, 'console wizard');
+    await shootBoth(page, 'console-wizard');
+
+    await page.getByTestId('wizard-demo').tap();
+    await page.getByTestId('pin-setter').waitFor();
+    await expect(page.getByTestId('console-wizard').getAttribute('data-step')).resolves.toBe('pin');
+    // Two PINs that differ are refused before anything is sent.
+    await page.getByLabel('New PIN (4 to 8 digits)').tap();
+    await typeOnKeypad(page, PIN);
+    await page.getByLabel('Repeat the PIN').tap();
+    await typeOnKeypad(page, '2581');
+    await page.getByTestId('pin-set').tap();
+    await page.getByText('The two PINs are not the same.').waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: false });
+    await shootBoth(page, 'console-wizard-pin');
+
+    await page.getByLabel('Repeat the PIN').fill('');
+    await page.getByLabel('Repeat the PIN').tap();
+    await typeOnKeypad(page, PIN);
+    await page.getByTestId('pin-set').tap();
+    await page.getByTestId('console-shell').waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: true, unlocked: true });
+    // Demo stays demo; the PIN is stored only as a salted hash.
+    const config = JSON.parse(fs.readFileSync(path.join(kiosk.dataDir, 'config.json'), 'utf8'));
+    expect(config.api.baseUrl).toBeNull();
+    expect(config.manager.pinHash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(config)).not.toContain(PIN);
+
+    await page.getByTestId('console-lock').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: true, unlocked: false });
+    await page.close();
+  });
+
+  it('a three-second hold opens the PIN pad; the right PIN opens the console', async () => {
+    const page = await openKiosk(browser, kiosk);
+    await page.mouse.move(50, 50);
+    await page.mouse.down();
+    await page.waitForTimeout(2_000);
+    await expect(page.getByTestId('console-pin').count()).resolves.toBe(0);
+    await page.getByTestId('console-pin').waitFor({ timeout: 2_500 });
+    await page.mouse.up();
+    await expectAccessible(page, 'PIN pad');
+    await shootBoth(page, 'console-pin');
+
+    await typeOnKeypad(page, PIN);
+    await page.getByTestId('console-shell').waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ unlocked: true, attemptsLeft: 5 });
+    await page.getByTestId('console-lock').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
+  it('five wrong PINs lock the pad for five minutes, and a restart does not unlock it', async () => {
+    let page = await openKiosk(browser, kiosk);
+    await tapCorner(page);
+    await page.getByTestId('console-pin').waitFor();
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      await typeOnKeypad(page, '1111');
+      await page.getByTestId('pin-problem').filter({ hasText: `Wrong PIN. ${5 - attempt} more tries` }).waitFor();
+    }
+    await typeOnKeypad(page, '1111');
+    const locked = page.getByTestId('pin-locked');
+    await locked.waitFor();
+    await expect(locked.textContent()).resolves.toMatch(/PIN pad is locked\.\s*Try again in [45]:\d\d\./);
+    await expect(page.getByTestId('on-screen-keyboard').count()).resolves.toBe(0);
+    const status = await managerStatus(page);
+    expect(status.lockedUntil).toBeGreaterThan(Date.now() + 4 * 60_000);
+    await shootBoth(page, 'console-pin-locked');
+    // Even the right PIN is refused now, by main.
+    await expect(page.evaluate((pin) => window.kiosk.unlockManager({ pin }), PIN)).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await page.getByRole('button', { name: 'Cancel' }).tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+
+    await kiosk.host.stop();
+    kiosk = await startKiosk({}, kiosk.dataDir);
+    page = await openKiosk(browser, kiosk);
+    await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: true, unlocked: false, lockedUntil: status.lockedUntil });
+    await tapCorner(page);
+    await expect(page.getByTestId('pin-locked').textContent()).resolves.toMatch(/Try again in [45]:\d\d\./);
+    await page.close();
+  });
+});
+
+describe('manager console: locks itself', () => {
+  let kiosk: KioskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [kiosk, browser] = await Promise.all([startKiosk(), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+
+  it('after two minutes without a touch: locked in main, back to the shopper screens', async () => {
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+    // The page's clock, so two minutes pass in a moment; main keeps real time.
+    await page.clock.install();
+    await page.goto(kiosk.host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    await tapCorner(page);
+    await page.getByTestId('wizard-demo').tap();
+    const pins = page.getByTestId('pin-setter').locator('input');
+    await pins.nth(0).fill(PIN);
+    await pins.nth(1).fill(PIN);
+    await page.getByTestId('pin-set').tap();
+    await page.getByTestId('console-shell').waitFor();
+
+    // A touch within the two minutes starts them over.
+    await page.clock.fastForward('01:50');
+    await page.getByTestId('tab-diagnostics').tap();
+    await page.clock.fastForward('01:50');
+    await expect(page.getByTestId('console-shell').count()).resolves.toBe(1);
+    await expect(managerStatus(page)).resolves.toMatchObject({ unlocked: true });
+
+    await page.clock.fastForward('02:01');
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ unlocked: false });
+    await page.close();
+  });
+});

@@ -1,0 +1,462 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../main/logging/logger.std.ts';
+import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
+import { messages } from '../../renderer/i18n/messages.std.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
+import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
+import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
+import {
+  cardOf,
+  expectAccessible,
+  kioskLog,
+  openKiosk,
+  platformClientFor,
+  screenshot,
+  startKiosk,
+  wedgeScan,
+  type KioskUnderTest,
+} from '../support/kiosk-journey.node.ts';
+import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
+
+/**
+ * The console's settings and diagnostics on real kiosks (browser host, Chromium): every setting
+ * saved through the console is in config.json and changes what shoppers get, down to the portal
+ * sessions the sandbox stores; the live scanner test; export and import; a provisioning-locked key;
+ * and the first-run wizard connecting a kiosk to a separately started sandbox as its platform.
+ */
+
+const PIN = '2580';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const readConfig = (dataDir: string) => JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
+const setting = (page: Page, key: string): Locator => page.locator(`[data-setting="${key}"]`);
+
+/** Five taps in the corner, the wizard's Demo choice, and the PIN: the console of a fresh kiosk. */
+async function openConsoleFirstRun(page: Page) {
+  for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+  await page.getByTestId('wizard-demo').tap();
+  await setPinInWizard(page);
+}
+
+async function setPinInWizard(page: Page) {
+  const pins = page.getByTestId('pin-setter').locator('input');
+  await pins.nth(0).fill(PIN);
+  await pins.nth(1).fill(PIN);
+  await page.getByTestId('pin-set').tap();
+  await page.getByTestId('console-shell').waitFor();
+}
+
+/** Picks a choice (a radio pill) of a generated setting by its visible name. */
+async function choose(page: Page, key: string, name: string) {
+  const radio = setting(page, key).getByRole('radio', { name, exact: true });
+  await radio.tap();
+  await expect.poll(() => radio.isChecked()).toBe(true);
+}
+
+async function toggle(page: Page, key: string, on: boolean) {
+  const control = setting(page, key).getByRole('switch');
+  if ((await control.isChecked()) !== on) await control.tap();
+  await expect.poll(() => control.isChecked()).toBe(on);
+}
+
+/** Types into a field as a physical keyboard would, then leaves it, which closes the on-screen keyboard. */
+async function type(field: Locator, text: string) {
+  await field.fill(text);
+  await field.blur();
+}
+
+/** A message with its `{name}` placeholders filled, as the console shows it. */
+const format = (text: string, params: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? '');
+
+async function save(page: Page) {
+  await page.getByTestId('settings-save').tap();
+  await page.getByTestId('save-done').waitFor();
+}
+
+/** Both panel shapes, then back to portrait; `section` is scrolled to the top in each (the layouts differ). */
+async function shootBoth(page: Page, name: string, section?: string) {
+  for (const viewport of ['portrait', 'landscape'] as const) {
+    await page.setViewportSize(KIOSK_VIEWPORTS[viewport]);
+    if (section) await scrollTo(page, section);
+    await screenshot(page, name);
+  }
+  await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
+}
+
+/** Scrolls the settings so `section` starts at the top. */
+async function scrollTo(page: Page, section: string) {
+  await page.getByTestId(`${section}-section`).evaluate((element) => element.scrollIntoView({ block: 'start' }));
+}
+
+describe('manager console: settings on a demo kiosk', () => {
+  let kiosk: KioskUnderTest;
+  let page: Page;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({ 'session.scanner_type': 'camera' });
+    page = await openKiosk(browser, kiosk);
+    await expect(page.getByTestId('attract-screen').getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Show your loyalty card');
+    await openConsoleFirstRun(page);
+  });
+  afterAll(async () => {
+    await kiosk?.host.stop();
+  });
+
+  it('saves every setting, refuses a bad one by field, and the shopper screens and portal sessions follow', async () => {
+    const tab = page.getByTestId('settings-tab');
+    await tab.waitFor();
+    await expectAccessible(page, 'settings tab');
+    await shootBoth(page, 'console-settings');
+    // The tab scrolls inside itself (a finger can scroll it); the page around it never moves.
+    await scrollTo(page, 'transfer');
+    await expect.poll(() => tab.evaluate((box) => getComputedStyle(box).overflowY === 'auto' && box.scrollTop > 0)).toBe(true);
+    await expect(page.evaluate(() => [document.scrollingElement!.scrollTop, document.querySelector('main.kiosk')!.scrollTop])).resolves.toEqual([0, 0]);
+    await expect(page.getByTestId('console-shell').boundingBox()).resolves.toMatchObject({ y: 0 });
+
+    // A value out of range is refused at its field; nothing is written.
+    const idle = setting(page, 'idle.timeoutSeconds').getByLabel('Start over after (seconds without a touch)');
+    await type(idle, '5');
+    await page.getByTestId('settings-save').tap();
+    await setting(page, 'idle.timeoutSeconds').getByText('Enter a whole number from 10 to 3600.').waitFor();
+    await expect(page.getByTestId('save-problem').textContent()).resolves.toContain('Some settings need a look');
+    expect(readConfig(kiosk.dataDir).idle.timeoutSeconds).toBe(60);
+    await shootBoth(page, 'console-settings-problem', 'kiosk');
+
+    await type(idle, '10');
+    await choose(page, 'kiosk.mode', 'Top up a giftcard');
+    await choose(page, 'session.scanner_type', 'Hand scanner');
+    await toggle(page, 'session.enable_email_identification', true);
+    await toggle(page, 'session.enable_registration', true);
+    await toggle(page, 'session.enable_on_screen_keyboard', true);
+    await choose(page, 'session.camera_service', 'ZXing (bundled)');
+    await choose(page, 'session.facing_mode', 'Back');
+    await choose(page, 'session.primary_identification_method', 'E-mail address');
+    await setting(page, 'locale.enabled').getByRole('checkbox', { name: 'Deutsch' }).check();
+    await choose(page, 'locale.default', 'Nederlands');
+    await type(setting(page, 'brand.name').getByLabel('Shop name on the screens'), 'Bakkerij Jansen');
+    await type(setting(page, 'brand.color').getByLabel('Brand colour'), '0b6e4f');
+    await shootBoth(page, 'console-settings-languages', 'languages');
+    await save(page);
+
+    const config = readConfig(kiosk.dataDir);
+    expect(config).toMatchObject({
+      kiosk: { mode: 'top-up-giftcards' },
+      idle: { timeoutSeconds: 10 },
+      session: {
+        scanner_type: 'hand_scanner',
+        enable_email_identification: true,
+        enable_registration: true,
+        enable_on_screen_keyboard: true,
+        camera_service: 2,
+        facing_mode: 'environment',
+        primary_identification_method: 'email',
+      },
+      locale: { default: 'nl', enabled: ['en', 'nl', 'de'] },
+      brand: { name: 'Bakkerij Jansen', color: '#0b6e4f' },
+    });
+
+    // Back on the shopper screens: in Dutch, for a hand scanner, with the mode's start button.
+    await page.getByTestId('console-lock').tap();
+    const attract = page.getByTestId('attract-screen');
+    await attract.waitFor();
+    await expect(attract.getAttribute('data-scanner-type')).resolves.toBe('hand_scanner');
+    await expect(attract.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(messages.nl['attract.scan.hand_scanner']);
+    await expect(attract.getByText('Bakkerij Jansen').count()).resolves.toBe(1);
+    await attract.getByRole('button', { name: messages.nl['session.start.top-up-giftcards'] }).waitFor();
+    await attract.getByRole('button', { name: 'Deutsch' }).waitFor();
+    await expect(page.locator('main.kiosk').evaluate((main) => getComputedStyle(main).getPropertyValue('--brand').trim())).resolves.toBe('#0b6e4f');
+    await screenshot(page, 'console-settings-attract-after');
+
+    // A card starts the mode's portal session, carrying exactly the saved session settings.
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    await wedgeScan(page, sanne.card);
+    const portal = page.getByTestId('portal-screen');
+    await portal.waitFor();
+    const uuid = (await portal.getAttribute('data-session'))!;
+    expect(uuid).toMatch(UUID);
+    const stored = (await kiosk.platform.getPortalSession({ portal_session_uuid: uuid })).data as unknown as {
+      type: string;
+      settings: Record<string, unknown>;
+      contact: { uuid: string | null } | null;
+    };
+    expect(stored).toMatchObject({ type: 'top_up_giftcards', settings: config.session, contact: { uuid: sanne.uuid } });
+
+    // Ten seconds untouched, and "are you still there?" asks.
+    const asked = Date.now();
+    await page.getByTestId('idle-warning').waitFor({ timeout: 15_000 });
+    expect(Date.now() - asked).toBeGreaterThan(5_000);
+    await page.getByTestId('idle-warning').getByRole('button').tap();
+    await portal.getByRole('button', { name: messages.nl['portal.done'] }).tap();
+    await attract.waitFor();
+  });
+
+  // From here on the store's language is Dutch (the first test made it the default): so is the console.
+  const nl = messages.nl;
+
+  it('tests the hand scanner live: serial scans from a pty, and wedge scans from the keys', async () => {
+    let pty: PtyPair | undefined;
+    try {
+      pty = await openPtyPair();
+      await openConsoleWithPin(page);
+      await page.getByTestId('settings-tab').waitFor();
+      const section = page.getByTestId('scanner-section');
+      await scrollTo(page, 'scanner');
+      await choose(page, 'scanner.connection', nl['console.choice.scanner.connection.serial']);
+      // The pty is no port the system lists: it is typed in, as an unusual device would be.
+      await type(section.getByLabel(nl['console.scanner.other_port']), pty.scannerPath);
+      await type(setting(page, 'scanner.serial.baudRate').getByLabel(nl['console.field.scanner.serial.baudRate']), '19200');
+      await choose(page, 'scanner.serial.terminator', nl['console.choice.scanner.serial.terminator.LF']);
+      await save(page);
+      expect(readConfig(kiosk.dataDir).scanner).toMatchObject({ connection: 'serial', serial: { path: pty.scannerPath, baudRate: 19200, terminator: 'LF' } });
+      await section.locator('[data-testid="scanner-status"][data-state="connected"]').waitFor({ timeout: 10_000 });
+
+      await pty.write('KOFFIE24\n');
+      const scans = page.getByTestId('scanner-test-scan');
+      await scans.first().waitFor();
+      await expect(scans.first().getAttribute('data-source')).resolves.toBe('serial');
+      await expect(scans.first().locator('code').textContent()).resolves.toBe('KOFFIE24');
+      await shootBoth(page, 'console-settings-scanner', 'scanner');
+      // The scan went to the test, not to a shopper visit behind the console.
+      await expect(page.getByTestId('console-shell').count()).resolves.toBe(1);
+
+      // Back to the keyboard wedge: a burst of keys shows as a scan too.
+      await choose(page, 'scanner.connection', nl['console.choice.scanner.connection.keyboard']);
+      await save(page);
+      await section.locator('[data-testid="scanner-status"][data-state="not_used"]').waitFor();
+      await wedgeScan(page, '2710042000705');
+      await expect.poll(() => scans.first().getAttribute('data-source')).toBe('keyboard');
+      await expect(scans.first().locator('code').textContent()).resolves.toBe('2710042000705');
+      await expect(scans.count()).resolves.toBe(2);
+      await page.getByTestId('console-lock').tap();
+      await page.getByTestId('attract-screen').waitFor();
+    } finally {
+      // The port closes with the change of setting above; only then may the pty go.
+      await pty?.close();
+    }
+  });
+
+  it('exports the settings as a file and imports it back, all or nothing, never secrets or the PIN', async () => {
+    await openConsoleWithPin(page);
+    await scrollTo(page, 'transfer');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('settings-export').tap()]);
+    const exported = fs.readFileSync((await download.path())!, 'utf8');
+    expect(download.suggestedFilename()).toMatch(/^loyalty-kiosk-settings-\d{4}-\d{2}-\d{2}\.json$/);
+    expect(JSON.parse(exported)).toMatchObject({ brand: { name: 'Bakkerij Jansen' }, kiosk: { mode: 'top-up-giftcards' } });
+    expect(exported).not.toMatch(/pinHash|scrypt/);
+    await page.getByTestId('transfer-message').filter({ hasText: download.suggestedFilename() }).waitFor();
+
+    // Changed since: the import brings the exported values back.
+    await type(setting(page, 'brand.name').getByLabel(nl['console.field.brand.name']), 'Tijdelijk');
+    await save(page);
+    expect(readConfig(kiosk.dataDir).brand.name).toBe('Tijdelijk');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'console-import-')), 'store-settings.json');
+    fs.writeFileSync(file, exported);
+    await page.getByTestId('settings-import').setInputFiles(file);
+    await page.getByTestId('transfer-message').filter({ hasText: format(nl['console.transfer.imported'], { file: 'store-settings.json' }) }).waitFor();
+    expect(readConfig(kiosk.dataDir).brand.name).toBe('Bakkerij Jansen');
+    await expect(setting(page, 'brand.name').getByLabel(nl['console.field.brand.name']).inputValue()).resolves.toBe('Bakkerij Jansen');
+
+    // A file with one bad value changes nothing, and says why.
+    fs.writeFileSync(file, JSON.stringify({ brand: { name: 'Half' }, idle: { timeoutSeconds: 'soon' } }));
+    await page.getByTestId('settings-import').setInputFiles(file);
+    await page.getByTestId('transfer-message').filter({ hasText: 'idle.timeoutSeconds' }).waitFor();
+    expect(readConfig(kiosk.dataDir).brand.name).toBe('Bakkerij Jansen');
+    await shootBoth(page, 'console-settings-transfer', 'transfer');
+  });
+
+  it('shows diagnostics: version, mode, platform, keychain, scanner, the log; exports them', async () => {
+    await page.getByTestId('tab-diagnostics').tap();
+    const tab = page.getByTestId('diagnostics-tab');
+    await tab.getByTestId('diagnostics-log').waitFor();
+    await expect(tab.getByTestId('diagnostics-version').textContent()).resolves.toBe(JSON.parse(fs.readFileSync('package.json', 'utf8')).version);
+    await expect(tab.getByTestId('diagnostics-mode').textContent()).resolves.toContain('Demo');
+    await expect(tab.getByTestId('diagnostics-api').textContent()).resolves.toMatch(/^Bereikbaar \(\d+ ms\)$/);
+    const log = await tab.getByTestId('diagnostics-log').textContent();
+    expect(log).toContain('settings changed in the console');
+    expect(log!.split('\n').length).toBeLessThanOrEqual(200);
+    // The box opens at the newest lines.
+    await expect.poll(() => tab.getByTestId('diagnostics-log').evaluate((box) => box.scrollTop + box.clientHeight >= box.scrollHeight - 2)).toBe(true);
+    await expectAccessible(page, 'diagnostics tab');
+    await shootBoth(page, 'console-diagnostics');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), tab.getByTestId('diagnostics-export').tap()]);
+    const bundle = JSON.parse(fs.readFileSync((await download.path())!, 'utf8'));
+    expect(download.suggestedFilename()).toMatch(/^loyalty-kiosk-diagnostics-.+\.json$/);
+    expect(bundle).toMatchObject({ diagnostics: { demo: true, api: { reachable: true } }, settings: { brand: { name: 'Bakkerij Jansen' } } });
+
+    // The other tabs, for the record.
+    await page.getByTestId('tab-vouchers').tap();
+    await page.getByTestId('vouchers-tab').waitFor();
+    await shootBoth(page, 'console-tab-vouchers');
+    await page.getByTestId('tab-rewards').tap();
+    await page.getByTestId('reward-attributes-tab').waitFor();
+    await shootBoth(page, 'console-tab-rewards');
+    await page.getByTestId('console-lock').tap();
+  });
+
+  async function openConsoleWithPin(target: Page) {
+    for (let tap = 0; tap < 5; tap++) await target.touchscreen.tap(30, 30);
+    await target.getByTestId('console-pin').waitFor();
+    await target.getByTestId('pin-input').fill(PIN);
+    await target.getByTestId('pin-input').press('Enter');
+    await target.getByTestId('console-shell').waitFor();
+  }
+});
+
+describe('manager console: a key set by provisioning', () => {
+  let host: BrowserHostProcess;
+
+  beforeAll(async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-provisioned-'));
+    const provisioning = path.join(dir, 'provisioning.json');
+    fs.writeFileSync(provisioning, JSON.stringify({ kiosk: { mode: 'vouchers' }, brand: { name: 'Keten BV' } }));
+    host = await startBrowserHostProcess({ dataDir: path.join(dir, 'data'), env: { KIOSK_PROVISIONING_FILE: provisioning } });
+  });
+  afterAll(async () => {
+    await host?.stop();
+  });
+
+  it('is shown read-only with its note; main refuses it anyway; the rest stays editable', async () => {
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    await openConsoleFirstRun(page);
+    const mode = setting(page, 'kiosk.mode');
+    await expect(mode.getAttribute('data-locked')).resolves.toBe('true');
+    await expect(mode.textContent()).resolves.toContain('Vouchers only');
+    await expect(mode.textContent()).resolves.toContain('Set by provisioning');
+    await expect(mode.getByRole('radio').count()).resolves.toBe(0);
+    await expect(setting(page, 'brand.name').getByRole('textbox').count()).resolves.toBe(0);
+    await expect(setting(page, 'brand.name').textContent()).resolves.toContain('Keten BV');
+    await expect(setting(page, 'session.scanner_type').getByRole('radio').count()).resolves.toBe(2);
+    await expectAccessible(page, 'settings with locked keys');
+    await shootBoth(page, 'console-settings-locked');
+
+    const refused = await page.evaluate(() => window.kiosk.updateSettings({ values: { 'kiosk.mode': 'regular' } }));
+    expect(refused).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringContaining('provisioning') } });
+    await page.close();
+  });
+});
+
+describe('manager console: the wizard connects the kiosk to its platform', () => {
+  const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+  const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+  let platform: RunningSandbox;
+  let host: BrowserHostProcess;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    // The "real" platform: a sandbox of its own, with its own credentials, shops and cards.
+    platform = await startSandbox({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'console-platform-')), port: 0 });
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-connect-'));
+    host = await startBrowserHostProcess({ dataDir, env: { KIOSK_KEYCHAIN_SERVICE: keychainService } });
+  });
+  afterEach(async () => {
+    for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
+  });
+  afterAll(async () => {
+    await host?.stop();
+    await platform?.close();
+  });
+
+  it('checks the address, tests the credentials typed, stores them write-only, and cards work against it', async () => {
+    const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
+    const shop = platform.manifest.shops[1]!;
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await page.getByTestId('wizard-connect').tap();
+    const form = page.getByTestId('connect-form');
+    await form.waitFor();
+
+    // Plain http to another machine is refused before anything is sent.
+    await type(form.getByLabel('API base URL', { exact: true }), 'http://loyalty.example.com/api');
+    await type(form.getByLabel('API key', { exact: true }), 'wrong-key');
+    await type(form.getByLabel('Shop id', { exact: true }), shop.uuid);
+    await form.getByTestId('connect-test').tap();
+    await form.getByText('Use https. Plain http is allowed only to this computer itself (localhost).').waitFor();
+    await expect(form.getByTestId('connection-checks').count()).resolves.toBe(0);
+
+    // The sandbox runs on this computer, so http is fine; a wrong key fails its checks.
+    await type(form.getByLabel('API base URL', { exact: true }), `${platform.baseUrl}/`);
+    await form.getByTestId('connect-test').tap();
+    await form.locator('[data-testid="connection-checks"][data-ok="false"]').waitFor();
+    await expect(form.locator('li[data-ok="false"]').first().textContent()).resolves.toContain('auth');
+    await expect(form.getByTestId('connect-save').isDisabled()).resolves.toBe(true);
+    await form.getByTestId('connection-checks').scrollIntoViewIfNeeded();
+    await shootBoth(page, 'console-wizard-connect-failed');
+
+    await type(form.getByLabel('API key', { exact: true }), api_key);
+    await type(form.getByLabel('Access token', { exact: true }), access_token);
+    await type(form.getByLabel('Personal access token', { exact: true }), personal_access_token);
+    // The old result no longer speaks for what is typed now.
+    await expect(form.getByTestId('connect-save').isDisabled()).resolves.toBe(true);
+    await form.getByTestId('connect-test').tap();
+    await form.locator('[data-testid="connection-checks"][data-ok="true"]').waitFor();
+    await expect(form.locator('li').allTextContents()).resolves.toEqual([
+      expect.stringContaining('Secure connection'),
+      expect.stringContaining('Vouchers can be read'),
+      expect.stringContaining('Reward attributes can be read'),
+      expect.stringMatching(new RegExp(`Shop found\\s*${shop.name}`)),
+    ]);
+    await shootBoth(page, 'console-wizard-connect');
+    await form.getByTestId('connect-save').tap();
+    await page.getByTestId('pin-setter').waitFor();
+    await setPinInWizard(page);
+
+    // The base URL (without its slash) and the shop in the settings; the credentials only in the keychain.
+    expect(readConfig(dataDir).api).toEqual({ baseUrl: platform.baseUrl, shopUuid: shop.uuid });
+    await expect(secrets.get('apiKey')).resolves.toBe(api_key);
+    await expect(secrets.get('accessToken')).resolves.toBe(access_token);
+    await expect(secrets.get('personalAccessToken')).resolves.toBe(personal_access_token);
+    for (const file of fs.readdirSync(dataDir, { recursive: true }) as string[]) {
+      const full = path.join(dataDir, file);
+      if (fs.statSync(full).isFile()) expect(fs.readFileSync(full, 'utf8'), file).not.toContain(api_key);
+    }
+    const connection = page.getByTestId('connection-section');
+    await expect(connection.getByTestId('connection-mode').textContent()).resolves.toBe('Connected');
+    await expect(connection.locator('[data-secret]').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.stored))).resolves.toEqual(['true', 'true', 'true']);
+    // Write-only: nothing the page can ask gives a value back.
+    const answers = JSON.stringify(await page.evaluate(() => Promise.all([window.kiosk.getConsoleSettings(), window.kiosk.getDiagnostics()])));
+    for (const credential of [api_key, access_token, personal_access_token]) expect(answers).not.toContain(credential);
+    await shootBoth(page, 'console-settings-connected');
+
+    // Remove a secret, then store it again.
+    const pat = connection.locator('[data-secret="personalAccessToken"]');
+    await pat.getByRole('button', { name: 'Remove' }).tap();
+    await pat.getByRole('button', { name: 'Remove' }).tap();
+    await page.locator('[data-secret="personalAccessToken"][data-stored="false"]').waitFor();
+    await expect(secrets.get('personalAccessToken')).resolves.toBeNull();
+    await pat.getByRole('button', { name: 'Add' }).tap();
+    await type(pat.getByLabel('New Personal access token'), personal_access_token);
+    await pat.getByRole('button', { name: 'Store' }).tap();
+    await page.locator('[data-secret="personalAccessToken"][data-stored="true"]').waitFor();
+    await expect(secrets.get('personalAccessToken')).resolves.toBe(personal_access_token);
+
+    // A card of the platform's own data works at the kiosk, and the platform saw the visit.
+    await page.getByTestId('console-lock').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    const sanne = platform.manifest.contacts.find((contact) => contact.email === 'sanne.devries@example.nl')!;
+    await wedgeScan(page, sanne.identifiers[0]!);
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
+    const created = kioskLog(dataDir).filter((line) => line.message === 'portal session created');
+    const session = await platformClientFor(platform.manifest).getPortalSession({ portal_session_uuid: created.at(-1)!.portalSession as string });
+    expect(session.data).toMatchObject({ contact: { uuid: sanne.uuid }, shop: { uuid: shop.uuid } });
+    await page.close();
+  });
+});
