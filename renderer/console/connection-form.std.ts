@@ -1,4 +1,4 @@
-import type { MessageKey } from '../i18n/messages.std.ts';
+import type { ConsoleText } from './console-text.std.ts';
 
 /** Hosts main also counts as this computer: plain http is allowed only to them. */
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -18,7 +18,7 @@ export interface ConnectValues {
  * The API base URL as the config stores it (no trailing slash), or why not: it must be http(s),
  * and https unless it is this computer (a local sandbox or proxy). Checked before anything is sent.
  */
-export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: false; problem: MessageKey } {
+export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: false; problem: ConsoleText } {
   const trimmed = text.trim().replace(/\/+$/, '');
   let url: URL;
   try {
@@ -37,8 +37,8 @@ export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: fa
 export function checkConnectDraft(
   draft: ConnectDraft,
   { keyStored }: { keyStored: boolean },
-): { ok: true; value: ConnectValues } | { ok: false; problems: Partial<Record<ConnectField, MessageKey>> } {
-  const problems: Partial<Record<ConnectField, MessageKey>> = {};
+): { ok: true; value: ConnectValues } | { ok: false; problems: Partial<Record<ConnectField, ConsoleText>> } {
+  const problems: Partial<Record<ConnectField, ConsoleText>> = {};
   const url = checkBaseUrl(draft.baseUrl);
   if (!url.ok) problems.baseUrl = url.problem;
   if (!keyStored && draft.apiKey.trim() === '') problems.apiKey = 'console.problem.api_key';

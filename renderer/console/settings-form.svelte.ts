@@ -1,8 +1,7 @@
 import type { ConsoleSettings } from '../../preload/manager-views.std.ts';
-import { i18n } from '../i18n/i18n.svelte';
 import { kiosk } from '../kiosk.dom.ts';
 import { managerConsole } from './console.svelte';
-import { failureText } from './wording.svelte';
+import { failureText, t } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
 import { ConsoleConfig, fieldKind, readSetting, withSettings } from './settings-schema.std.ts';
 
@@ -104,7 +103,7 @@ export class SettingsForm {
 
   #refused({ fields, rest }: { fields: Record<string, FieldProblem>; rest: string[] }): false {
     this.problems = fields;
-    this.failure = rest.length > 0 ? i18n.t('console.problem.failed', { message: rest.join('; ') }) : i18n.t('console.settings.check_fields');
+    this.failure = rest.length > 0 ? t('console.problem.failed', { message: rest.join('; ') }) : t('console.settings.check_fields');
     return false;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KIOSK_MODES } from '../../preload/config-schema.std.ts';
-import { messages } from '../i18n/messages.std.ts';
+import { consoleMessages } from './console-messages.std.ts';
 import { fieldKind, readSetting, SESSION_KEYS, withSettings, ConsoleConfig } from './settings-schema.std.ts';
 
 /** Every key the settings tab shows (SettingsTab.svelte). */
@@ -55,7 +55,7 @@ describe('settings form from the config schema', () => {
   });
 
   it('has a label for every field and a name for every word choice, in every language', () => {
-    for (const [locale, table] of Object.entries(messages)) {
+    for (const [locale, table] of Object.entries(consoleMessages)) {
       for (const key of FORM_KEYS) {
         expect(table, `${locale} ${key}`).toHaveProperty([`console.field.${key}`]);
         const kind = fieldKind(key);

@@ -1,4 +1,5 @@
 import type { Locale } from '../../preload/config-schema.std.ts';
+import { fill } from './fill.std.ts';
 import { messages, type MessageKey } from './messages.std.ts';
 
 /** The shopper's language for this visit; a reset returns to the store's default. */
@@ -6,8 +7,7 @@ class I18n {
   locale = $state<Locale>('en');
 
   /** `{name}` placeholders are filled from `params`. */
-  t = (key: MessageKey, params: Record<string, string | number> = {}): string =>
-    messages[this.locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+  t = (key: MessageKey, params: Record<string, string | number> = {}): string => fill(messages[this.locale][key], params);
 
   /** Dates and times in the shopper's language, in the kiosk's own time zone. */
   date = (iso: string): string => new Date(iso).toLocaleDateString(this.locale, { day: 'numeric', month: 'long', year: 'numeric' });

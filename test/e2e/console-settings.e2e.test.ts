@@ -6,6 +6,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
+import { consoleMessages } from '../../renderer/console/console-messages.std.ts';
 import { messages } from '../../renderer/i18n/messages.std.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
@@ -172,8 +173,9 @@ describe('manager console: settings on a demo kiosk', () => {
     await page.getByTestId('console-lock').tap();
     const attract = page.getByTestId('attract-screen');
     await attract.waitFor();
-    await expect(attract.getAttribute('data-scanner-type')).resolves.toBe('hand_scanner');
-    await expect(attract.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(messages.nl['attract.scan.hand_scanner']);
+    // Main pushes the new settings; the attract screen follows as they arrive.
+    await expect.poll(() => attract.getAttribute('data-scanner-type')).toBe('hand_scanner');
+    await expect.poll(() => attract.getByRole('heading', { level: 1 }).textContent()).toBe(messages.nl['attract.scan.hand_scanner']);
     await expect(attract.getByText('Bakkerij Jansen').count()).resolves.toBe(1);
     await attract.getByRole('button', { name: messages.nl['session.start.top-up-giftcards'] }).waitFor();
     await attract.getByRole('button', { name: 'Deutsch' }).waitFor();
@@ -204,7 +206,7 @@ describe('manager console: settings on a demo kiosk', () => {
   });
 
   // From here on the store's language is Dutch (the first test made it the default): so is the console.
-  const nl = messages.nl;
+  const nl = consoleMessages.nl;
 
   it('tests the hand scanner live: serial scans from a pty, and wedge scans from the keys', async () => {
     let pty: PtyPair | undefined;

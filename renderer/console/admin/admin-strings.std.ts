@@ -1,4 +1,5 @@
 import type { Locale } from '../../../preload/config-schema.std.ts';
+import { fill } from '../../i18n/fill.std.ts';
 
 /**
  * The texts of the console's voucher and reward-attribute tabs. Kept apart from the shopper's
@@ -580,7 +581,6 @@ export const adminMessages: Record<Locale, AdminMessages> = { en, nl, de, fr };
 
 export type AdminText = (key: AdminKey, params?: Record<string, string | number>) => string;
 
-/** `{name}` placeholders are filled from `params`; an unknown one stays as written. */
 export function adminText(locale: Locale, key: AdminKey, params: Record<string, string | number> = {}): string {
-  return adminMessages[locale][key].replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+  return fill(adminMessages[locale][key], params);
 }
