@@ -13,7 +13,7 @@ class AppState {
   readonly visit = new Visit(() => this.settings);
 
   async start() {
-    kiosk.on('settingsChanged', (settings) => (this.settings = settings));
+    kiosk.on('settingsChanged', (settings) => this.#applySettings(settings));
     kiosk.on('serviceStatus', (status) => this.#setAvailable(status.available));
     kiosk.on('openPortalSession', ({ uuid }) => void this.visit.reopenSession(uuid));
     const result = await kiosk.getSettings();
@@ -34,6 +34,15 @@ class AppState {
   async endVisit() {
     await this.visit.reset();
     if (this.settings) i18n.use(this.settings.locale.default);
+  }
+
+  /**
+   * Between visits a new default language shows at once; a shopper mid-visit keeps theirs unless
+   * the store no longer offers it.
+   */
+  #applySettings(settings: KioskSettingsView) {
+    this.settings = settings;
+    if (this.visit.screen.name === 'attract' || !settings.locale.enabled.includes(i18n.locale)) i18n.use(settings.locale.default);
   }
 
   #setAvailable(available: boolean) {
