@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import KeyboardField from './KeyboardField.svelte';
-import { flushSync, mountInBody } from './mount-for-test.dom.ts';
+import { flushSync, mountInBody } from '../mount-for-test.dom.ts';
 
 let unmountField: (() => void) | undefined;
 

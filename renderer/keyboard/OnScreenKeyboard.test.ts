@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n.svelte';
-import { flushSync, mountInBody } from './mount-for-test.dom.ts';
+import { flushSync, mountInBody } from '../mount-for-test.dom.ts';
 import type { LayoutName } from './layouts.std.ts';
 import OnScreenKeyboard from './OnScreenKeyboard.svelte';
 
