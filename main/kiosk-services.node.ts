@@ -45,7 +45,7 @@ export interface KioskServices {
   readonly logSink: FileLogSink;
   readonly config: ConfigStore;
   readonly secrets: SecretStore;
-  /** Present in demo mode: the loyalty sandbox this kiosk runs against. */
+  /** Present once demo mode started it: the loyalty sandbox a demo kiosk runs against. */
   readonly sandbox: EmbeddedSandbox | null;
   /** The loyalty platform's origin: the one origin the kiosk may frame (hosted session pages). */
   platformOrigin(): string | null;
@@ -64,15 +64,27 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   });
   const events = new EventBus();
 
-  const demo = config.get().api.baseUrl === null;
-  const sandbox = demo ? await startEmbeddedSandbox({ dataDir: options.dataDir, logger }) : null;
-  if (sandbox) {
-    for (const secret of Object.values(sandbox.credentials)) logSink.redactor.addSecret(secret);
-  }
-  logger.info('kiosk services started', { version: options.version, demo });
+  // Demo mode is whatever the config says now: connecting leaves it at once, and a kiosk sent
+  // back to demo (kioskctl) gets its sandbox started then.
+  const isDemo = (current = config.get()) => current.api.baseUrl === null;
+  let sandbox: EmbeddedSandbox | null = null;
+  let sandboxStarting: Promise<EmbeddedSandbox> | undefined;
+  const startSandbox = () =>
+    (sandboxStarting ??= startEmbeddedSandbox({ dataDir: options.dataDir, logger }).then(
+      (started) => {
+        for (const secret of Object.values(started.credentials)) logSink.redactor.addSecret(secret);
+        return (sandbox = started);
+      },
+      (error: unknown) => {
+        sandboxStarting = undefined;
+        throw error;
+      },
+    ));
+  if (isDemo()) await startSandbox();
+  logger.info('kiosk services started', { version: options.version, demo: isDemo() });
 
   const settingsView = (current: KioskConfig): KioskSettingsView => ({
-    demo,
+    demo: isDemo(current),
     mode: current.kiosk.mode,
     session: current.session,
     scannerConnection: current.scanner.connection,
@@ -83,7 +95,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   config.onChange((current) => events.emit('settingsChanged', settingsView(current)));
   const stopWatchingConfig = config.watchExternalChanges();
 
-  const connection = createPlatformConnection({ config, secrets, sandbox, logger });
+  const connection = createPlatformConnection({ config, secrets, sandbox: () => sandbox, logger });
   const health = new ServiceHealth({
     probe: () => connection.client().listVouchers({ limit: 0 }),
     onChange: (status) => events.emit('serviceStatus', status),
@@ -91,6 +103,14 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     retryMs: options.serviceRetryMs,
   });
   void health.check();
+  config.onChange((current) => {
+    if (isDemo(current) && !sandbox) {
+      startSandbox().then(
+        () => void health.check(),
+        (error: unknown) => logger.error('the demo sandbox did not start', { error: String(error) }),
+      );
+    }
+  });
 
   const platformOrigin = () => {
     const baseUrl = config.get().api.baseUrl ?? sandbox?.baseUrl;
@@ -125,7 +145,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   scanner.start();
 
   const handlers: CallHandlers = {
-    getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo }),
+    getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: isDemo() }),
     getSettings: async () => settingsView(config.get()),
     reportRendererError: async ({ message, where }) => {
       logger.error('renderer error', { message, where });
@@ -138,7 +158,6 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     ...createManagerHandlers({
       dataDir: options.dataDir,
       version: options.version,
-      demo,
       config,
       secrets,
       connection,
@@ -180,7 +199,9 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     logSink,
     config,
     secrets,
-    sandbox,
+    get sandbox() {
+      return sandbox;
+    },
     platformOrigin,
     async close() {
       stopWatchingConfig();
@@ -189,7 +210,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
       redemptions.close();
       health.close();
       await scanner.close();
-      await sandbox?.close();
+      await sandboxStarting?.then((started) => started.close(), () => undefined);
       logger.info('kiosk services stopped');
     },
   };

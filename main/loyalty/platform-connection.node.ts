@@ -22,15 +22,17 @@ export interface PlatformConnection {
 export function createPlatformConnection(options: {
   config: ConfigStore;
   secrets: SecretStore;
-  sandbox: EmbeddedSandbox | null;
+  /** The embedded sandbox, once demo mode started it. */
+  sandbox: () => EmbeddedSandbox | null;
   logger: Logger;
 }): PlatformConnection {
   const { config, secrets, sandbox, logger } = options;
-  const baseUrl = (current: KioskConfig) => current.api.baseUrl ?? sandbox?.baseUrl;
+  const baseUrl = (current: KioskConfig) => current.api.baseUrl ?? sandbox()?.baseUrl;
 
   const credentials = async (): Promise<LoyaltyCredentials> => {
-    if (config.get().api.baseUrl === null && sandbox) {
-      const { api_key, access_token, personal_access_token } = sandbox.credentials;
+    const demo = config.get().api.baseUrl === null ? sandbox() : null;
+    if (demo) {
+      const { api_key, access_token, personal_access_token } = demo.credentials;
       return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
     }
     const [apiKey, accessToken, personalAccessToken] = await Promise.all([
@@ -58,7 +60,7 @@ export function createPlatformConnection(options: {
     },
     shopUuid() {
       const configured = config.get().api.shopUuid;
-      const shop = configured ?? (config.get().api.baseUrl === null ? sandbox?.shops[0]?.uuid : undefined);
+      const shop = configured ?? (config.get().api.baseUrl === null ? sandbox()?.shops[0]?.uuid : undefined);
       if (!shop) throw new BridgeFailure('unavailable', 'no shop configured for this kiosk');
       return shop;
     },

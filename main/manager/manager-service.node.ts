@@ -37,7 +37,6 @@ export interface ManagerHost {
 export interface ManagerServiceOptions {
   dataDir: string;
   version: string;
-  demo: boolean;
   config: ConfigStore;
   secrets: SecretStore;
   connection: PlatformConnection;

@@ -452,6 +452,8 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     // A card of the platform's own data works at the kiosk, and the platform saw the visit.
     await page.getByTestId('console-lock').tap();
     await page.getByTestId('attract-screen').waitFor();
+    // Connected now, not a demo: no DEMO badge, and no restart needed for that.
+    await expect.poll(() => page.getByTestId('demo-badge').count()).toBe(0);
     const sanne = platform.manifest.contacts.find((contact) => contact.email === 'sanne.devries@example.nl')!;
     await wedgeScan(page, sanne.identifiers[0]!);
     await page.getByTestId('home-screen').waitFor();
