@@ -61,7 +61,8 @@ function failure(code: BridgeErrorCode, message: string): BridgeResult<never> {
 /** Errors that carry a `kind` the contract knows (the loyalty client's) pass their kind on. */
 function toBridgeError(call: CallName, error: unknown, logger: Logger): BridgeError {
   if (error instanceof BridgeFailure) {
-    logger.info('bridge: call refused', { call, code: error.code });
+    // Logged as `kind`, like a platform failure: a `code` field is masked as if it were a voucher code.
+    logger.info('bridge: call refused', { call, kind: error.code });
     return { code: error.code, message: error.message, ...error.extra };
   }
   const known = error as { kind?: unknown; code?: unknown; message?: unknown; fieldErrors?: unknown };

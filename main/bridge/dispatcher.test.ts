@@ -1,10 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../preload/config-schema.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { Redactor } from '../logging/redact.std.ts';
 import { BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';
 
+/** Records lines as the log file would hold them: redacted. */
 function recordingLogger(lines: string[]): Logger {
-  const at = (message: string, fields?: LogFields) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  const redactor = new Redactor();
+  const at = (message: string, fields?: LogFields) => void lines.push(`${message} ${JSON.stringify(redactor.value(fields ?? {}))}`);
   const logger: Logger = { debug: at, info: at, warn: at, error: at, child: () => logger };
   return logger;
 }
@@ -79,5 +82,12 @@ describe('bridge dispatcher', () => {
       ok: false,
       error: { code: 'conflict', message: 'already redeemed', platformCode: 80005 },
     });
+  });
+
+  it('logs why a call was refused in words redaction leaves readable', async () => {
+    const lines: string[] = [];
+    const refusing = dispatcherWith({ getSettings: async () => { throw new BridgeFailure('validation', 'no such key'); } }, lines);
+    await refusing('getSettings', {});
+    expect(lines).toContainEqual('bridge: call refused {"call":"getSettings","kind":"validation"}');
   });
 });
