@@ -1,6 +1,6 @@
 import type { MessageKey } from '../i18n/messages.std.ts';
 
-export type LayoutName = 'email' | 'text' | 'numeric';
+export type LayoutName = 'email' | 'text' | 'url' | 'numeric';
 
 /** Keys that do something other than type their own text; each is named `keyboard.<action>`. */
 export type KeyAction = 'shift' | 'backspace' | 'space' | 'clear' | 'done';
@@ -37,6 +37,13 @@ export const layouts: Record<LayoutName, Layout> = {
     ...letters,
     [action('shift', 1.5), ...chars('zxcvbnm'), action('backspace', 1.5)],
     [text('-', 'keyboard.hyphen'), text("'", 'keyboard.apostrophe'), action('space', 5), text('.', 'keyboard.dot'), action('done', 2)],
+  ],
+  // Web addresses, API keys and device paths: capitals for keys, the symbols addresses are made of.
+  url: [
+    digits,
+    ...letters,
+    [action('shift', 1.5), ...chars('zxcvbnm'), action('backspace', 1.5)],
+    [text(':', 'keyboard.colon'), text('/', 'keyboard.slash'), text('.', 'keyboard.dot'), text('-', 'keyboard.hyphen'), text('_', 'keyboard.underscore'), text('https://', undefined, 2.5), action('done', 2.5)],
   ],
   // PINs and amounts: a phone-style pad.
   numeric: [chars('123'), chars('456'), chars('789'), [action('clear'), text('0'), action('backspace')], [action('done', 3)]],

@@ -14,8 +14,13 @@ describe('layouts', () => {
     expect(actions(layouts.text)).toEqual(expect.arrayContaining(['shift', 'space', 'backspace', 'done']));
   });
 
+  it('url has the symbols of addresses and keys, shift for capitals, and https:// in one key', () => {
+    expect(texts(layouts.url)).toEqual(expect.arrayContaining([':', '/', '.', '-', '_', 'https://']));
+    expect(actions(layouts.url)).toEqual(expect.arrayContaining(['shift', 'backspace', 'done']));
+  });
+
   it('every letter and digit appears exactly once in the letter layouts', () => {
-    for (const layout of [layouts.email, layouts.text]) {
+    for (const layout of [layouts.email, layouts.text, layouts.url]) {
       const alphanumerics = texts(layout).filter((text) => /^[a-z0-9]$/.test(text));
       expect(alphanumerics.toSorted()).toEqual([...'0123456789abcdefghijklmnopqrstuvwxyz']);
     }
@@ -30,6 +35,7 @@ describe('layouts', () => {
   it('the letter layouts are ten keys wide', () => {
     expect(layoutColumns(layouts.email)).toBe(10);
     expect(layoutColumns(layouts.text)).toBe(10);
+    expect(layoutColumns(layouts.url)).toBe(10);
   });
 
   it('symbols a screen reader would skip have a spoken name', () => {

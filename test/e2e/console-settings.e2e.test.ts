@@ -385,8 +385,18 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     const form = page.getByTestId('connect-form');
     await form.waitFor();
 
+    // A touch-only kiosk can type an address: the keyboard for it has ':' and '/' and 'https://'.
+    const baseUrl = form.getByLabel('API base URL', { exact: true });
+    await baseUrl.tap();
+    const keyboard = page.getByTestId('on-screen-keyboard');
+    await expect.poll(() => keyboard.getAttribute('data-layout')).toBe('url');
+    await keyboard.getByRole('button', { name: 'https://', exact: true }).tap();
+    for (const key of ['s', 'h', 'o', 'p', 'dot', 'n', 'l', 'slash']) await keyboard.getByRole('button', { name: key, exact: true }).tap();
+    await expect(baseUrl.inputValue()).resolves.toBe('https://shop.nl/');
+    await screenshot(page, 'console-wizard-connect-keyboard');
+
     // Plain http to another machine is refused before anything is sent.
-    await type(form.getByLabel('API base URL', { exact: true }), 'http://loyalty.example.com/api');
+    await type(baseUrl, 'http://loyalty.example.com/api');
     await type(form.getByLabel('API key', { exact: true }), 'wrong-key');
     await type(form.getByLabel('Shop id', { exact: true }), shop.uuid);
     await form.getByTestId('connect-test').tap();
