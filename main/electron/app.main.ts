@@ -28,9 +28,10 @@ async function start() {
     echoLogs: dev,
     keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,
     host: {
+      // Through quit, not exit: the services close first, so held voucher locks are released.
       restart: () => {
         app.relaunch();
-        app.exit(0);
+        app.quit();
       },
       quit: () => app.quit(),
       saveFile: (fileName, content) => saveWithFolderChooser(fileName, content),
@@ -66,7 +67,19 @@ async function start() {
     openPortalSession(portalSessionFromDeepLink(url));
   });
   app.on('window-all-closed', () => app.quit());
-  app.on('before-quit', () => void services.close());
+  // Electron does not wait for an async before-quit: hold the quit until the services have closed.
+  let servicesClosed = false;
+  app.on('before-quit', (event) => {
+    if (servicesClosed) return;
+    event.preventDefault();
+    void services
+      .close()
+      .catch((error: unknown) => logger.error('closing the services failed', { error: String(error) }))
+      .finally(() => {
+        servicesClosed = true;
+        app.quit();
+      });
+  });
 
   // Last: a failed first load rejects, and must not leave the app without the wiring above.
   await window.loadURL(`${APP_ORIGIN}/index.html`);

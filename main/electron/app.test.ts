@@ -163,12 +163,31 @@ describe('Electron app: once ready', () => {
     expect(fs.readFileSync(path.join(folder, 'settings.json'), 'utf8')).toBe('{"a":1}');
   });
 
-  it('quits when the window closes and closes the services on the way out', async () => {
+  it('quits when the window closes, holding the quit until the services have closed', async () => {
     const { app, close } = await runApp();
     app.emit('window-all-closed');
     expect(app.quit).toHaveBeenCalledOnce();
-    app.emit('before-quit');
+    const quitting = { preventDefault: vi.fn() };
+    app.emit('before-quit', quitting);
+    expect(quitting.preventDefault).toHaveBeenCalledOnce();
     expect(close).toHaveBeenCalledOnce();
+    // Closed: the quit goes on, and this time nothing holds it.
+    await vi.waitFor(() => expect(app.quit).toHaveBeenCalledTimes(2));
+    const again = { preventDefault: vi.fn() };
+    app.emit('before-quit', again);
+    expect(again.preventDefault).not.toHaveBeenCalled();
+    expect(close).toHaveBeenCalledOnce();
+  });
+
+  it('restarts from the console as a fresh process, and quits (leaving kiosk mode) through the same closing path', async () => {
+    const { app, startKioskServices } = await runApp();
+    const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { restart(): void; quit(): void } }])[0].host;
+    host.restart();
+    expect(app.relaunch).toHaveBeenCalledOnce();
+    expect(app.quit).toHaveBeenCalledOnce();
+    host.quit();
+    expect(app.relaunch).toHaveBeenCalledOnce();
+    expect(app.quit).toHaveBeenCalledTimes(2);
   });
 });
 

@@ -180,6 +180,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
   const app = Object.assign(new EventEmitter(), {
     requestSingleInstanceLock: vi.fn(() => singleInstanceLock),
     quit: vi.fn(),
+    relaunch: vi.fn(),
     whenReady: vi.fn(async () => {}),
     setAsDefaultProtocolClient: vi.fn(() => true),
     getPath: vi.fn((name: string) => (name === 'userData' ? userData : `/fake/${name}`)),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, expectAccessible, openKiosk, screenshot, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, expectAccessible, kioskLog, openKiosk, screenshot, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 
 /**
  * Getting into the store manager's console on a fresh demo kiosk: the corner gesture (five taps,
@@ -201,3 +201,66 @@ describe('manager console: locks itself', () => {
     await page.close();
   });
 });
+
+describe('manager console: restart and quit', () => {
+  let browser: Browser;
+  let kiosk: KioskUnderTest | undefined;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+    // A relaunched host is not our child: whatever still runs on this data folder goes too.
+    if (kiosk) killProcessesMentioning(kiosk.dataDir);
+  });
+
+  /** The console's Diagnostics tab, and one of its confirmed actions. */
+  async function confirmOnDiagnostics(page: Page, action: string) {
+    await page.getByTestId('tab-diagnostics').tap();
+    await page.getByRole('button', { name: action, exact: true }).tap();
+    await page.getByTestId('diagnostics-confirm').tap();
+  }
+
+  it('restarts the kiosk as a fresh process, and quits it for good', async () => {
+    kiosk = await startKiosk();
+    const page = await openKiosk(browser, kiosk);
+    await tapCorner(page);
+    await page.getByTestId('wizard-demo').tap();
+    const pins = page.getByTestId('pin-setter').locator('input');
+    await pins.nth(0).fill(PIN);
+    await pins.nth(1).fill(PIN);
+    await page.getByTestId('pin-set').tap();
+    await page.getByTestId('console-shell').waitFor();
+
+    await confirmOnDiagnostics(page, 'Restart kiosk');
+    await expect(kiosk.host.exitCode).resolves.toBe(0);
+    await expect.poll(() => kiosk!.host.urls().length, { timeout: 30_000 }).toBe(2);
+
+    // The new process runs on the same data: the PIN is still set.
+    await page.goto(kiosk.host.urls()[1]!);
+    await page.getByTestId('attract-screen').waitFor();
+    await tapCorner(page);
+    await page.getByTestId('pin-input').fill(PIN);
+    await page.getByTestId('pin-input').press('Enter');
+    await page.getByTestId('console-shell').waitFor();
+    await confirmOnDiagnostics(page, 'Quit kiosk');
+    await kiosk.host.outputClosed;
+    // Each process closed its services on the way out.
+    expect(kioskLog(kiosk.dataDir).filter((line) => line.message === 'kiosk services stopped')).toHaveLength(2);
+    await page.close();
+  });
+});
+
+/** Sends SIGTERM to every process whose command line mentions `text`. */
+function killProcessesMentioning(text: string) {
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) process.kill(Number(pid), 'SIGTERM');
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
+}

@@ -11,6 +11,15 @@ export interface BrowserHostProcess {
   /** Printed in demo mode: the embedded sandbox's base URL and manifest path. */
   sandbox?: { baseUrl: string; manifestPath: string };
   stdout: string[];
+  /** The first process's exit code (null when a signal ended it). */
+  exitCode: Promise<number | null>;
+  /**
+   * Every "Kiosk UI" address printed so far: a restart from the console prints its own, from a
+   * new process that shares this one's output.
+   */
+  urls(): string[];
+  /** Resolves when nothing writes to the output any more: this process and any it relaunched have ended. */
+  outputClosed: Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -30,9 +39,10 @@ export async function startBrowserHostProcess(
   const stdout: string[] = [];
   const stderr: string[] = [];
   child.stderr?.on('data', (chunk) => stderr.push(String(chunk)));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   const lines = readline.createInterface({ input: child.stdout! });
+  const outputClosed = new Promise<void>((resolve) => lines.once('close', resolve));
   const ready = new Promise<{ url: string; sandbox?: BrowserHostProcess['sandbox'] }>((resolve, reject) => {
     let url: string | undefined;
     let sandbox: BrowserHostProcess['sandbox'];
@@ -56,9 +66,12 @@ export async function startBrowserHostProcess(
     dataDir,
     sandbox,
     stdout,
+    exitCode,
+    urls: () => stdout.flatMap((line) => /^Kiosk UI: (\S+)$/.exec(line)?.[1] ?? []),
+    outputClosed,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
+      await exitCode;
     },
   };
 }
