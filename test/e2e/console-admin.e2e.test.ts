@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { RewardAttributeType } from '../../api/reward-attributes.std.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { expectAccessible, screenshot, startKiosk, tapOnScreenKeyboard, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { openConsoleFirstRun, shootBothSizes } from '../support/manager-console.node.ts';
+import { expectAccessible, recordBridgeCalls, startKiosk, tapOnScreenKeyboard, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 
 /**
  * The console's voucher and reward-attribute tabs, driven through the real console of a fresh demo
@@ -21,16 +22,7 @@ describe('manager console: vouchers and reward attributes', () => {
     kiosk = await startKiosk();
     browser = await launchChromium();
     page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true, timezoneId: 'Europe/Amsterdam' });
-    page.on('websocket', (socket) =>
-      socket.on('framesent', ({ payload }) => {
-        try {
-          const { call } = JSON.parse(String(payload)) as { call?: unknown };
-          if (typeof call === 'string') calls.push(call);
-        } catch {
-          // Not a bridge request.
-        }
-      }),
-    );
+    recordBridgeCalls(page, calls);
     await page.goto(kiosk.host.url);
     await page.getByTestId('attract-screen').waitFor();
     await openConsoleFirstRun(page);
@@ -52,7 +44,7 @@ describe('manager console: vouchers and reward attributes', () => {
     await vouchersTab().getByTestId('voucher-table').waitFor();
     await expectTouchFriendly(vouchersTab());
     await expectAccessible(page, 'vouchers tab');
-    await screenshotBothSizes(page, 'console-vouchers', () => expectScrollsInside(vouchersTab().getByTestId('voucher-table')));
+    await shootBothSizes(page, 'console-vouchers', () => expectScrollsInside(vouchersTab().getByTestId('voucher-table')));
 
     await vouchersTab().getByLabel('Status', { exact: true }).selectOption('ACTIVE');
     await vouchersTab().getByLabel('Per page', { exact: true }).selectOption('10');
@@ -117,7 +109,7 @@ describe('manager console: vouchers and reward attributes', () => {
     await type(form.getByLabel('Value 1'), 'spring');
     await expectTouchFriendly(form);
     await expectAccessible(page, 'new voucher form');
-    await screenshotBothSizes(page, 'console-voucher-create');
+    await shootBothSizes(page, 'console-voucher-create');
     await form.getByTestId('voucher-create-submit').click();
 
     const detail = page.getByTestId('voucher-detail');
@@ -135,7 +127,7 @@ describe('manager console: vouchers and reward attributes', () => {
     // Shown back in local time.
     await expect(shownText(detail.getByTestId('voucher-activation'))).resolves.toBe('Jan 15, 2025, 9:30 AM');
     await expect(shownText(detail.getByTestId('voucher-expiration'))).resolves.toBe('Jun 30, 2030, 6:00 PM');
-    await screenshotBothSizes(page, 'console-voucher-detail');
+    await shootBothSizes(page, 'console-voucher-detail');
   });
 
   it('deactivates and activates the voucher, and moves its expiration only while that is allowed', async () => {
@@ -178,7 +170,7 @@ describe('manager console: vouchers and reward attributes', () => {
     await form.getByText('The expiration_date must be after the activation_date.').waitFor();
     await expect(problemsUnder(form, 'Expiration (optional)')).resolves.toEqual(['The expiration_date must be after the activation_date.']);
     await expect(shownText(form.getByTestId('admin-problem'))).resolves.toBe('Check the marked fields.');
-    await screenshotBothSizes(page, 'console-voucher-refused');
+    await shootBothSizes(page, 'console-voucher-refused');
     await expect(kiosk.platform.findVoucher({ code: 'E2E-BACKWARDS' })).rejects.toMatchObject({ kind: 'not_found' });
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
@@ -197,7 +189,7 @@ describe('manager console: vouchers and reward attributes', () => {
     expect(calls.slice(sent)).not.toContain('adminCreateRewardAttribute');
     await expectTouchFriendly(form);
     await expectAccessible(page, 'new reward attribute form');
-    await screenshotBothSizes(page, 'console-reward-attribute-refused');
+    await shootBothSizes(page, 'console-reward-attribute-refused');
     await form.getByRole('button', { name: 'Cancel' }).click();
     const names = (await kiosk.platform.listRewardAttributes()).data.map((attribute) => attribute.name);
     expect(names).not.toContain('e2e_no_options');
@@ -242,31 +234,9 @@ describe('manager console: vouchers and reward attributes', () => {
 
     await expectTouchFriendly(tab);
     await expectAccessible(page, 'reward attributes tab');
-    await screenshotBothSizes(page, 'console-reward-attributes', () => expectScrollsInside(tab.getByTestId('reward-attribute-table')));
+    await shootBothSizes(page, 'console-reward-attributes', () => expectScrollsInside(tab.getByTestId('reward-attribute-table')));
   });
 });
-
-/** First run: five taps in the top-left corner open the wizard; keep the demo and choose a PIN. */
-async function openConsoleFirstRun(page: Page) {
-  for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
-  await page.getByTestId('console-wizard').waitFor();
-  await page.getByTestId('wizard-demo').click();
-  await page.getByTestId('pin-setter').waitFor();
-  const pins = page.getByTestId('pin-setter').locator('input');
-  await pins.nth(0).fill('2580');
-  await pins.nth(1).fill('2580');
-  await page.getByTestId('pin-set').click();
-  await page.getByTestId('console-shell').waitFor();
-}
-
-/** Both panel shapes (ending in portrait, where the journey runs), checking `atEach` in each. */
-async function screenshotBothSizes(page: Page, name: string, atEach: () => Promise<void> = async () => {}) {
-  for (const viewport of ['landscape', 'portrait'] as const) {
-    await page.setViewportSize(KIOSK_VIEWPORTS[viewport]);
-    await atEach();
-    await screenshot(page, name);
-  }
-}
 
 /** A physical keyboard: fill, then Enter, which closes the on-screen keyboard as Done does. */
 async function type(field: Locator, text: string) {

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, expectAccessible, kioskLog, openKiosk, screenshot, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { openConsoleFirstRun, openConsoleWithPin, PIN, shootBothSizes, tapCorner } from '../support/manager-console.node.ts';
+import { cardOf, expectAccessible, kioskLog, openKiosk, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 
 /**
  * Getting into the store manager's console on a fresh demo kiosk: the corner gesture (five taps,
@@ -12,17 +13,10 @@ import { cardOf, expectAccessible, kioskLog, openKiosk, screenshot, startKiosk, 
  * (managerStatus) and its files are checked, not only the screen.
  */
 
-const PIN = '2580';
-
 async function managerStatus(page: Page) {
   const status = await page.evaluate(() => window.kiosk.managerStatus());
   if (!status.ok) throw new Error(status.error.message);
   return status.value;
-}
-
-/** Five quick taps on the touch screen, inside the top-left corner. */
-async function tapCorner(page: Page, taps = 5) {
-  for (let tap = 0; tap < taps; tap++) await page.touchscreen.tap(30 + tap * 4, 40);
 }
 
 /** Digits on the on-screen keypad (its keys are named by their digit), then Done. */
@@ -31,14 +25,6 @@ async function typeOnKeypad(page: Page, digits: string) {
   await expect(keypad.getAttribute('data-layout')).resolves.toBe('numeric');
   for (const digit of digits) await keypad.getByRole('button', { name: digit, exact: true }).tap();
   await keypad.getByRole('button', { name: 'Done', exact: true }).tap();
-}
-
-/** Both panel shapes, then back to portrait. */
-async function shootBoth(page: Page, name: string) {
-  await screenshot(page, name);
-  await page.setViewportSize(KIOSK_VIEWPORTS.landscape);
-  await screenshot(page, name);
-  await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
 }
 
 describe('manager console: getting in', () => {
@@ -78,7 +64,7 @@ describe('manager console: getting in', () => {
     await page.getByTestId('console-wizard').waitFor();
     await expect(page.getByTestId('home-screen').count()).resolves.toBe(0);
     await expectAccessible(page, 'console wizard');
-    await shootBoth(page, 'console-wizard');
+    await shootBothSizes(page, 'console-wizard');
 
     await page.getByTestId('wizard-demo').tap();
     await page.getByTestId('pin-setter').waitFor();
@@ -91,7 +77,7 @@ describe('manager console: getting in', () => {
     await page.getByTestId('pin-set').tap();
     await page.getByText('The two PINs are not the same.').waitFor();
     await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: false });
-    await shootBoth(page, 'console-wizard-pin');
+    await shootBothSizes(page, 'console-wizard-pin');
 
     await page.getByLabel('Repeat the PIN').fill('');
     await page.getByLabel('Repeat the PIN').tap();
@@ -120,7 +106,7 @@ describe('manager console: getting in', () => {
     await page.getByTestId('console-pin').waitFor({ timeout: 2_500 });
     await page.mouse.up();
     await expectAccessible(page, 'PIN pad');
-    await shootBoth(page, 'console-pin');
+    await shootBothSizes(page, 'console-pin');
 
     await typeOnKeypad(page, PIN);
     await page.getByTestId('console-shell').waitFor();
@@ -145,7 +131,7 @@ describe('manager console: getting in', () => {
     await expect(page.getByTestId('on-screen-keyboard').count()).resolves.toBe(0);
     const status = await managerStatus(page);
     expect(status.lockedUntil).toBeGreaterThan(Date.now() + 4 * 60_000);
-    await shootBoth(page, 'console-pin-locked');
+    await shootBothSizes(page, 'console-pin-locked');
     // Even the right PIN is refused now, by main.
     await expect(page.evaluate((pin) => window.kiosk.unlockManager({ pin }), PIN)).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await page.getByRole('button', { name: 'Cancel' }).tap();
@@ -180,13 +166,7 @@ describe('manager console: locks itself', () => {
     await page.clock.install();
     await page.goto(kiosk.host.url);
     await page.getByTestId('attract-screen').waitFor();
-    await tapCorner(page);
-    await page.getByTestId('wizard-demo').tap();
-    const pins = page.getByTestId('pin-setter').locator('input');
-    await pins.nth(0).fill(PIN);
-    await pins.nth(1).fill(PIN);
-    await page.getByTestId('pin-set').tap();
-    await page.getByTestId('console-shell').waitFor();
+    await openConsoleFirstRun(page);
 
     // A touch within the two minutes starts them over.
     await page.clock.fastForward('01:50');
@@ -227,13 +207,7 @@ describe('manager console: restart and quit', () => {
   it('restarts the kiosk as a fresh process, and quits it for good', async () => {
     kiosk = await startKiosk();
     const page = await openKiosk(browser, kiosk);
-    await tapCorner(page);
-    await page.getByTestId('wizard-demo').tap();
-    const pins = page.getByTestId('pin-setter').locator('input');
-    await pins.nth(0).fill(PIN);
-    await pins.nth(1).fill(PIN);
-    await page.getByTestId('pin-set').tap();
-    await page.getByTestId('console-shell').waitFor();
+    await openConsoleFirstRun(page);
 
     await confirmOnDiagnostics(page, 'Restart kiosk');
     await expect(kiosk.host.exitCode).resolves.toBe(0);
@@ -242,10 +216,7 @@ describe('manager console: restart and quit', () => {
     // The new process runs on the same data: the PIN is still set.
     await page.goto(kiosk.host.urls()[1]!);
     await page.getByTestId('attract-screen').waitFor();
-    await tapCorner(page);
-    await page.getByTestId('pin-input').fill(PIN);
-    await page.getByTestId('pin-input').press('Enter');
-    await page.getByTestId('console-shell').waitFor();
+    await openConsoleWithPin(page);
     await confirmOnDiagnostics(page, 'Quit kiosk');
     await kiosk.host.outputClosed;
     // Each process closed its services on the way out.

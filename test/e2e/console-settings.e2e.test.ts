@@ -22,6 +22,7 @@ import {
   wedgeScan,
   type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
+import { openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
 
 /**
@@ -31,7 +32,6 @@ import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
  * and the first-run wizard connecting a kiosk to a separately started sandbox as its platform.
  */
 
-const PIN = '2580';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let browser: Browser;
@@ -44,21 +44,6 @@ afterAll(async () => {
 
 const readConfig = (dataDir: string) => JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
 const setting = (page: Page, key: string): Locator => page.locator(`[data-setting="${key}"]`);
-
-/** Five taps in the corner, the wizard's Demo choice, and the PIN: the console of a fresh kiosk. */
-async function openConsoleFirstRun(page: Page) {
-  for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
-  await page.getByTestId('wizard-demo').tap();
-  await setPinInWizard(page);
-}
-
-async function setPinInWizard(page: Page) {
-  const pins = page.getByTestId('pin-setter').locator('input');
-  await pins.nth(0).fill(PIN);
-  await pins.nth(1).fill(PIN);
-  await page.getByTestId('pin-set').tap();
-  await page.getByTestId('console-shell').waitFor();
-}
 
 /** Picks a choice (a radio pill) of a generated setting by its visible name. */
 async function choose(page: Page, key: string, name: string) {
@@ -87,15 +72,11 @@ async function save(page: Page) {
   await page.getByTestId('save-done').waitFor();
 }
 
-/** Both panel shapes, then back to portrait; `section` is scrolled to the top in each (the layouts differ). */
-async function shootBoth(page: Page, name: string, section?: string) {
-  for (const viewport of ['portrait', 'landscape'] as const) {
-    await page.setViewportSize(KIOSK_VIEWPORTS[viewport]);
+/** Both panel shapes, ending in portrait; `section` is scrolled to the top in each (the layouts differ). */
+const shootBoth = (page: Page, name: string, section?: string) =>
+  shootBothSizes(page, name, async () => {
     if (section) await scrollTo(page, section);
-    await screenshot(page, name);
-  }
-  await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
-}
+  });
 
 /** Scrolls the settings so `section` starts at the top. */
 async function scrollTo(page: Page, section: string) {
@@ -308,14 +289,6 @@ describe('manager console: settings on a demo kiosk', () => {
     await shootBoth(page, 'console-tab-rewards');
     await page.getByTestId('console-lock').tap();
   });
-
-  async function openConsoleWithPin(target: Page) {
-    for (let tap = 0; tap < 5; tap++) await target.touchscreen.tap(30, 30);
-    await target.getByTestId('console-pin').waitFor();
-    await target.getByTestId('pin-input').fill(PIN);
-    await target.getByTestId('pin-input').press('Enter');
-    await target.getByTestId('console-shell').waitFor();
-  }
 });
 
 describe('manager console: a key set by provisioning', () => {

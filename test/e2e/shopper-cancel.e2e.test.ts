@@ -1,38 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.node.ts';
-import {
-  cardOf,
-  expectAccessible,
-  openKiosk,
-  screenshot,
-  startKiosk,
-  scannerBurst,
-  type KioskUnderTest,
-} from '../support/kiosk-journey.node.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { cardOf, expectAccessible, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 
 /**
  * Redeem, then change one's mind: Cancel or Back on the confirm screen gives the lock back, so the
  * voucher is ACTIVE again in the platform and nothing was redeemed.
  */
 describe('shopper journey: card → home → voucher → redeem → cancel / back', () => {
-  let kiosk: KioskUnderTest;
-  let browser: Browser;
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
 
-  beforeAll(async () => {
-    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kiosk?.host.stop();
-  });
-
-  const koffie = async () => (await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data;
+  const koffie = async () => (await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data;
 
   /** Sanne's card, her home screen, then her KOFFIE24 (the one coffee voucher of hers with an end date). */
   async function openKoffie24(page: Page, shots: string | null) {
-    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
     await scannerBurst(page, sanne.card);
     await page.getByTestId('home-screen').waitFor();
     await page.getByTestId('voucher-list').waitFor();
@@ -46,15 +27,15 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
     if (shots) await screenshot(page, `${shots}-voucher`);
   }
 
-  /** Redeem: the confirm screen, and the platform holds KOFFIE24 locked for this kiosk. */
+  /** Redeem: the confirm screen, and the platform holds KOFFIE24 locked for this suite.kiosk. */
   async function lockIt(page: Page, shots: string | null) {
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm-screen').waitFor();
     await expect(page.getByTestId('countdown').textContent()).resolves.toMatch(/\d+ seconds left/);
     expect(await koffie()).toMatchObject({ status: 'LOCKED', times_redeemed: 0 });
     // Only this voucher: none of Sanne's others is held.
-    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
-    const held = (await kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.status === 'LOCKED');
+    const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
+    const held = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.status === 'LOCKED');
     expect(held.map((voucher) => voucher.code)).toEqual(['KOFFIE24']);
     await expectAccessible(page, 'confirm');
     if (shots) await screenshot(page, `${shots}-confirm`);
@@ -72,7 +53,7 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
 
   for (const viewport of ['portrait', 'landscape'] as const) {
     it(`Cancel and Back on the confirm screen release the voucher (${viewport})`, async () => {
-      const page = await openKiosk(browser, kiosk, viewport);
+      const page = await openKiosk(suite.browser, suite.kiosk, viewport);
       await expectAccessible(page, 'attract');
       await screenshot(page, 'cancel-attract');
       await openKoffie24(page, 'cancel');

@@ -1,14 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.node.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   cardOf,
   expectAccessible,
+  kioskSuite,
   openKioskRecordingCalls,
   screenshot,
-  startKiosk,
   tapOnScreenKeyboard,
-  type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
 
 /**
@@ -16,21 +14,11 @@ import {
  * on-screen keyboard. A malformed address is caught on the kiosk; an unknown one by the platform.
  */
 describe('shopper journey: forgot the card → e-mail on the on-screen keyboard → home', () => {
-  let kiosk: KioskUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    kiosk = await startKiosk({
+  const suite = kioskSuite({
       'session.scanner_type': 'hand_scanner',
       'session.enable_email_identification': true,
       'session.enable_on_screen_keyboard': true,
     });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kiosk?.host.stop();
-  });
 
   const field = (page: Page) => page.getByRole('textbox', { name: 'E-mail address' });
 
@@ -50,7 +38,7 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
   }
 
   it('finds Sanne by the address typed on the on-screen keyboard (portrait)', async () => {
-    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'portrait');
+    const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'portrait');
     await toEmailScreen(page, true);
     await tapOnScreenKeyboard(page, 'sanne.devries@example.nl');
     await expect(field(page).inputValue()).resolves.toBe('sanne.devries@example.nl');
@@ -65,13 +53,13 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
     expect(calls.filter((call) => call === 'identifyByEmail')).toHaveLength(1);
 
     // The platform's Sanne, with her balance and her active vouchers, is the one on screen.
-    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
-    const contact = (await kiosk.platform.findContactByEmail({ email: 'sanne.devries@example.nl' })).data;
+    const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
+    const contact = (await suite.kiosk.platform.findContactByEmail({ email: 'sanne.devries@example.nl' })).data;
     expect(contact.uuid).toBe(sanne.uuid);
-    const balance = (await kiosk.platform.getCreditBalance({ contact_uuid: sanne.uuid })).data.balance;
+    const balance = (await suite.kiosk.platform.getCreditBalance({ contact_uuid: sanne.uuid })).data.balance;
     await page.getByTestId('credit-balance').waitFor();
     await expect(page.getByTestId('credit-balance').locator('strong').textContent()).resolves.toBe(balance.toLocaleString('en'));
-    const active = (await kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, status: 'ACTIVE', limit: 100 })).data;
+    const active = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, status: 'ACTIVE', limit: 100 })).data;
     await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(active.length);
     await expectAccessible(page, 'home');
     await screenshot(page, 'email-home');
@@ -79,7 +67,7 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
   });
 
   it('says "check the address" without asking the platform, and "no account" for an unknown one (landscape)', async () => {
-    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'landscape');
+    const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'landscape');
     await toEmailScreen(page, true);
     await tapOnScreenKeyboard(page, 'nobody');
     await expectAccessible(page, 'e-mail with keyboard');
@@ -104,7 +92,7 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
     await screenshot(page, 'email-unknown');
 
     // The platform indeed has no such contact, and none was made.
-    await expect(kiosk.platform.findContactByEmail({ email: 'nobody@example.nl' })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(suite.kiosk.platform.findContactByEmail({ email: 'nobody@example.nl' })).rejects.toMatchObject({ kind: 'not_found' });
     await page.close();
   });
 });

@@ -1,15 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.node.ts';
-import {
-  cardOf,
-  expectAccessible,
-  openKiosk,
-  screenshot,
-  startKiosk,
-  scannerBurst,
-  type KioskUnderTest,
-} from '../support/kiosk-journey.node.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { cardOf, expectAccessible, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 
 /** The shortest idle time the config allows; the warning then counts down another 10 s. */
 const IDLE_SECONDS = 10;
@@ -21,19 +12,9 @@ const WARNING_SECONDS = 10;
  * warning keeps the visit. (These waits are real: the idle timer runs on the renderer's clock.)
  */
 describe('shopper journey: walking away', () => {
-  let kiosk: KioskUnderTest;
-  let browser: Browser;
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner', 'idle.timeoutSeconds': IDLE_SECONDS });
 
-  beforeAll(async () => {
-    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner', 'idle.timeoutSeconds': IDLE_SECONDS });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kiosk?.host.stop();
-  });
-
-  const sanne = () => cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+  const sanne = () => cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
   const bodyText = (page: Page) => page.evaluate(() => document.body.innerText);
 
   async function toHome(page: Page) {
@@ -44,7 +25,7 @@ describe('shopper journey: walking away', () => {
   }
 
   it('leaves the confirm screen alone: warning, then a fresh attract screen and the voucher released', async () => {
-    const page = await openKiosk(browser, kiosk, 'portrait');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
     const freshAttract = await bodyText(page);
     await toHome(page);
     await page.getByRole('button', { name: /Gratis koffie/ }).filter({ hasText: 'Valid until' }).click();
@@ -52,7 +33,7 @@ describe('shopper journey: walking away', () => {
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm-screen').waitFor();
     const lastTouch = Date.now();
-    expect((await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
+    expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
 
     // Hands off. The warning comes after the idle time, over the confirm screen.
     const warning = page.getByTestId('idle-warning');
@@ -62,7 +43,7 @@ describe('shopper journey: walking away', () => {
     await expect(page.getByRole('alertdialog', { name: 'Are you still there?' }).isVisible()).resolves.toBe(true);
     await expect(warning.textContent()).resolves.toMatch(/Starting over in \d+ seconds/);
     await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
-    expect((await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
+    expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
     await expectAccessible(page, 'idle warning');
     await screenshot(page, 'idle-warning');
 
@@ -72,8 +53,8 @@ describe('shopper journey: walking away', () => {
     await expect(warning.count()).resolves.toBe(0);
 
     // The platform has the voucher back: ACTIVE, not redeemed.
-    await expect.poll(async () => (await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('ACTIVE');
-    expect((await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data).toMatchObject({ times_redeemed: 0, is_redeemed: false });
+    await expect.poll(async () => (await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('ACTIVE');
+    expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data).toMatchObject({ times_redeemed: 0, is_redeemed: false });
 
     // Nothing of the shopper is left on screen: exactly the attract screen the kiosk started with.
     const text = await bodyText(page);
@@ -89,7 +70,7 @@ describe('shopper journey: walking away', () => {
   });
 
   it('keeps the visit when the shopper touches the screen during the warning', async () => {
-    const page = await openKiosk(browser, kiosk, 'landscape');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
     await toHome(page);
     const warning = page.getByTestId('idle-warning');
     await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });

@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.node.ts';
-import { cardOf, openKiosk, screenshot, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { describe, expect, it } from 'vitest';
+import { cardOf, kioskSuite, openKiosk, screenshot, wedgeScan } from '../support/kiosk-journey.node.ts';
 
 describe('shopper journey: card by wedge → home → redeem', () => {
-  let kiosk: KioskUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kiosk?.host.stop();
-  });
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
 
   it('identifies Sanne by her card and redeems one of her vouchers exactly once', async () => {
-    const page = await openKiosk(browser, kiosk);
+    const page = await openKiosk(suite.browser, suite.kiosk);
     await screenshot(page, 'attract');
-    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
     await wedgeScan(page, sanne.card);
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
@@ -38,9 +26,9 @@ describe('shopper journey: card by wedge → home → redeem', () => {
 
     // Whichever coffee voucher was on top: it, and only it, was redeemed, once.
     const redeemedCode = await page.getByTestId('redeemed-screen').getAttribute('data-code');
-    const redeemed = await kiosk.platform.findVoucher({ code: redeemedCode! });
+    const redeemed = await suite.kiosk.platform.findVoucher({ code: redeemedCode! });
     expect(redeemed.data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
-    const others = (await kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.code !== redeemedCode);
+    const others = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.code !== redeemedCode);
     expect(others.filter((voucher) => voucher.status === 'REDEEMED').map((voucher) => voucher.code)).toEqual(['KFR2D8WM']);
   });
 });

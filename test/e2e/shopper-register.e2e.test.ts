@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/chromium.node.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   expectAccessible,
+  kioskSuite,
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
   screenshot,
-  startKiosk,
   tapOnScreenKeyboard,
-  type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
 
 const NEW_EMAIL = 'nieuw.lid@example.nl';
@@ -19,24 +17,14 @@ const NEW_EMAIL = 'nieuw.lid@example.nl';
  * the contact and links the card to it, in the platform. Without consent nothing is made.
  */
 describe('shopper journey: unlinked card → join → home', () => {
-  let kiosk: KioskUnderTest;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    kiosk = await startKiosk({
+  const suite = kioskSuite({
       'session.scanner_type': 'hand_scanner',
       'session.enable_registration': true,
       'session.enable_on_screen_keyboard': true,
     });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kiosk?.host.stop();
-  });
 
-  const card = () => kiosk.manifest.unlinked_identifiers[0]!;
-  const cardOwner = async () => (await kiosk.platform.findContactIdentifier({ contact_identifier_value: card() })).data;
+  const card = () => suite.kiosk.manifest.unlinked_identifiers[0]!;
+  const cardOwner = async () => (await suite.kiosk.platform.findContactIdentifier({ contact_identifier_value: card() })).data;
   const field = (page: Page) => page.getByRole('textbox', { name: 'E-mail address' });
   const consent = (page: Page) => page.getByRole('checkbox', { name: /I agree to the programme terms/ });
 
@@ -61,7 +49,7 @@ describe('shopper journey: unlinked card → join → home', () => {
   }
 
   it('without consent: asks to tick the box and makes nothing (landscape)', async () => {
-    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'landscape');
+    const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'landscape');
     expect((await cardOwner()).contact).toBeNull();
     await toRegisterWithAddress(page, true);
     await expectAccessible(page, 'register with keyboard');
@@ -74,7 +62,7 @@ describe('shopper journey: unlinked card → join → home', () => {
     await screenshot(page, 'register-consent-needed');
 
     expect(calls).not.toContain('registerShopper');
-    await expect(kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).rejects.toMatchObject({ kind: 'not_found' });
+    await expect(suite.kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).rejects.toMatchObject({ kind: 'not_found' });
     expect(await cardOwner()).toMatchObject({ active: true, contact: null });
 
     await page.getByRole('button', { name: 'Back' }).tap();
@@ -83,7 +71,7 @@ describe('shopper journey: unlinked card → join → home', () => {
   });
 
   it('with consent: makes the contact, links the card to it, and shows its home (portrait)', async () => {
-    const page = await openKiosk(browser, kiosk, 'portrait');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
     await toRegisterWithAddress(page, true);
     // Ticked with the keyboard still up: the box must not move away from under the finger.
     await consent(page).tap();
@@ -96,12 +84,12 @@ describe('shopper journey: unlinked card → join → home', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Welcome back, n•••@example.nl');
 
     // In the platform: the new contact, and the card is now its card.
-    const contact = (await kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).data;
+    const contact = (await suite.kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).data;
     expect(contact).toMatchObject({ email: NEW_EMAIL });
-    expect(kiosk.manifest.contacts.map((known) => known.uuid)).not.toContain(contact.uuid);
+    expect(suite.kiosk.manifest.contacts.map((known) => known.uuid)).not.toContain(contact.uuid);
     expect(await cardOwner()).toMatchObject({ value: card(), active: true, contact: { uuid: contact.uuid } });
 
-    const vouchers = (await kiosk.platform.listVouchers({ contact_uuid: contact.uuid, status: 'ACTIVE', limit: 100 })).data;
+    const vouchers = (await suite.kiosk.platform.listVouchers({ contact_uuid: contact.uuid, status: 'ACTIVE', limit: 100 })).data;
     if (vouchers.length === 0) await page.getByText('No vouchers right now. Keep collecting!').waitFor();
     else await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(vouchers.length);
     await expectAccessible(page, 'home');

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/chromium.node.ts';
+import { describe, expect, it } from 'vitest';
 import {
   cardOf,
   expectAccessible,
+  kioskSuite,
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
   screenshot,
-  startKiosk,
-  type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
 
 /**
@@ -17,23 +14,13 @@ import {
  * scans their card. Unknown codes and used vouchers are turned away in plain words.
  */
 describe('shopper journey: voucher scanned before the card', () => {
-  let kiosk: KioskUnderTest;
-  let browser: Browser;
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
 
-  beforeAll(async () => {
-    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner' });
-    browser = await launchChromium();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await kiosk?.host.stop();
-  });
-
-  const voucher = async (code: string) => (await kiosk.platform.findVoucher({ code })).data;
+  const voucher = async (code: string) => (await suite.kiosk.platform.findVoucher({ code })).data;
 
   it('KF9R4TBZ asks for the loyalty card, then is redeemed once for Sanne (portrait)', async () => {
     expect(await voucher('KF9R4TBZ')).toMatchObject({ status: 'ACTIVE', contact: null, times_redeemed: 0 });
-    const { page, calls } = await openKioskRecordingCalls(browser, kiosk, 'portrait');
+    const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'portrait');
     await expectAccessible(page, 'attract');
     await screenshot(page, 'voucher-only-attract');
 
@@ -49,7 +36,7 @@ describe('shopper journey: voucher scanned before the card', () => {
     await screenshot(page, 'voucher-only-needs-card');
 
     // Her card, on the voucher screen: the kiosk stays on the voucher, now hers to redeem.
-    await scannerBurst(page, cardOf(kiosk.manifest, 'sanne.devries@example.nl').card);
+    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
     await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
     await expect(page.getByTestId('needs-card').count()).resolves.toBe(0);
     await expect(page.getByTestId('voucher-screen').isVisible()).resolves.toBe(true);
@@ -79,8 +66,8 @@ describe('shopper journey: voucher scanned before the card', () => {
       contact: null,
     });
     // Sanne's own vouchers were left alone.
-    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
-    const hers = (await kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data;
+    const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
+    const hers = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data;
     expect(hers.filter((own) => own.status === 'REDEEMED').map((own) => own.code)).toEqual(['KFR2D8WM']);
 
     // Back from the redeemed screen: Sanne's home, the visit goes on.
@@ -91,7 +78,7 @@ describe('shopper journey: voucher scanned before the card', () => {
   });
 
   it('turns away an unknown code and an already used voucher (landscape)', async () => {
-    const page = await openKiosk(browser, kiosk, 'landscape');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
     await expectAccessible(page, 'attract');
     await screenshot(page, 'voucher-only-attract');
 

@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from './browser-host-process.node.ts';
-import { KIOSK_VIEWPORTS } from './chromium.node.ts';
+import { KIOSK_VIEWPORTS, launchChromium } from './chromium.node.ts';
 import { messages } from '../../renderer/i18n/messages.std.ts';
 import { layouts, type LayoutName } from '../../renderer/keyboard/layouts.std.ts';
 
@@ -40,6 +41,34 @@ export async function startKiosk(settings: Record<string, unknown> = {}, dataDir
     credentials: async () => ({ apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token }),
   });
   return { host, manifest, platform, dataDir };
+}
+
+/**
+ * One demo kiosk (with `settings`) and one Chromium for a describe block: started before its
+ * tests, stopped after them. Read `kiosk` and `browser` inside the tests, once they are running.
+ */
+export function kioskSuite(settings: Record<string, unknown> = {}): { readonly kiosk: KioskUnderTest; readonly browser: Browser } {
+  let kiosk: KioskUnderTest | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [kiosk, browser] = await Promise.all([startKiosk(settings), launchChromium()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await kiosk?.host.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error('kioskSuite: read kiosk and browser inside a test, not while the suite is declared');
+    return value;
+  };
+  return {
+    get kiosk() {
+      return started(kiosk);
+    },
+    get browser() {
+      return started(browser);
+    },
+  };
 }
 
 export async function openKiosk(browser: Browser, kiosk: KioskUnderTest, viewport: keyof typeof KIOSK_VIEWPORTS = 'portrait'): Promise<Page> {
@@ -138,7 +167,14 @@ export async function openKioskRecordingCalls(
   viewport: keyof typeof KIOSK_VIEWPORTS = 'portrait',
 ): Promise<{ page: Page; calls: string[] }> {
   const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
-  const calls: string[] = [];
+  const calls = recordBridgeCalls(page);
+  await page.goto(kiosk.host.url);
+  await page.getByTestId('attract-screen').waitFor();
+  return { page, calls };
+}
+
+/** Records, by name and in order, every bridge call `page` makes from now on, into `calls`. */
+export function recordBridgeCalls(page: Page, calls: string[] = []): string[] {
   page.on('websocket', (socket) =>
     socket.on('framesent', ({ payload }) => {
       try {
@@ -149,9 +185,7 @@ export async function openKioskRecordingCalls(
       }
     }),
   );
-  await page.goto(kiosk.host.url);
-  await page.getByTestId('attract-screen').waitFor();
-  return { page, calls };
+  return calls;
 }
 
 /**

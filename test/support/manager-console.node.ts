@@ -1,0 +1,45 @@
+import type { Page } from 'playwright-core';
+import { KIOSK_VIEWPORTS } from './chromium.node.ts';
+import { screenshot } from './kiosk-journey.node.ts';
+
+/** The manager PIN the console E2E tests choose. */
+export const PIN = '2580';
+
+/** Quick taps (five open the console) on the touch screen, inside the top-left corner. */
+export async function tapCorner(page: Page, taps = 5) {
+  for (let tap = 0; tap < taps; tap++) await page.touchscreen.tap(30 + tap * 4, 40);
+}
+
+/** The wizard's PIN step, typed on a physical keyboard: the PIN twice, then Set. */
+export async function setPinInWizard(page: Page) {
+  const pins = page.getByTestId('pin-setter').locator('input');
+  await pins.nth(0).fill(PIN);
+  await pins.nth(1).fill(PIN);
+  await page.getByTestId('pin-set').tap();
+  await page.getByTestId('console-shell').waitFor();
+}
+
+/** A fresh kiosk's console: the corner, the wizard's Demo choice, and the PIN. */
+export async function openConsoleFirstRun(page: Page) {
+  await tapCorner(page);
+  await page.getByTestId('wizard-demo').tap();
+  await setPinInWizard(page);
+}
+
+/** The console of a kiosk whose PIN is set: the corner, then the PIN. */
+export async function openConsoleWithPin(page: Page) {
+  await tapCorner(page);
+  await page.getByTestId('console-pin').waitFor();
+  await page.getByTestId('pin-input').fill(PIN);
+  await page.getByTestId('pin-input').press('Enter');
+  await page.getByTestId('console-shell').waitFor();
+}
+
+/** Screenshots in both panel shapes, ending in portrait; `atEach` runs first in each (to scroll, to check). */
+export async function shootBothSizes(page: Page, name: string, atEach: () => Promise<void> = async () => {}) {
+  for (const viewport of ['landscape', 'portrait'] as const) {
+    await page.setViewportSize(KIOSK_VIEWPORTS[viewport]);
+    await atEach();
+    await screenshot(page, name);
+  }
+}
