@@ -3,7 +3,8 @@ import path from 'node:path';
 import Conf from 'conf';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
-import { candidateValues, isConfigKey, readKey, withKey } from './config-keys.std.ts';
+import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { candidateValues, isConfigKey } from './config-keys.std.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
 
@@ -45,7 +46,7 @@ export class ConfigStore {
 
   getKey(key: string): unknown {
     this.#assertKey(key);
-    return readKey(this.#config, key);
+    return readDotted(this.#config, key);
   }
 
   /** Sets one key from typed value; throws ConfigError (nothing written) when it is not allowed. */
@@ -59,7 +60,7 @@ export class ConfigStore {
     for (const [key, value] of Object.entries(values)) {
       this.#assertKey(key);
       if (this.isLocked(key)) throw new ConfigError(`${key} is set by the provisioning file and cannot be changed here`);
-      next = withKey(next as KioskConfig, key, value);
+      next = withDotted(next, { [key]: value });
     }
     const result = KioskConfig.safeParse(next);
     if (!result.success) throw new ConfigError(describeIssues(result.error));
@@ -129,9 +130,7 @@ export class ConfigStore {
 
   /** The provisioning file's values always win; they were checked as a whole when it was read. */
   #withLocked(config: KioskConfig): KioskConfig {
-    let locked: unknown = config;
-    for (const [key, value] of Object.entries(this.options.locked ?? {})) locked = withKey(locked as KioskConfig, key, value);
-    return KioskConfig.parse(locked);
+    return KioskConfig.parse(withDotted(config, this.options.locked ?? {}));
   }
 
   #notify() {

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { CONFIG_KEYS, leafKeys, readKey, withKey } from './config-keys.std.ts';
+import { leafKeys, readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { CONFIG_KEYS } from './config-keys.std.ts';
 import { ConfigStore, describeIssues } from './config-store.node.ts';
 
 /**
@@ -34,15 +35,13 @@ export function readProvisioning(file: string, logger: Logger): Record<string, u
     logger.error('provisioning file names unknown settings; ignored', { file, unknown });
     return {};
   }
-  const keys = CONFIG_KEYS.filter((key) => readKey(raw as KioskConfig, key) !== undefined);
-  let applied: unknown = defaultConfig();
-  for (const key of keys) applied = withKey(applied as KioskConfig, key, readKey(raw as KioskConfig, key));
-  const checked = KioskConfig.safeParse(applied);
+  const keys = CONFIG_KEYS.filter((key) => readDotted(raw, key) !== undefined);
+  const checked = KioskConfig.safeParse(withDotted(defaultConfig(), Object.fromEntries(keys.map((key) => [key, readDotted(raw, key)]))));
   if (!checked.success) {
     logger.error('provisioning file invalid; ignored', { file, reason: describeIssues(checked.error) });
     return {};
   }
-  return Object.fromEntries(keys.map((key) => [key, readKey(checked.data, key)]));
+  return Object.fromEntries(keys.map((key) => [key, readDotted(checked.data, key)]));
 }
 
 /** The kiosk's settings with the provisioning file's keys applied and locked: what every tool opens. */

@@ -1,6 +1,6 @@
-import type { KioskConfig } from '../../preload/config-schema.std.ts';
 import { ConfigError, type ConfigStore } from './config-store.node.ts';
-import { isConfigKey, leafKeys, readKey } from './config-keys.std.ts';
+import { leafKeys, readDotted } from '../../preload/dotted-keys.std.ts';
+import { isConfigKey } from './config-keys.std.ts';
 import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 
 /**
@@ -29,7 +29,7 @@ export function importSettings(store: ConfigStore, text: string): string[] {
   }
   const unknown = keys.filter((key) => !isConfigKey(key));
   if (unknown.length > 0) throw new ConfigError(`unknown settings: ${unknown.join(', ')}`);
-  const values = Object.fromEntries(keys.map((key) => [key, readKey(migrated as KioskConfig, key)]));
+  const values = Object.fromEntries(keys.map((key) => [key, readDotted(migrated, key)]));
   // An export from a provisioned kiosk carries its locked keys too; the same value changes nothing.
   const changed = keys.filter((key) => !store.isLocked(key) || JSON.stringify(values[key]) !== JSON.stringify(store.getKey(key)));
   const locked = changed.filter((key) => store.isLocked(key));

@@ -3,7 +3,8 @@ import { kiosk } from '../kiosk.dom.ts';
 import { managerConsole } from './console.svelte';
 import { failureText, t } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
-import { ConsoleConfig, fieldKind, readSetting, withSettings } from './settings-schema.std.ts';
+import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { ConsoleConfig, fieldKind } from './settings-schema.std.ts';
 
 /** A number field's text as the number it means; anything else is left for the schema to refuse. */
 const asNumber = (value: unknown) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value);
@@ -49,7 +50,7 @@ export class SettingsForm {
   }
 
   value(key: string): unknown {
-    return Object.hasOwn(this.#edits, key) ? this.#edits[key] : readSetting(this.settings?.config, key);
+    return Object.hasOwn(this.#edits, key) ? this.#edits[key] : readDotted(this.settings?.config, key);
   }
 
   set(key: string, value: unknown) {
@@ -67,7 +68,7 @@ export class SettingsForm {
     const changes: Record<string, unknown> = {};
     for (const [key, raw] of Object.entries(this.#edits)) {
       const value = fieldKind(key).kind === 'number' ? asNumber(raw) : raw;
-      if (!same(value, readSetting(this.settings?.config, key))) changes[key] = value;
+      if (!same(value, readDotted(this.settings?.config, key))) changes[key] = value;
     }
     return changes;
   }
@@ -86,7 +87,7 @@ export class SettingsForm {
     const changes = this.changes;
     if (!this.settings || this.saving || Object.keys(changes).length === 0) return false;
     // A snapshot: the state proxy itself cannot be cloned.
-    const checked = ConsoleConfig.safeParse(withSettings($state.snapshot(this.settings.config), changes));
+    const checked = ConsoleConfig.safeParse(withDotted($state.snapshot(this.settings.config), changes));
     if (!checked.success) return this.#refused(problemsFromIssues(checked.error.issues, this.#fields));
     this.saving = true;
     const result = await managerConsole.call(() => kiosk.updateSettings({ values: changes }));

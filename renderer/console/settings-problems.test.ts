@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { problemsFromIssues, problemsFromMessage } from './settings-problems.std.ts';
-import { ConsoleConfig, withSettings } from './settings-schema.std.ts';
+import { withDotted } from '../../preload/dotted-keys.std.ts';
+import { ConsoleConfig } from './settings-schema.std.ts';
 
 const FIELDS = ['idle.timeoutSeconds', 'brand.name', 'brand.color', 'locale.default', 'locale.enabled', 'kiosk.mode'];
 const issuesOf = (values: Record<string, unknown>) => {
-  const result = ConsoleConfig.safeParse(withSettings(ConsoleConfig.parse({}), values));
+  const result = ConsoleConfig.safeParse(withDotted(ConsoleConfig.parse({}), values));
   if (result.success) throw new Error('expected the schema to refuse');
   return result.error.issues;
 };

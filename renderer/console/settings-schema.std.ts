@@ -67,23 +67,3 @@ export function fieldKind(key: string): FieldKind {
   }
   throw new Error(`no control for the setting ${key}`);
 }
-
-type Tree = Record<string, unknown>;
-const isTree = (value: unknown): value is Tree => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-export function readSetting(config: unknown, key: string): unknown {
-  return key.split('.').reduce<unknown>((node, name) => (isTree(node) ? node[name] : undefined), config);
-}
-
-/** A copy of `config` with the dotted keys in `values` replaced. */
-export function withSettings(config: unknown, values: Record<string, unknown>): unknown {
-  const copy = structuredClone(config) as Tree;
-  for (const [key, value] of Object.entries(values)) {
-    const names = key.split('.');
-    const last = names.pop() as string;
-    let node = copy;
-    for (const name of names) node = node[name] as Tree;
-    node[last] = value;
-  }
-  return copy;
-}

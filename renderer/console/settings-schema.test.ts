@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KIOSK_MODES } from '../../preload/config-schema.std.ts';
 import { consoleMessages } from './console-messages.std.ts';
-import { fieldKind, readSetting, SESSION_KEYS, withSettings, ConsoleConfig } from './settings-schema.std.ts';
+import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { fieldKind, SESSION_KEYS, ConsoleConfig } from './settings-schema.std.ts';
 
 /** Every key the settings tab shows (SettingsTab.svelte). */
 const FORM_KEYS = [
@@ -69,9 +70,9 @@ describe('settings form from the config schema', () => {
 
   it('reads and replaces settings by dotted key without touching the original', () => {
     const config = ConsoleConfig.parse({});
-    const changed = withSettings(config, { 'session.facing_mode': 'environment', 'idle.timeoutSeconds': 90 });
-    expect(readSetting(changed, 'session.facing_mode')).toBe('environment');
-    expect(readSetting(changed, 'idle.timeoutSeconds')).toBe(90);
-    expect(readSetting(config, 'session.facing_mode')).toBe('user');
+    const changed = withDotted(config, { 'session.facing_mode': 'environment', 'idle.timeoutSeconds': 90 });
+    expect(readDotted(changed, 'session.facing_mode')).toBe('environment');
+    expect(readDotted(changed, 'idle.timeoutSeconds')).toBe(90);
+    expect(readDotted(config, 'session.facing_mode')).toBe('user');
   });
 });
