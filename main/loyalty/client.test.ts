@@ -4,7 +4,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { sampleVoucher, sampleVoucherWithRedemptions, samplePortalSession } from '../../api/wire-samples.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClientOptions } from './client.node.ts';
-import { LoyaltyError } from './errors.std.ts';
+import { failure } from './loyalty-error.test-support.ts';
 import type { LoyaltyCredentials } from './request.std.ts';
 
 const credentials = {
@@ -97,16 +97,6 @@ function capturingLogger(lines: LogLine[], context: LogFields = {}): Logger {
 
 function clientFor(baseUrl: string, options: Partial<LoyaltyClientOptions> = {}) {
   return createLoyaltyClient({ baseUrl, credentials: async () => credentials, retryDelayMs: 5, ...options });
-}
-
-/** The LoyaltyError a call fails with; fails the test when the call succeeds or throws anything else. */
-async function failure(call: Promise<unknown>): Promise<LoyaltyError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(LoyaltyError);
-  return error as LoyaltyError;
 }
 
 describe('requests', () => {

@@ -6,7 +6,7 @@ import { operations, type OperationId } from '../../api/operations.std.ts';
 import { startSandbox, type SandboxManifest } from '../../sandbox/sandbox.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from './client.node.ts';
-import { LoyaltyError } from './errors.std.ts';
+import { failure } from './loyalty-error.test-support.ts';
 
 /**
  * Every operation through the client against the real sandbox: the client's requests pass the
@@ -41,15 +41,6 @@ afterAll(async () => {
   await sandbox?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
-
-async function failure(call: Promise<unknown>): Promise<LoyaltyError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(LoyaltyError);
-  return error as LoyaltyError;
-}
 
 const shop = () => manifest.shops[0]!.uuid;
 const seeded = (status: string, linked: boolean) =>

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
-import { LoyaltyError } from '../loyalty/errors.std.ts';
+import { failure } from '../loyalty/loyalty-error.test-support.ts';
 import { JOURNAL_FILE, openLockJournal, type LockEntry } from './lock-journal.node.ts';
 import {
   createRedemptionService,
@@ -136,15 +136,6 @@ async function advanceClock(seconds: number): Promise<string> {
   });
   expect(response.status).toBe(200);
   return ((await response.json()) as { data: { now: string } }).data.now;
-}
-
-async function failure(call: Promise<unknown>): Promise<LoyaltyError> {
-  const error = await call.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(LoyaltyError);
-  return error as LoyaltyError;
 }
 
 describe('lock and redeem', () => {
