@@ -1,16 +1,22 @@
 /** Input types a person types text into; the rest (checkbox, button, date...) take no characters. */
 const TEXT_INPUT_TYPES = new Set(['text', 'search', 'url', 'tel', 'password', 'email', 'number']);
 
+/** The text field a person's keys would land in now, if any. */
+export function focusedTextField(document: Document): HTMLInputElement | HTMLTextAreaElement | null {
+  const field = document.activeElement;
+  const isTextField =
+    field instanceof HTMLTextAreaElement || (field instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(field.type));
+  return isTextField && !field.readOnly ? field : null;
+}
+
 /**
  * Types `text` into the focused text field as the browser would have: at the caret, replacing the
  * selection, within `maxlength`, then an `input` event so Svelte bindings update. With no text
  * field focused (the attract screen) the keys had nowhere to go, so there is nothing to do.
  */
 export function giveBackText(document: Document, text: string): void {
-  const field = document.activeElement;
-  const isTextField =
-    field instanceof HTMLTextAreaElement || (field instanceof HTMLInputElement && TEXT_INPUT_TYPES.has(field.type));
-  if (!isTextField || field.readOnly) return;
+  const field = focusedTextField(document);
+  if (!field) return;
 
   // email and number inputs have no caret API (selectionStart is null): type at the end.
   const start = field.selectionStart ?? field.value.length;

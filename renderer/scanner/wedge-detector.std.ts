@@ -89,6 +89,11 @@ export class WedgeDetector {
     return this.held.length > 0 ? this.lastAt + this.options.endGapMs : null;
   }
 
+  /** Whether the held keys would be read as a scan if their burst ended now. */
+  get holdsScan(): boolean {
+    return this.isMachineTyped(this.held.length);
+  }
+
   /** Gives every held key back now (the listener is going away). */
   releaseHeld(): Settlement | null {
     return this.endBurst(false);

@@ -1,6 +1,6 @@
 import type { Scan } from '../../preload/scan.std.ts';
 import { WedgeDetector, type Settlement, type WedgeKey, type WedgeOptions } from './wedge-detector.std.ts';
-import { giveBackText } from './give-back-text.dom.ts';
+import { focusedTextField, giveBackText } from './give-back-text.dom.ts';
 
 /**
  * Watches every keydown in `target` before the page sees it and turns keyboard-wedge scanner
@@ -32,7 +32,7 @@ export function attachWedgeListener(
     const deadline = detector.deadline;
     // The timer runs on wall time, the deadline on event time; ticking at the deadline keeps
     // the detector on one clock, and a timer that fires late only delays a release.
-    if (deadline !== null) timer = setTimeout(() => apply(detector.tick(deadline)), detector.options.endGapMs);
+    if (deadline !== null) timer = setTimeout(() => apply(detector.tick(deadline)), waitBeforeSettling(detector, target.document));
   };
 
   target.addEventListener('keydown', onKeyDown, { capture: true });
@@ -41,6 +41,21 @@ export function attachWedgeListener(
     clearTimeout(timer);
     apply(detector.releaseHeld());
   };
+}
+
+/**
+ * How long to wait, on the wall clock, for more keys of the held burst. A person's keys go back to
+ * the focused field once the end gap has passed. Otherwise waiting costs nothing (with no field
+ * focused the keys have nowhere to go; a burst that reads as a scan is no person's) and buys
+ * safety: a busy machine can hand a scanner's keys to the page further apart than they were
+ * pressed, and settling early would split the code. The keys' own timestamps still decide
+ * whether they belong to the burst.
+ */
+const SCAN_SETTLE_MS = 250;
+
+function waitBeforeSettling(detector: WedgeDetector, document: Document): number {
+  const { endGapMs } = detector.options;
+  return detector.holdsScan || !focusedTextField(document) ? Math.max(SCAN_SETTLE_MS, endGapMs) : endGapMs;
 }
 
 /**

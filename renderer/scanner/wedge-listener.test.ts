@@ -61,10 +61,29 @@ describe('a fast burst', () => {
 
   it('scans with no field focused (the attract screen)', () => {
     expect(document.activeElement).toBe(document.body);
+    type([...code, 'Enter'], 4);
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code, source: 'keyboard' }));
+  });
+
+  it('without a terminator, scans once the scanner has stayed quiet', () => {
     type([...code], 4);
+    vi.advanceTimersByTime(200);
     expect(onScan).not.toHaveBeenCalled();
     vi.advanceTimersByTime(50);
-    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code, source: 'keyboard' }));
+    expect(onScan).toHaveBeenCalledOnce();
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code }));
+  });
+
+  it('stays one scan on the attract screen when a busy page receives its keys far apart from when they were pressed', () => {
+    const pressedAt = Date.now();
+    [...code, 'Enter'].forEach((key, index) => {
+      const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'timeStamp', { value: pressedAt + index * 4 });
+      window.dispatchEvent(event);
+      vi.advanceTimersByTime(120);
+    });
+    expect(onScan).toHaveBeenCalledOnce();
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code }));
   });
 });
 
