@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreatePortalSessionBody } from '../api/portal-sessions.std.ts';
+import { CreatePortalSessionBody, CreateRedeemGiftcardsPortalSessionBody } from '../api/portal-sessions.std.ts';
 
 /**
  * The one config schema. Every key other issues rely on lives here, with its default and its
@@ -17,17 +17,34 @@ export const KIOSK_MODES = [
 export const KioskMode = z.enum(KIOSK_MODES);
 export type KioskMode = z.infer<typeof KioskMode>;
 
-/** Portal-session settings: the create body's own fields, so defaults and allowed values cannot drift from the API. */
-export const SessionSettings = CreatePortalSessionBody.omit({ shop_uuid: true, contact_uuid: true });
+/**
+ * Portal-session settings: the create bodies' own fields, so defaults and allowed values cannot drift
+ * from the API. `allow_multiple_giftcards` is sent only in redeem-giftcards mode.
+ */
+export const SessionSettings = CreatePortalSessionBody.omit({ shop_uuid: true, contact_uuid: true }).extend({
+  allow_multiple_giftcards: CreateRedeemGiftcardsPortalSessionBody.shape.allow_multiple_giftcards,
+});
 export type SessionSettings = z.infer<typeof SessionSettings>;
 
 export const LOCALES = ['en', 'nl', 'de', 'fr'] as const;
 export const Locale = z.enum(LOCALES);
 export type Locale = z.infer<typeof Locale>;
 
-const httpUrl = z
+/** Hosts that are this computer: plain http is allowed only to them (a local sandbox or proxy). */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+export function isLoopbackUrl(url: URL): boolean {
+  return LOOPBACK_HOSTS.has(url.hostname);
+}
+
+/** The platform's address: credentials travel with every request, so never in clear over a network. */
+const apiBaseUrl = z
   .url({ protocol: /^https?$/ })
-  .refine((value) => !value.endsWith('/'), 'leave out the trailing slash');
+  .refine((value) => !value.endsWith('/'), 'leave out the trailing slash')
+  .refine((value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || isLoopbackUrl(url);
+  }, 'use https; plain http is allowed only to this computer (localhost)');
 
 export const KioskConfig = z
   .object({
@@ -35,7 +52,7 @@ export const KioskConfig = z
     api: z
       .object({
         /** null: demo mode against the embedded sandbox. */
-        baseUrl: httpUrl.nullable().default(null),
+        baseUrl: apiBaseUrl.nullable().default(null),
         shopUuid: z.uuid().nullable().default(null),
       })
       .prefault({}),
@@ -51,8 +68,27 @@ export const KioskConfig = z
             dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
             parity: z.enum(['none', 'even', 'odd']).default('none'),
             stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
-            /** `idle`: the scanner sends no terminator; a pause ends the line. */
+            /** `idle`: the scanner sends no terminator; a pause of `idleGapMs` ends the line. */
             terminator: z.enum(['CR', 'LF', 'CRLF', 'idle']).default('CR'),
+            idleGapMs: z.number().int().min(5).max(2000).default(50),
+            /**
+             * The scanner's USB identity, so it is found again when it comes back at another path
+             * (USB-CDC devices often do after a replug). Null: found by path only.
+             */
+            usb: z
+              .object({
+                vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, like 05e0'),
+                productId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, like 1200'),
+                serialNumber: z.string().min(1).nullable().default(null),
+              })
+              .nullable()
+              .default(null),
+          })
+          .prefault({}),
+        wedge: z
+          .object({
+            /** Keys averaging this far apart or closer are a scanner; people type 80 ms apart and slower. */
+            maxAverageIntervalMs: z.number().int().min(5).max(60).default(30),
           })
           .prefault({}),
       })

@@ -12,6 +12,7 @@ import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { KeychainUnavailableError } from '../secrets/secret-store.node.ts';
 import type { ConsoleSettings, ManagerStatus } from '../../preload/manager-views.std.ts';
+import { isLoopbackUrl } from '../../preload/config-schema.std.ts';
 import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
 import { hashPin, verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
@@ -161,7 +162,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
           checks.push({ name, ok: false, detail: error instanceof LoyaltyError ? `${error.kind}: ${error.message}` : String(error) });
         }
       };
-      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname);
+      const loopback = isLoopbackUrl(new URL(baseUrl));
       checks.push({ name: 'https', ok: loopback || baseUrl.startsWith('https://'), detail: loopback ? 'loopback' : new URL(baseUrl).protocol });
       await check('vouchers', async () => `${(await client.listVouchers({ limit: 1 })).meta.total} vouchers`);
       await check('reward attributes', async () => `${(await client.listRewardAttributes()).data.length} attributes`);

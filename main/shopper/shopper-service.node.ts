@@ -143,14 +143,15 @@ export function createShopperHandlers(options: {
     async startPortalSession({ contactUuid, amountInCents }) {
       const current = config.get();
       const mode = current.kiosk.mode;
-      const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...current.session };
+      const { allow_multiple_giftcards, ...settings } = current.session;
+      const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...settings };
       const created =
         mode === 'redeem-giftcards'
           ? await platform((client) =>
               client.createRedeemGiftcardsPortalSession({
                 ...base,
                 amount_in_cents: requireAmount(amountInCents),
-                allow_multiple_giftcards: true,
+                allow_multiple_giftcards,
               }),
             )
           : await platform((client) => client[SESSION_CREATORS[mode]](base));

@@ -1,7 +1,6 @@
+import { isLoopbackUrl } from '../../preload/config-schema.std.ts';
 import type { ConsoleText } from './console-text.std.ts';
 
-/** Hosts main also counts as this computer: plain http is allowed only to them. */
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type ConnectField = 'baseUrl' | 'apiKey' | 'accessToken' | 'personalAccessToken' | 'shopUuid';
@@ -29,7 +28,7 @@ export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: fa
   if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || trimmed.length > 500) {
     return { ok: false, problem: 'console.problem.url' };
   }
-  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname)) return { ok: false, problem: 'console.problem.https' };
+  if (url.protocol === 'http:' && !isLoopbackUrl(url)) return { ok: false, problem: 'console.problem.https' };
   return { ok: true, url: trimmed };
 }
 

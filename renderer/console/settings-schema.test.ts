@@ -47,6 +47,7 @@ describe('settings form from the config schema', () => {
       'session.camera_service',
       'session.facing_mode',
       'session.primary_identification_method',
+      'session.allow_multiple_giftcards',
     ]);
   });
 
