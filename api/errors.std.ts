@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { phpMap } from './common.std.ts';
 
 /** The platform's error answer (platform-notes.md). */
 export const ErrorBody = z
@@ -6,7 +7,8 @@ export const ErrorBody = z
     message: z.string(),
     code: z.number().int(),
     status_code: z.number().int(),
-    errors: z.record(z.string(), z.array(z.string())).optional().describe('Messages by field, on validation failures'),
+    // Laravel writes an empty PHP array as `[]`.
+    errors: phpMap(z.array(z.string())).optional().describe('Messages by field, on validation failures'),
   })
   .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.output<typeof ErrorBody>;

@@ -273,6 +273,7 @@ describe('platform errors', () => {
   it('read the error body with field messages', () => {
     const body = { message: 'Invalid', code: 1003, status_code: 400, errors: { shop_uuid: ['Required'] } };
     expect(ErrorBody.parse(body).errors).toEqual({ shop_uuid: ['Required'] });
+    expect(ErrorBody.parse({ ...body, errors: [] }).errors).toEqual({});
     expect(ErrorBody.safeParse({ message: 'Invalid' }).success).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { sampleVoucher, sampleVoucherWithRedemptions, samplePortalSession } from '../../api/wire-samples.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClientOptions } from './client.node.ts';
@@ -31,6 +31,7 @@ type Script = (request: ReceivedRequest, response: ServerResponse) => void;
 const servers: Server[] = [];
 
 afterEach(async () => {
+  vi.restoreAllMocks();
   await Promise.all(
     servers.splice(0).map(
       (server) =>
@@ -150,13 +151,25 @@ describe('requests', () => {
     expect(JSON.parse(request?.body ?? '')).toEqual({ status: 'DEACTIVATED' });
   });
 
-  it('refuses an empty path parameter before sending anything', async () => {
+  it.each([
+    ['empty', ''],
+    ['not valid text (a lone surrogate)', '\uD800'],
+  ])('refuses a path parameter that is %s before sending anything', async (_name, voucher_uuid) => {
     const server = await scriptedServer(found);
-    const error = await failure(clientFor(server.baseUrl).lockVoucher({ voucher_uuid: '' }));
+    const error = await failure(clientFor(server.baseUrl).lockVoucher({ voucher_uuid }));
 
     expect(error).toMatchObject({ kind: 'validation', operation: 'lockVoucher' });
     expect(server.requests).toHaveLength(0);
   });
+
+  it.each(['not a url', 'http://', '//127.0.0.1/api', 'http://[::1/api'])(
+    'answers the malformed base URL %j with network, for a GET and a POST',
+    async (baseUrl) => {
+      const client = clientFor(baseUrl, { retries: 0 });
+      expect(await failure(client.findVoucher({ code: 'C' }))).toMatchObject({ kind: 'network', operation: 'findVoucher' });
+      expect(await failure(client.redeemVoucher({ code: 'C', shop_uuid: shopUuid }))).toMatchObject({ kind: 'network' });
+    },
+  );
 
   it('posts to the versioned validate path with the shop and contact in the body', async () => {
     const server = await scriptedServer(reply(200, { data: { valid: true, reason: null, voucher: sampleVoucher }, meta: [] }));
@@ -260,6 +273,26 @@ describe('failures', () => {
     expect(error.message).toContain('data.status');
   });
 
+  it('gives every attempt 10 s by default', async () => {
+    const armed: number[] = [];
+    const realTimeout = AbortSignal.timeout.bind(AbortSignal);
+    // The armed time is recorded; a short real timeout stands in for it so the test does not wait 10 s.
+    vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
+      armed.push(ms);
+      return realTimeout(50);
+    });
+    const server = await scriptedServer(() => {});
+    const error = await failure(
+      createLoyaltyClient({ baseUrl: server.baseUrl, credentials: async () => credentials }).redeemVoucher({
+        code: 'C',
+        shop_uuid: shopUuid,
+      }),
+    );
+
+    expect(armed).toEqual([10_000]);
+    expect(error).toMatchObject({ kind: 'timeout', message: 'No answer within 10000 ms' });
+  });
+
   it('gives up on a server that never answers with timeout', async () => {
     const server = await scriptedServer(() => {});
     const started = Date.now();
@@ -299,6 +332,9 @@ describe('failures', () => {
     ['400 with 60003 (the code wins)', 400, { message: 'Unknown card.', code: 60003, status_code: 400 }, 'not_found', 60003],
     ['409 with an unpublished code', 409, { message: 'Busy.', code: 4242, status_code: 409 }, 'conflict', 4242],
     ['422 without a platform body', 422, '', 'validation', undefined],
+    ['413', 413, { message: 'Payload too large', code: 413, status_code: 413 }, 'validation', 413],
+    ['429 without a platform body', 429, 'Too Many Requests', 'server', undefined],
+    ['404 with 60003 and Laravel\'s empty errors []', 404, { message: 'Unknown card.', code: 60003, status_code: 404, errors: [] }, 'not_found', 60003],
     ['500', 500, { message: 'Server error', code: 500, status_code: 500 }, 'server', 500],
     ['418', 418, { message: 'Teapot', code: 418, status_code: 418 }, 'bad_response', 418],
   ])('classifies %s', async (_name, status, body, kind, code) => {
@@ -340,6 +376,25 @@ describe('retries', () => {
     await clientFor(server.baseUrl).findVoucher({ code: 'C' });
 
     expect(server.requests).toHaveLength(2);
+  });
+
+  it('waits longer before each further GET retry: 250 ms, then 500 ms, by default', async () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0); // no jitter
+    const arrivals: number[] = [];
+    const server = await scriptedServer((request, response) => {
+      arrivals.push(performance.now());
+      serverError(request, response);
+    });
+    const client = createLoyaltyClient({ baseUrl: server.baseUrl, credentials: async () => credentials });
+    expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('server');
+
+    const gaps = arrivals.slice(1).map((at, index) => at - arrivals[index]!);
+    expect(gaps).toHaveLength(2);
+    // A timer may fire a millisecond early; the upper bounds only keep the doubling from being more.
+    expect(gaps[0]).toBeGreaterThanOrEqual(249);
+    expect(gaps[0]).toBeLessThan(500);
+    expect(gaps[1]).toBeGreaterThanOrEqual(499);
+    expect(gaps[1]).toBeLessThan(1000);
   });
 
   it('gives up on a GET after the configured retries', async () => {

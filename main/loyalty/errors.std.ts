@@ -61,11 +61,14 @@ export class LoyaltyError extends Error implements LoyaltyErrorShape {
 }
 
 function kindOfStatus(status: number): LoyaltyErrorKind {
-  if (status === 400 || status === 422) return 'validation';
+  // 413: the request was too large, a fault of the request as much as a 400 is.
+  if (status === 400 || status === 413 || status === 422) return 'validation';
   if (status === 401 || status === 403) return 'auth';
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
   if (status === 503) return 'maintenance';
+  // Too many requests: the platform is busy; a GET may try again after a while.
+  if (status === 429) return 'server';
   if (status >= 500) return 'server';
   return 'bad_response';
 }

@@ -37,18 +37,29 @@ function definedEntries(input: Record<string, unknown>, keys: readonly string[])
 export function wireRequest(operation: Operation, baseUrl: string, input: Record<string, unknown>): WireRequest {
   const pathKeys = Object.keys(operation.params?.shape ?? {});
   const queryKeys = Object.keys(operation.query?.shape ?? {});
-  const path = operation.path.replace(/\{(\w+)\}/g, (_placeholder, name: string) => {
-    const value = input[name];
-    if (value === undefined || value === '') throw missingParameter(operation.id, name);
-    return encodeURIComponent(String(value));
-  });
-  const url = new URL(baseUrl.replace(/\/+$/, '') + path);
+  const path = operation.path.replace(/\{(\w+)\}/g, (_placeholder, name: string) =>
+    encodedParameter(operation.id, name, input[name]),
+  );
+  const address = baseUrl.replace(/\/+$/, '') + path;
+  // A base URL that is no URL means a platform the kiosk cannot reach, as a refused connection does.
+  if (!URL.canParse(address)) {
+    throw new LoyaltyError({ kind: 'network', operation: operation.id, message: 'The loyalty platform address is not a valid URL' });
+  }
+  const url = new URL(address);
   for (const [key, value] of definedEntries(input, queryKeys)) url.searchParams.set(key, String(value));
   if (!operation.body) return { method: operation.method, url };
   const bodyKeys = Object.keys(input).filter((key) => !pathKeys.includes(key) && !queryKeys.includes(key));
   return { method: operation.method, url, body: JSON.stringify(Object.fromEntries(definedEntries(input, bodyKeys))) };
 }
 
-function missingParameter(operation: OperationId, name: string): LoyaltyError {
-  return new LoyaltyError({ kind: 'validation', operation, message: `Missing path parameter ${name}` });
+function encodedParameter(operation: OperationId, name: string, value: unknown): string {
+  if (value === undefined || value === '') {
+    throw new LoyaltyError({ kind: 'validation', operation, message: `Missing path parameter ${name}` });
+  }
+  try {
+    return encodeURIComponent(String(value));
+  } catch {
+    // A lone UTF-16 surrogate cannot be encoded.
+    throw new LoyaltyError({ kind: 'validation', operation, message: `Path parameter ${name} is not valid text` });
+  }
 }
