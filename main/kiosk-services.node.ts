@@ -18,7 +18,7 @@ import { createShopperHandlers } from './shopper/shopper-service.node.ts';
 import { createManagerHandlers, type ManagerHost } from './manager/manager-service.node.ts';
 import { toVoucherView } from './shopper/views.std.ts';
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
-import { createRedemptionService, type VoucherClient } from './vouchers/redemption-service.node.ts';
+import { createRedemptionService, type Redeemed, type VoucherClient } from './vouchers/redemption-service.node.ts';
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -177,13 +177,11 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     },
     redeemVoucher: async ({ voucherUuid, contactUuid }) => {
       const result = await redemptions.redeem(voucherUuid, { contactUuid });
-      return result.outcome === 'redeemed'
-        ? { outcome: 'redeemed', redeemedAt: result.redeemedAt, voucher: toVoucherView(result.voucher) }
-        : result;
+      return result.outcome === 'redeemed' ? redeemedView(result) : result;
     },
     releaseVoucher: async ({ voucherUuid, reason }) => {
-      await redemptions.release(voucherUuid, reason);
-      return null;
+      const result = await redemptions.release(voucherUuid, reason);
+      return result.outcome === 'redeemed' ? redeemedView(result) : { outcome: 'released' };
     },
     endVisit: async () => {
       await redemptions.releaseAll('idle');
@@ -214,4 +212,9 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
       logger.info('kiosk services stopped');
     },
   };
+}
+
+/** A redemption as the shopper screens show it: cut down to the voucher view. */
+function redeemedView({ redeemedAt, voucher }: Redeemed) {
+  return { outcome: 'redeemed' as const, redeemedAt, voucher: toVoucherView(voucher) };
 }

@@ -6,6 +6,7 @@ import {
   LookupResult,
   PortalSessionView,
   RedeemOutcome,
+  ReleaseOutcome,
   ServiceStatus,
   ShopperView,
   VoucherCheck,
@@ -134,7 +135,7 @@ export const calls = {
   /** Locks the voucher for this till; main journals the lock before answering. */
   lockVoucher: { input: z.object({ voucherUuid: Uuid, code: ScanValue }).strict(), output: HeldLock },
   redeemVoucher: { input: z.object({ voucherUuid: Uuid, contactUuid: Uuid.optional() }).strict(), output: RedeemOutcome },
-  releaseVoucher: { input: z.object({ voucherUuid: Uuid, reason: ReleaseReason }).strict(), output: z.null() },
+  releaseVoucher: { input: z.object({ voucherUuid: Uuid, reason: ReleaseReason }).strict(), output: ReleaseOutcome },
   /** The visit is over (idle, done): every lock this kiosk holds is given back. */
   endVisit: { input: NoInput, output: z.null() },
 

@@ -67,12 +67,20 @@ export const HeldLock = z.object({
 });
 export type HeldLock = z.infer<typeof HeldLock>;
 
+const Redeemed = z.object({ outcome: z.literal('redeemed'), redeemedAt: z.string(), voucher: VoucherView });
+
 export const RedeemOutcome = z.discriminatedUnion('outcome', [
-  z.object({ outcome: z.literal('redeemed'), redeemedAt: z.string(), voucher: VoucherView }),
+  Redeemed,
   /** The lock expired or was taken away before the redemption landed: nothing was redeemed. */
   z.object({ outcome: z.literal('lock_lost') }),
+  /** The platform could not tell whether it redeemed: the lock is still held; confirm again (safe) or cancel. */
+  z.object({ outcome: z.literal('unsettled') }),
 ]);
 export type RedeemOutcome = z.infer<typeof RedeemOutcome>;
+
+/** Letting go of a lock: released, or redeemed after all (a confirm whose answer was lost had landed). */
+export const ReleaseOutcome = z.discriminatedUnion('outcome', [z.object({ outcome: z.literal('released') }), Redeemed]);
+export type ReleaseOutcome = z.infer<typeof ReleaseOutcome>;
 
 export const PortalSessionView = z.object({
   uuid: z.uuid(),

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
+import { platformErrors } from '../../api/errors.std.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from '../loyalty/errors.std.ts';
 import type { LockEntry, LockJournal } from './lock-journal.node.ts';
 
@@ -37,24 +38,36 @@ export interface HeldLock {
   systemReleaseAt: string;
 }
 
+export interface Redeemed {
+  outcome: 'redeemed';
+  voucher: VoucherWithRedemptions;
+  redeemedAt: string;
+}
+
 export type RedeemResult =
-  | { outcome: 'redeemed'; voucher: VoucherWithRedemptions; redeemedAt: string }
+  | Redeemed
   /** The lock lapsed before the redemption: tell the shopper and start over. */
-  | { outcome: 'lock_lost' };
+  | { outcome: 'lock_lost' }
+  /** No answer could be had: the lock stays held and journaled; redeem again (safe) or release. */
+  | { outcome: 'unsettled' };
 
 /**
  * released: by this call; lock_gone: the platform no longer held it (released by itself, redeemed);
  * retrying: the platform could not be reached, the release goes on in the background.
  */
 export type LockSettlement = 'released' | 'lock_gone' | 'retrying';
-/** not_held: this kiosk holds no lock on the voucher. */
-export type ReleaseOutcome = LockSettlement | 'not_held';
+/**
+ * A redemption whose answer was lost is settled before its lock is let go of, so letting go can
+ * turn out to be a redemption that had landed. not_held: this kiosk holds no lock on the voucher.
+ */
+export type LetGoResult = { outcome: LockSettlement } | Redeemed;
+export type ReleaseResult = LetGoResult | { outcome: 'not_held' };
 
 export type ReleaseReason = 'cancel' | 'back' | 'timeout' | 'idle' | 'quit' | 'startup' | 'refused' | 'relock' | 'lock_failed';
 
 export interface SettledLock {
   voucherUuid: string;
-  /** redeemed: a redemption from before the restart had landed. */
+  /** redeemed: a redemption whose answer was lost (before a restart, say) had landed. */
   outcome: LockSettlement | 'redeemed';
 }
 
@@ -63,11 +76,11 @@ export interface RedemptionService {
   lock(code: string): Promise<HeldLock>;
   /**
    * Redeems with the held lock. Throws a platform refusal (its code kept) once the lock is
-   * released; throws a transport error with the lock still held (phase 'redeeming') when the
-   * outcome could not be settled: call redeem again (safe) or release.
+   * released; answers `unsettled`, the lock still held (phase 'redeeming'), when the outcome could
+   * not be learnt: call redeem again (safe) or release.
    */
   redeem(voucherUuid: string, options?: { contactUuid?: string }): Promise<RedeemResult>;
-  release(voucherUuid: string, reason: ReleaseReason): Promise<ReleaseOutcome>;
+  release(voucherUuid: string, reason: ReleaseReason): Promise<ReleaseResult>;
   releaseAll(reason: ReleaseReason): Promise<SettledLock[]>;
   /** At startup: releases or reconciles every lock the journal holds. */
   recover(): Promise<SettledLock[]>;
@@ -170,9 +183,12 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     const found = await find(code);
     const voucherUuid = found.uuid;
     return exclusive(voucherUuid, async () => {
-      // A release still retrying in the background would make the platform refuse this lock.
+      // A release still retrying in the background would make the platform refuse this lock; an
+      // unsettled redemption may have landed, and a multi-use voucher would lock again regardless.
       const stale = journal.get(voucherUuid);
-      if (stale) await releaseEntry(stale, 'relock');
+      if (stale && (await letGo(stale, 'relock')).outcome === 'redeemed') {
+        throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyRedeemed.code, message: 'this kiosk has just redeemed the voucher' });
+      }
       const { lock: held } = (await client.lockVoucher({ voucher_uuid: voucherUuid })).data;
       const entry: LockEntry = {
         voucherUuid,
@@ -227,8 +243,11 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
         }
         const answerLost = uncertainKinds.has(failure.kind);
         mayHaveLanded ||= answerLost;
-        // Should Find Voucher fail too, its error goes up and the lock stays journaled as 'redeeming'.
-        const found = await find(entry.code);
+        const found = await find(entry.code).catch((error: unknown) => {
+          if (error instanceof LoyaltyError && uncertainKinds.has(error.kind)) return undefined;
+          throw error;
+        });
+        if (!found) return unsettled(entry, attempt, failure);
         const state = settle(entry, found, mayHaveLanded);
         if (state === 'redeemed') {
           await forget(entry, 'voucher redeemed (confirmed by Find Voucher)', { attempt, kind: failure.kind });
@@ -243,16 +262,49 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
           await releaseEntry(entry, 'refused');
           throw failure;
         }
-        if (attempt >= redeemAttempts) throw failure;
+        if (attempt >= redeemAttempts) return unsettled(entry, attempt, failure);
         await sleep(redeemRetryDelayMs * attempt);
       }
     });
   }
 
-  function release(voucherUuid: string, reason: ReleaseReason): Promise<ReleaseOutcome> {
+  function unsettled(entry: LockEntry, attempt: number, failure: LoyaltyError): RedeemResult {
+    log.warn('voucher redemption unsettled; the lock stays held', { voucherUuid: entry.voucherUuid, attempt, ...failureFields(failure) });
+    return { outcome: 'unsettled' };
+  }
+
+  /**
+   * Lets go of a lock the kiosk no longer needs. One whose redemption may have landed is settled
+   * with Find Voucher first, so the shopper and the log hear what really happened; should that
+   * fail, releasing is still right: it never redeems, and a landed redemption consumed the lock.
+   */
+  async function letGo(entry: LockEntry, reason: ReleaseReason): Promise<LetGoResult> {
+    if (entry.phase === 'redeeming') {
+      const found = await find(entry.code).catch((error: unknown) => {
+        log.warn('could not settle a voucher redemption before letting go of its lock; releasing', {
+          voucherUuid: entry.voucherUuid,
+          reason,
+          ...failureFields(error),
+        });
+        return undefined;
+      });
+      const state = found && settle(entry, found, true);
+      if (found && state === 'redeemed') {
+        await forget(entry, 'voucher redemption had landed', { reason });
+        return { outcome: 'redeemed', voucher: found, redeemedAt: found.redeemed_at ?? new Date(now()).toISOString() };
+      }
+      if (state === 'lock_lost') {
+        await forget(entry, 'voucher lock had lapsed', { reason });
+        return { outcome: 'lock_gone' };
+      }
+    }
+    return { outcome: await releaseEntry(entry, reason) };
+  }
+
+  function release(voucherUuid: string, reason: ReleaseReason): Promise<ReleaseResult> {
     return exclusive(voucherUuid, async () => {
       const entry = journal.get(voucherUuid);
-      return entry ? releaseEntry(entry, reason) : 'not_held';
+      return entry ? letGo(entry, reason) : { outcome: 'not_held' };
     });
   }
 
@@ -269,30 +321,6 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     return settled.filter((lock): lock is SettledLock => lock !== undefined);
   }
 
-  /** A lock left by a crash: the shopper is gone, so a LOCKED voucher is released, never redeemed. */
-  async function recoverEntry(entry: LockEntry): Promise<SettledLock['outcome']> {
-    if (entry.phase === 'redeeming') {
-      const found = await find(entry.code).catch((error: unknown) => {
-        // Releasing is right whatever happened: it never redeems, and a landed redemption consumed the lock.
-        log.warn('could not reconcile a voucher redemption from before the restart; releasing', {
-          voucherUuid: entry.voucherUuid,
-          ...failureFields(error),
-        });
-        return undefined;
-      });
-      const state = found && settle(entry, found, true);
-      if (state === 'redeemed') {
-        await forget(entry, 'voucher redemption from before the restart had landed');
-        return 'redeemed';
-      }
-      if (state === 'lock_lost') {
-        await forget(entry, 'voucher lock from before the restart had lapsed');
-        return 'lock_gone';
-      }
-    }
-    return releaseEntry(entry, 'startup');
-  }
-
   function close() {
     closed = true;
     for (const timer of retryTimers.values()) clearTimeout(timer);
@@ -303,8 +331,9 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     lock,
     redeem,
     release,
-    releaseAll: (reason) => settleAll((entry) => releaseEntry(entry, reason)),
-    recover: () => settleAll(recoverEntry),
+    releaseAll: (reason) => settleAll(async (entry) => (await letGo(entry, reason)).outcome),
+    // A lock left by a crash: the shopper is gone, so a LOCKED voucher is released, never redeemed.
+    recover: () => settleAll(async (entry) => (await letGo(entry, 'startup')).outcome),
     close,
   };
 }

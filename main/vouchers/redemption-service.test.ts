@@ -178,11 +178,11 @@ describe('lock and redeem', () => {
     await service.lock(first.code);
     await service.lock(second.code);
 
-    expect(await service.release(first.uuid, 'cancel')).toBe('released');
+    expect(await service.release(first.uuid, 'cancel')).toEqual({ outcome: 'released' });
     expect((await platformView(first.code)).status).toBe('ACTIVE');
     expect(await service.releaseAll('idle')).toEqual([{ voucherUuid: second.uuid, outcome: 'released' }]);
     expect((await platformView(second.code)).status).toBe('ACTIVE');
-    expect(await service.release(first.uuid, 'cancel')).toBe('not_held');
+    expect(await service.release(first.uuid, 'cancel')).toEqual({ outcome: 'not_held' });
     expect(await journalOnDisk(dir)).toEqual([]);
   });
 
@@ -217,11 +217,41 @@ describe('lock and redeem', () => {
     await service.lock(voucher.code);
     line.faults.push({ path: '/vouchers/redeem', fault: 'lost' }, { path: '/vouchers/find', fault: 'unsent' });
 
-    expect((await failure(service.redeem(voucher.uuid))).kind).toBe('network');
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'unsettled' });
     expect(journal.get(voucher.uuid)?.phase).toBe('redeeming');
     // The repeat is refused (the first one consumed the lock); Find Voucher shows it had landed.
     expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
     expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('never locks a multi-use voucher again while a redemption of it may have landed', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 3 });
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'lost' }, { path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'unsettled' });
+
+    // The shopper presses Redeem again: the landed redemption is found, not repeated.
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80005 });
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'ACTIVE', times_redeemed: 1, redemptions_remaining: 2 });
+    expect(line.redeemRequests()).toHaveLength(1);
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it.each([
+    ['had landed: reports the redemption', 'lost', { outcome: 'redeemed' }, 'REDEEMED', 1],
+    ['never left: releases the lock', 'unsent', { outcome: 'released' }, 'ACTIVE', 0],
+  ] as const)('letting go of an unsettled redemption that %s', async (_case, fault, outcome, status, timesRedeemed) => {
+    const voucher = await freshVoucher();
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault }, { path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.redeem(voucher.uuid, {})).toEqual({ outcome: 'unsettled' });
+
+    expect(await service.release(voucher.uuid, 'cancel')).toMatchObject(outcome);
+    expect(await platformView(voucher.code)).toMatchObject({ status, times_redeemed: timesRedeemed });
+    expect(line.redeemRequests()).toHaveLength(timesRedeemed);
     expect(journal.entries()).toEqual([]);
   });
 
@@ -326,7 +356,7 @@ describe('releasing while offline', () => {
     const port = Number(new URL(sandbox.baseUrl).port);
     await sandbox.close();
 
-    expect(await service.release(voucher.uuid, 'cancel')).toBe('retrying');
+    expect(await service.release(voucher.uuid, 'cancel')).toEqual({ outcome: 'retrying' });
     expect(await journalOnDisk(dir)).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 150));
     sandbox = await startSandbox({ dataDir: sandboxDir, port });
@@ -344,7 +374,7 @@ describe('releasing while offline', () => {
     await service.lock(voucher.code);
     line.offline = true;
 
-    expect(await service.release(voucher.uuid, 'quit')).toBe('retrying');
+    expect(await service.release(voucher.uuid, 'quit')).toEqual({ outcome: 'retrying' });
     await advanceClock(60 * 60 + 1);
     clock = Date.parse(journal.get(voucher.uuid)!.systemReleaseAt) + 1;
 

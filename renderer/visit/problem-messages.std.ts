@@ -11,6 +11,7 @@ export type ProblemKey =
   | 'problem.voucher.in_use'
   | 'problem.voucher.none_left'
   | 'problem.voucher.lock_lost'
+  | 'problem.voucher.unsettled'
   | 'problem.voucher.not_found'
   | 'problem.card.inactive'
   | 'problem.card.unlinked'

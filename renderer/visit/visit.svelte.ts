@@ -128,17 +128,15 @@ export class Visit {
     const outcome = await this.#call(() =>
       kiosk.redeemVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
     );
-    if (!outcome) {
-      this.screen = { name: 'voucher', voucher, check: null };
+    if (outcome?.outcome === 'redeemed') return this.#showRedeemed(outcome);
+    if (this.screen.name !== 'confirm') return;
+    if (outcome?.outcome === 'unsettled') {
+      // The lock is still held: confirming again is safe (main settles it), and so is cancelling.
+      this.problem = 'problem.voucher.unsettled';
       return;
     }
-    if (outcome.outcome === 'lock_lost') {
-      this.screen = { name: 'voucher', voucher, check: null };
-      this.problem = 'problem.voucher.lock_lost';
-      return;
-    }
-    this.screen = { name: 'redeemed', voucher: outcome.voucher, redeemedAt: outcome.redeemedAt };
-    if (this.shopper) void this.#refreshHome();
+    this.screen = { name: 'voucher', voucher, check: null };
+    if (outcome?.outcome === 'lock_lost') this.problem = 'problem.voucher.lock_lost';
   }
 
   /** Cancel, back or the countdown: the lock goes back before anything else happens. */
@@ -146,7 +144,14 @@ export class Visit {
     if (this.screen.name !== 'confirm') return;
     const { voucher } = this.screen;
     this.screen = { name: 'voucher', voucher, check: null };
-    await this.#call(() => kiosk.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
+    const released = await this.#call(() => kiosk.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
+    // A confirm whose answer was lost had landed after all: say so rather than offer it again.
+    if (released?.outcome === 'redeemed') this.#showRedeemed(released);
+  }
+
+  #showRedeemed({ voucher, redeemedAt }: { voucher: VoucherView; redeemedAt: string }) {
+    this.screen = { name: 'redeemed', voucher, redeemedAt };
+    if (this.shopper) void this.#refreshHome();
   }
 
   /** Back to the shopper's home; with nobody identified the visit is over. */
