@@ -31,10 +31,12 @@ export class ConfigStore {
   readonly path: string;
   #conf: Conf<Record<string, unknown>>;
   #config: KioskConfig;
+  #locked: Record<string, unknown>;
   #listeners = new Set<Listener>();
 
   constructor(private readonly options: ConfigStoreOptions) {
     this.path = path.join(options.dataDir, 'config.json');
+    this.#locked = options.locked ?? {};
     const { conf, config } = this.#open();
     this.#conf = conf;
     this.#config = config;
@@ -69,11 +71,11 @@ export class ConfigStore {
   }
 
   isLocked(key: string): boolean {
-    return Object.hasOwn(this.options.locked ?? {}, key);
+    return Object.hasOwn(this.#locked, key);
   }
 
   lockedKeys(): string[] {
-    return Object.keys(this.options.locked ?? {});
+    return Object.keys(this.#locked);
   }
 
   /** Sets one key from command-line text (`9600`, `true`, `camera`, `en,nl`). */
@@ -130,7 +132,7 @@ export class ConfigStore {
 
   /** The provisioning file's values always win; they were checked as a whole when it was read. */
   #withLocked(config: KioskConfig): KioskConfig {
-    return KioskConfig.parse(withDotted(config, this.options.locked ?? {}));
+    return KioskConfig.parse(withDotted(config, this.#locked));
   }
 
   #notify() {
@@ -147,25 +149,41 @@ export class ConfigStore {
     this.#notify();
   }
 
+  /**
+   * Only a file that exists and cannot be used is moved aside. Provisioned values that do not fit
+   * the settings file are no reason to discard it: they are ignored, like an invalid provisioning file.
+   */
   #open(): { conf: Conf<Record<string, unknown>>; config: KioskConfig } {
+    let conf: Conf<Record<string, unknown>>;
+    let stored: KioskConfig;
     try {
-      const conf = this.#openConf();
-      const migrated = migrateConfig(conf.store, this.options.migrations ?? configMigrations);
-      const config = this.#withLocked(KioskConfig.parse(migrated));
-      if (JSON.stringify(conf.store) !== JSON.stringify(config)) conf.store = config;
-      return { conf, config };
+      conf = this.#openConf();
+      stored = KioskConfig.parse(migrateConfig(conf.store, this.options.migrations ?? configMigrations));
     } catch (error) {
-      const aside = `${this.path}.corrupt-${Date.now()}`;
-      fs.renameSync(this.path, aside);
-      this.options.logger.warn('config file unreadable; moved aside, using defaults', {
-        movedTo: aside,
-        reason: error instanceof z.ZodError ? describeIssues(error) : String(error),
-      });
-      const conf = this.#openConf();
-      const config = this.#withLocked(defaultConfig());
-      conf.store = config;
-      return { conf, config };
+      this.#moveAside(error);
+      conf = this.#openConf();
+      stored = defaultConfig();
     }
+    const provisioned = KioskConfig.safeParse(withDotted(stored, this.#locked));
+    if (!provisioned.success) {
+      this.options.logger.error('provisioned settings do not fit the settings file; provisioning ignored', {
+        reason: describeIssues(provisioned.error),
+      });
+      this.#locked = {};
+    }
+    const config = provisioned.success ? provisioned.data : stored;
+    if (JSON.stringify(conf.store) !== JSON.stringify(config)) conf.store = config;
+    return { conf, config };
+  }
+
+  #moveAside(error: unknown) {
+    // Only a file that exists is moved: a folder nothing could be written to has none.
+    const movedTo = fs.existsSync(this.path) ? `${this.path}.corrupt-${Date.now()}` : null;
+    if (movedTo) fs.renameSync(this.path, movedTo);
+    this.options.logger.warn(`config file unreadable; ${movedTo ? 'moved aside, ' : ''}using defaults`, {
+      movedTo,
+      reason: error instanceof z.ZodError ? describeIssues(error) : String(error),
+    });
   }
 
   #openConf() {

@@ -55,6 +55,47 @@ describe('ConfigStore', () => {
     expect(warnings.join()).toMatch(/moved aside/);
   });
 
+  it('moves nothing aside and keeps the settings file when provisioned values do not fit it', () => {
+    const dir = tempDir();
+    new ConfigStore({ dataDir: dir, logger: silentLogger }).setMany({ 'locale.enabled': ['en', 'nl'], 'locale.default': 'nl' });
+    const errors: string[] = [];
+    const logger: Logger = { ...silentLogger, error: (message) => void errors.push(message) };
+    // Valid on its own, but this file's default language would no longer be enabled.
+    const store = new ConfigStore({ dataDir: dir, logger, locked: { 'locale.enabled': ['en', 'de'] } });
+    expect(store.getKey('locale.default')).toBe('nl');
+    expect(store.getKey('locale.enabled')).toEqual(['en', 'nl']);
+    expect(store.lockedKeys()).toEqual([]);
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+    expect(errors.join()).toMatch(/provisioning ignored/);
+  });
+
+  it('starts a fresh folder on defaults when provisioned values do not fit them either', () => {
+    const dir = tempDir();
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger, locked: { 'locale.default': 'fr' } });
+    expect(store.getKey('locale.default')).toBe('en');
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+  });
+
+  it('reports why a folder cannot hold the file instead of moving a file that is not there', () => {
+    const notAFolder = path.join(tempDir(), 'plain-file');
+    fs.writeFileSync(notAFolder, '');
+    expect(() => new ConfigStore({ dataDir: path.join(notAFolder, 'data'), logger: silentLogger })).toThrow(/ENOTDIR: not a directory, open/);
+  });
+
+  it('migrates an old file to the current version and writes it back', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ schemaVersion: 0, idle: { seconds: 45 } }));
+    const store = new ConfigStore({
+      dataDir: dir,
+      logger: silentLogger,
+      migrations: { 1: ({ idle, ...rest }) => ({ ...rest, idle: { timeoutSeconds: (idle as { seconds: number }).seconds } }) },
+    });
+    expect(store.getKey('idle.timeoutSeconds')).toBe(45);
+    const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
+    expect(written.schemaVersion).toBe(1);
+    expect(written.idle).toEqual({ timeoutSeconds: 45 });
+  });
+
   it('treats a schema-breaking file as corrupt too', () => {
     const dir = tempDir();
     fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ schemaVersion: 1, idle: { timeoutSeconds: -5 } }));
