@@ -8,11 +8,8 @@ import type { SerialScannerSettingsInput } from './serial-scanner-settings.std.t
 
 type ScannerConfig = KioskConfig['scanner'];
 
-/** A scanner that sends no terminator ends a scan after this pause. */
-const IDLE_TERMINATOR_MS = 50;
-
 export function serialSettingsFrom(scanner: ScannerConfig): SerialScannerSettingsInput | null {
-  const { path, baudRate, dataBits, parity, stopBits, terminator } = scanner.serial;
+  const { path, baudRate, dataBits, parity, stopBits, terminator, idleGapMs, usb } = scanner.serial;
   if (scanner.connection !== 'serial' || !path) return null;
   return {
     path,
@@ -20,7 +17,8 @@ export function serialSettingsFrom(scanner: ScannerConfig): SerialScannerSetting
     dataBits,
     parity,
     stopBits,
-    terminator: terminator === 'idle' ? { idleMs: IDLE_TERMINATOR_MS } : terminator,
+    terminator: terminator === 'idle' ? { idleMs: idleGapMs } : terminator,
+    usb,
   };
 }
 

@@ -20,6 +20,6 @@ export function findPortByUsbIdentity(
     (port) =>
       sameHex(port.vendorId, identity.vendorId) &&
       sameHex(port.productId, identity.productId) &&
-      (identity.serialNumber === undefined || port.serialNumber === identity.serialNumber),
+      (!identity.serialNumber || port.serialNumber === identity.serialNumber),
   );
 }

@@ -10,6 +10,8 @@ const ports: SerialPortInfo[] = [
 describe('findPortByUsbIdentity', () => {
   it('matches vendor and product ids case-insensitively', () => {
     expect(findPortByUsbIdentity(ports, { vendorId: '05e0', productId: '1200' })?.path).toBe('/dev/ttyACM0');
+    // config.json says null for "no serial number to go by".
+    expect(findPortByUsbIdentity(ports, { vendorId: '05E0', productId: '1200', serialNumber: null })?.path).toBe('/dev/ttyACM0');
   });
 
   it('uses the serial number to tell identical scanners apart', () => {

@@ -15,8 +15,8 @@ export const UsbIdentity = z.object({
   /** Hex as `SerialPort.list()` reports it, e.g. `05e0`; compared case-insensitively. */
   vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/),
   productId: z.string().regex(/^[0-9a-fA-F]{4}$/),
-  /** Optional: many scanners share one serial number or have none. */
-  serialNumber: z.string().min(1).optional(),
+  /** Optional (null or left out): many scanners share one serial number or have none. */
+  serialNumber: z.string().min(1).nullish(),
 });
 export type UsbIdentity = z.output<typeof UsbIdentity>;
 
@@ -27,7 +27,7 @@ export const SerialScannerSettings = z.object({
   parity: z.enum(['none', 'even', 'odd']).default('none'),
   stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
   terminator: LineTerminator.default('CR'),
-  usb: UsbIdentity.optional(),
+  usb: UsbIdentity.nullish(),
 });
 export type SerialScannerSettings = z.output<typeof SerialScannerSettings>;
 export type SerialScannerSettingsInput = z.input<typeof SerialScannerSettings>;

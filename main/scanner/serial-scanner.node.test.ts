@@ -4,10 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
+import { KioskConfig } from '../../preload/config-schema.std.ts';
 import type { Scan } from '../../preload/scan.std.ts';
 import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
 import { openPtyPair, type PtyPair } from '../../test/support/pty.node.ts';
 import { MAX_LINE_BYTES } from './line-framer.std.ts';
+import { serialSettingsFrom } from './scanner-service.node.ts';
+import type { SerialPortInfo } from './serial-port-info.std.ts';
 import { listSerialPorts } from './serial-ports.node.ts';
 import { SerialScanner, type SerialScannerOptions, type SerialScannerState } from './serial-scanner.node.ts';
 import type { SerialScannerSettingsInput } from './serial-scanner-settings.std.ts';
@@ -25,6 +28,13 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000)
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(5);
   }
+}
+
+/** The scanner settings main derives from `scanner.serial.*` in config.json. */
+function settingsFromConfig(serial: Record<string, unknown>) {
+  const settings = serialSettingsFrom(KioskConfig.parse({ scanner: { connection: 'serial', serial } }).scanner);
+  if (!settings) throw new Error('no serial scanner configured');
+  return settings;
 }
 
 async function ptyPair(dir?: string): Promise<PtyPair> {
@@ -99,6 +109,19 @@ describe('SerialScanner reading a pty', () => {
     await pty.write('5678');
     await scanned('5678');
     expect(values()).toEqual(['1234', '5678']);
+  });
+
+  it('ends an idle-terminated line after scanner.serial.idleGapMs, not sooner', async () => {
+    const pty = await ptyPair();
+    const settings = settingsFromConfig({ path: pty.scannerPath, terminator: 'idle', idleGapMs: 400 });
+    expect(settings.terminator).toEqual({ idleMs: 400 });
+    const { values, connected, scanned } = watchScanner(settings);
+    await connected();
+    await pty.write('12');
+    await sleep(100); // a slow scanner's pause: well past 50 ms, well inside the configured gap
+    await pty.write('34');
+    await scanned('1234');
+    expect(values()).toEqual(['1234']);
   });
 
   it('takes AIM symbology identifiers off the value and reports them', async () => {
@@ -222,6 +245,34 @@ describe('SerialScanner connection', () => {
     expect(states.slice(1, 3)).toEqual(['connected', 'disconnected']);
     expect(states.at(-1)).toBe('connected');
     expect(scanner.status().lastError).toBeUndefined();
+  });
+
+  it('finds the scanner by its USB identity when it comes back at another path', async () => {
+    const first = await ptyPair();
+    const other = await ptyPair(); // the same model with another serial number: not ours
+    const usb = { vendorId: '05e0', productId: '1200', serialNumber: 'S-1' };
+    const settings = settingsFromConfig({ path: first.scannerPath, usb });
+    expect(settings.usb).toEqual(usb);
+    // SerialPort.list() lists no ptys: this stands in for it, listing what is plugged in now.
+    let ours = first;
+    const listPorts = async (): Promise<SerialPortInfo[]> =>
+      [
+        { path: other.scannerPath, vendorId: '05E0', productId: '1200', serialNumber: 'S-2' },
+        { path: ours.scannerPath, vendorId: '05E0', productId: '1200', serialNumber: 'S-1' },
+      ].filter((port) => fs.existsSync(port.path));
+    const { scanner, scanned } = watchScanner(settings, { listPorts });
+    await waitFor('connected', () => scanner.status().state === 'connected');
+    await first.write('ON-FIRST\r');
+    await scanned('ON-FIRST');
+    await sleep(50); // idle before unplugging: see test/support/pty.node.ts
+    await first.close();
+    await waitFor('disconnected', () => scanner.status().state !== 'connected');
+
+    ours = await ptyPair(); // replugged: renumbered, another directory altogether
+    await waitFor('reconnected', () => scanner.status().state === 'connected');
+    expect(scanner.status().path).toBe(ours.scannerPath);
+    await ours.write('ON-SECOND\r');
+    await scanned('ON-SECOND');
   });
 
   it('notices a vanished device path without any port event (watchdog) and follows it to a new device', async () => {

@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { maskCode } from '../logging/redact.std.ts';
 import { ListenerSet } from './listener-set.std.ts';
 import { reconnectDelayMs } from './reconnect-delay.std.ts';
-import { findPortByUsbIdentity } from './serial-port-info.std.ts';
+import { findPortByUsbIdentity, type SerialPortInfo } from './serial-port-info.std.ts';
 import { listSerialPorts } from './serial-ports.node.ts';
 import { SerialScanDecoder, type DecodedLine } from './serial-scan-decoder.std.ts';
 import {
@@ -35,6 +35,8 @@ export interface SerialScannerOptions {
   clock?: () => number;
   /** How often an open port's device path is checked. */
   watchdogIntervalMs?: number;
+  /** Where the USB identity is looked up; `SerialPort.list()` by default (it lists no ptys). */
+  listPorts?: () => Promise<SerialPortInfo[]>;
 }
 
 interface Connection {
@@ -60,6 +62,7 @@ export class SerialScanner {
   readonly #logger: Logger;
   readonly #clock: () => number;
   readonly #watchdogIntervalMs: number;
+  readonly #listPorts: () => Promise<SerialPortInfo[]>;
   readonly #scans: ListenerSet<Scan>;
   readonly #statuses: ListenerSet<SerialScannerStatus>;
   #status: SerialScannerStatus;
@@ -77,6 +80,7 @@ export class SerialScanner {
     this.#logger = options.logger ?? silentLogger;
     this.#clock = options.clock ?? Date.now;
     this.#watchdogIntervalMs = options.watchdogIntervalMs ?? 1000;
+    this.#listPorts = options.listPorts ?? listSerialPorts;
     this.#scans = new ListenerSet('serial scan', this.#logger);
     this.#statuses = new ListenerSet('serial scanner status', this.#logger);
     this.#status = { state: 'disconnected', path: this.#settings.path };
@@ -150,7 +154,7 @@ export class SerialScanner {
     const { path, usb } = this.#settings;
     if (usb) {
       try {
-        const match = findPortByUsbIdentity(await listSerialPorts(), usb);
+        const match = findPortByUsbIdentity(await this.#listPorts(), usb);
         if (match) return match.path;
       } catch (error) {
         this.#logger.debug('listing serial ports failed', { error });
