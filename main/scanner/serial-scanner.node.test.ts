@@ -30,6 +30,19 @@ async function waitFor(what: string, condition: () => boolean, timeoutMs = 5000)
   }
 }
 
+/** Fails when `promise` takes longer than `ms`: a hung close must fail the test, not stall it. */
+async function within<T>(what: string, ms: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** The scanner settings main derives from `scanner.serial.*` in config.json. */
 function settingsFromConfig(serial: Record<string, unknown>) {
   const settings = serialSettingsFrom(KioskConfig.parse({ scanner: { connection: 'serial', serial } }).scanner);
@@ -196,19 +209,40 @@ describe('SerialScanner reading a pty', () => {
     expect(logged).not.toContain('628000123456');
   });
 
-  it('survives random bytes and still reads a good line after each burst', async () => {
+  it('survives random bytes, holds at most MAX_LINE_BYTES of a line that never ends, and reads a good line after', async () => {
     const pty = await ptyPair();
     const { logger, lines } = recordingLogger();
     const { scanner, scanned } = await connectedScanner(pty, {}, { logger });
+    // What the scanner holds, sampled while the bytes flow in.
+    let mostBuffered = 0;
+    const sampler = setInterval(() => (mostBuffered = Math.max(mostBuffered, scanner.bufferedBytes)), 1);
+    cleanups.push(async () => clearInterval(sampler));
+    const noise = fc.uint8Array({ minLength: 1, maxLength: 600 });
+    // Up to three lines' worth of bytes with no terminator in them: CR is this scanner's only one.
+    const endless = fc.uint8Array({ maxLength: 3 * MAX_LINE_BYTES }).map((bytes) => bytes.filter((byte) => byte !== 0x0d));
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.uint8Array({ minLength: 1, maxLength: 600 }), async (noise) => {
-        await pty.write(noise);
+      fc.asyncProperty(noise, endless, async (before, garbage) => {
+        await pty.write(before);
+        await pty.write(garbage);
+        // The unfinished line: what follows the noise's last CR, then the garbage; past the cap, nothing.
+        const held = before.length - 1 - before.lastIndexOf(0x0d) + garbage.length;
+        await waitFor(`${held} bytes held`, () => scanner.bufferedBytes === (held > MAX_LINE_BYTES ? 0 : held));
         await pty.write(`\rMARK-${++run}\r`);
         await scanned(`MARK-${run}`);
+        expect(scanner.bufferedBytes).toBe(0);
       }),
-      { numRuns: 25 },
+      {
+        numRuns: 25,
+        // Always: a line filling the buffer exactly, and three buffers' worth of one line.
+        examples: [
+          [Uint8Array.of(0x41), new Uint8Array(MAX_LINE_BYTES - 1).fill(0x47)],
+          [Uint8Array.of(0x41), new Uint8Array(3 * MAX_LINE_BYTES).fill(0x47)],
+        ],
+      },
     );
+    expect(mostBuffered).toBe(MAX_LINE_BYTES);
+    expect(lines.some((line) => line.fields?.reason === 'overlong')).toBe(true);
     expect(scanner.status().state).toBe('connected');
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
   });
@@ -273,6 +307,27 @@ describe('SerialScanner connection', () => {
     expect(scanner.status().path).toBe(ours.scannerPath);
     await ours.write('ON-SECOND\r');
     await scanned('ON-SECOND');
+  });
+
+  it('comes back after its pty is killed with a read in flight, and stops in time after such a kill', async () => {
+    const first = await ptyPair();
+    const { scanner, scanned } = await connectedScanner(first, {}, { watchdogIntervalMs: 50 });
+    // Killed at once after a write, while the binding is reading it: the case that can leave it
+    // spinning with no event, which the watchdog catches when the port reports nothing.
+    await first.write('HALF-A-LI');
+    await first.close();
+    await waitFor('disconnected', () => scanner.status().state !== 'connected');
+    expect(scanner.status().lastError).toBeTruthy();
+
+    const second = await ptyPair(first.dir);
+    await waitFor('reconnected', () => scanner.status().state === 'connected');
+    await second.write('AFTER\r');
+    await scanned('AFTER');
+
+    await second.write('HALF-A-LI');
+    await second.close();
+    await within('stop() after the kill', 2000, scanner.stop());
+    expect(scanner.status().state).toBe('disconnected');
   });
 
   it('notices a vanished device path without any port event (watchdog) and follows it to a new device', async () => {

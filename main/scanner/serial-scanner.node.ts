@@ -99,6 +99,11 @@ export class SerialScanner {
     return { ...this.#status };
   }
 
+  /** Bytes of the unfinished line held for the open port (0 without one): never above MAX_LINE_BYTES. */
+  get bufferedBytes(): number {
+    return this.#connection?.decoder.bufferedBytes ?? 0;
+  }
+
   start() {
     if (this.#started) return;
     this.#started = true;
