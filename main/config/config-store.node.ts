@@ -178,7 +178,8 @@ export class ConfigStore {
 
   #moveAside(error: unknown) {
     // Only a file that exists is moved: a folder nothing could be written to has none.
-    const movedTo = fs.existsSync(this.path) ? `${this.path}.corrupt-${Date.now()}` : null;
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const movedTo = fs.existsSync(this.path) ? `${this.path}.corrupt-${stamp}` : null;
     if (movedTo) fs.renameSync(this.path, movedTo);
     this.options.logger.warn(`config file unreadable; ${movedTo ? 'moved aside, ' : ''}using defaults`, {
       movedTo,

@@ -24,6 +24,21 @@ describe('file logger', () => {
     expect(text).toContain('j•••@example.com');
   });
 
+  it('masks codes and card numbers a renderer error quotes in its free text', () => {
+    const sink = new FileLogSink({ dir: tempDir() });
+    // As reportRendererError logs it: the message is whatever the page's error said.
+    createLogger(sink).error('renderer error', {
+      message: 'TypeError: no voucher KOFFIE24 for card 2710042000132 (kf9r4tbz)',
+      where: 'VoucherScreen',
+    });
+    const text = fs.readFileSync(sink.file, 'utf8');
+    for (const full of ['KOFFIE24', '2710042000132', 'kf9r4tbz']) expect(text).not.toContain(full);
+    expect(JSON.parse(text)).toMatchObject({
+      message: 'TypeError: no voucher •••IE24 for card •••0132 (•••4tbz)',
+      where: 'VoucherScreen',
+    });
+  });
+
   it('rotates by size and keeps a bounded number of files', () => {
     const dir = tempDir();
     const logger = createLogger(new FileLogSink({ dir, maxBytes: 500, keep: 2 }));

@@ -7,6 +7,14 @@ const SECRET_FIELD = /(key|token|secret|password|passwd|pin|authorization|creden
 const CODE_FIELD = /^(code|value|identifier|contact_identifier_value|card|voucher_code|scan)$/i;
 const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
 const BEARER = /(Bearer\s+)[^\s"']+/gi;
+/**
+ * Free text (error messages, a renderer's report) can quote what was scanned. A code-like token
+ * is 6+ letters and digits mixed (KOFFIE24, KF9R4TBZ) or 8+ digits (2710042000132): plain words,
+ * statuses (REDEEMED) and short numbers (ports, platform codes) stay readable. UUIDs are matched
+ * whole first and kept, so the visit's portal-session uuid still ties lines together.
+ */
+const UUID_OR_TOKEN = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b|(?<![A-Za-z0-9])[A-Za-z0-9]{6,}(?![A-Za-z0-9])/gi;
+const CODE_LIKE = /^(?=.*[A-Za-z])(?=.*\d)|^\d{8,}$/;
 
 export function maskEmail(text: string): string {
   return text.replace(EMAIL, '$1•••@$2');
@@ -14,6 +22,11 @@ export function maskEmail(text: string): string {
 
 export function maskCode(code: string): string {
   return code.length <= 4 ? '•'.repeat(code.length) : `•••${code.slice(-4)}`;
+}
+
+/** Masks every code-like token in free text (see CODE_LIKE), leaving UUIDs whole. */
+function maskCodesInText(text: string): string {
+  return text.replace(UUID_OR_TOKEN, (token) => (token.includes('-') || !CODE_LIKE.test(token) ? token : maskCode(token)));
 }
 
 export class Redactor {
@@ -27,7 +40,7 @@ export class Redactor {
   text(input: string): string {
     let output = input;
     for (const secret of this.#secrets) output = output.split(secret).join('[redacted]');
-    return maskEmail(output.replace(BEARER, '$1[redacted]'));
+    return maskCodesInText(maskEmail(output.replace(BEARER, '$1[redacted]')));
   }
 
   value(input: unknown, fieldName = '', depth = 0): unknown {
