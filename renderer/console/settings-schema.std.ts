@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KioskConfig, SessionSettings } from '../../preload/config-schema.std.ts';
+import { KioskConfig, SessionSettings, type KioskMode } from '../../preload/config-schema.std.ts';
 
 /**
  * The settings form is generated from the one config schema: a field's control and its allowed
@@ -20,6 +20,14 @@ export type FieldKind =
 
 /** The portal-session settings, in the API's order. */
 export const SESSION_KEYS: readonly string[] = Object.keys(SessionSettings.shape).map((name) => `session.${name}`);
+
+/** Session settings main sends in one mode only (its create body alone has them): elsewhere they do nothing. */
+const SESSION_KEY_MODE: Readonly<Record<string, KioskMode>> = { 'session.allow_multiple_giftcards': 'redeem-giftcards' };
+
+/** The session settings that matter in `mode` (the mode as currently chosen in the form). */
+export function sessionKeysFor(mode: unknown): readonly string[] {
+  return SESSION_KEYS.filter((key) => (SESSION_KEY_MODE[key] ?? mode) === mode);
+}
 
 type Schema = z.core.$ZodType;
 

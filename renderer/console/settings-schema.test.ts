@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { KIOSK_MODES } from '../../preload/config-schema.std.ts';
 import { consoleMessages } from './console-messages.std.ts';
 import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
-import { fieldKind, SESSION_KEYS, ConsoleConfig } from './settings-schema.std.ts';
+import { CreatePortalSessionBody } from '../../api/portal-sessions.std.ts';
+import { fieldKind, SESSION_KEYS, ConsoleConfig, sessionKeysFor } from './settings-schema.std.ts';
 
 /** Every key the settings tab shows (SettingsTab.svelte). */
 const FORM_KEYS = [
@@ -49,6 +50,17 @@ describe('settings form from the config schema', () => {
       'session.primary_identification_method',
       'session.allow_multiple_giftcards',
     ]);
+  });
+
+  it('shows a setting of one mode\'s create body only in that mode, the common ones in every mode', () => {
+    const common = Object.keys(CreatePortalSessionBody.shape)
+      .filter((name) => !['shop_uuid', 'contact_uuid'].includes(name))
+      .map((name) => `session.${name}`);
+    for (const mode of KIOSK_MODES) {
+      expect(sessionKeysFor(mode), mode).toEqual(mode === 'redeem-giftcards' ? [...common, 'session.allow_multiple_giftcards'] : common);
+    }
+    // While the form holds no valid mode (never saved so), only the common ones.
+    expect(sessionKeysFor(undefined)).toEqual(common);
   });
 
   it('refuses a key the schema does not have', () => {

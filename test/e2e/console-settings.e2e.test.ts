@@ -175,7 +175,10 @@ describe('manager console: settings on a demo kiosk', () => {
       settings: Record<string, unknown>;
       contact: { uuid: string | null } | null;
     };
-    expect(stored).toMatchObject({ type: 'top_up_giftcards', settings: config.session, contact: { uuid: sanne.uuid } });
+    // Only a redeem-giftcards session carries allow_multiple_giftcards (see the last test).
+    const { allow_multiple_giftcards: _, ...sent } = config.session;
+    expect(stored).toMatchObject({ type: 'top_up_giftcards', settings: sent, contact: { uuid: sanne.uuid } });
+    expect(stored.settings).not.toHaveProperty('allow_multiple_giftcards');
 
     // Ten seconds untouched, and "are you still there?" asks.
     const asked = Date.now();
@@ -288,6 +291,45 @@ describe('manager console: settings on a demo kiosk', () => {
     await page.getByTestId('reward-attributes-tab').waitFor();
     await shootBoth(page, 'console-tab-rewards');
     await page.getByTestId('console-lock').tap();
+  });
+
+  it('offers "several giftcards" only in redeem-giftcards mode, and the next giftcard session carries it', async () => {
+    await openConsoleWithPin(page);
+    await page.getByTestId('settings-tab').waitFor();
+    const several = setting(page, 'session.allow_multiple_giftcards');
+    // Top up a giftcard (the first test's mode) never sends it, so it is not offered.
+    await expect(several.count()).resolves.toBe(0);
+    await choose(page, 'kiosk.mode', nl['console.choice.kiosk.mode.redeem-giftcards']);
+    await toggle(page, 'session.allow_multiple_giftcards', false);
+    await shootBoth(page, 'console-settings-giftcards', 'session');
+    await save(page);
+    const config = readConfig(kiosk.dataDir);
+    expect(config).toMatchObject({ kiosk: { mode: 'redeem-giftcards' }, session: { allow_multiple_giftcards: false } });
+    // Choosing another mode in the form hides it at once, before anything is saved.
+    await choose(page, 'kiosk.mode', nl['console.choice.kiosk.mode.regular']);
+    await several.waitFor({ state: 'detached' });
+    await choose(page, 'kiosk.mode', nl['console.choice.kiosk.mode.redeem-giftcards']);
+    await expect(several.getByRole('switch').isChecked()).resolves.toBe(false);
+    await page.getByTestId('console-lock').tap();
+
+    // A shopper pays €12.50 with a giftcard: the session the sandbox stores does not allow several.
+    const attract = page.getByTestId('attract-screen');
+    await attract.getByRole('button', { name: messages.nl['session.start.redeem-giftcards'], exact: true }).tap();
+    await page.getByTestId('amount-screen').waitFor();
+    const keypad = page.getByTestId('on-screen-keyboard');
+    for (const digit of '1250') await keypad.getByRole('button', { name: digit, exact: true }).tap();
+    await expect(page.getByTestId('amount').textContent()).resolves.toMatch(/12[.,]50/);
+    await keypad.getByRole('button', { name: messages.nl['keyboard.done'], exact: true }).tap();
+    const portal = page.getByTestId('portal-screen');
+    await portal.waitFor();
+    const stored = (await kiosk.platform.getPortalSession({ portal_session_uuid: (await portal.getAttribute('data-session'))! })).data as unknown as {
+      type: string;
+      settings: Record<string, unknown>;
+    };
+    expect(stored.type).toBe('redeem_giftcards');
+    expect(stored.settings).toEqual({ ...config.session, amount_in_cents: 1250, allow_multiple_giftcards: false });
+    await portal.getByRole('button', { name: messages.nl['portal.done'] }).tap();
+    await attract.waitFor();
   });
 });
 
