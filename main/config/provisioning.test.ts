@@ -42,6 +42,16 @@ describe('provisioning file', () => {
     }
   });
 
+  it('is invalid as a whole when it sends credentials over plain http to another machine', () => {
+    const logger = recording();
+    const file = provisioningFile(JSON.stringify({ api: { baseUrl: 'http://loyalty.example.com/api' }, kiosk: { mode: 'vouchers' } }));
+    expect(readProvisioning(file, logger)).toEqual({});
+    expect(logger.lines.join('\n')).toMatch(/provisioning file invalid; ignored.*api\.baseUrl.*use https/);
+    for (const baseUrl of ['https://loyalty.example.com/api', 'http://127.0.0.1:8080/api']) {
+      expect(readProvisioning(provisioningFile(JSON.stringify({ api: { baseUrl } })), recording())).toEqual({ 'api.baseUrl': baseUrl });
+    }
+  });
+
   it('wins over the settings file and cannot be changed, while other keys stay free', () => {
     const dir = tempDir();
     new ConfigStore({ dataDir: dir, logger: recording() }).set('kiosk.mode', 'regular');

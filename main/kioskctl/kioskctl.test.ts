@@ -112,6 +112,21 @@ describe('kioskctl config', () => {
     expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
   });
 
+  it('takes the API address only over https, or plain http to this computer', async () => {
+    const dir = tempDir();
+    await kioskctl(dir, ['config', 'set', 'kiosk.mode', 'vouchers']);
+    const before = fs.readFileSync(configFile(dir), 'utf8');
+    const refused = await kioskctl(dir, ['config', 'set', 'api.baseUrl', 'http://loyalty.example.com/api']);
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/api\.baseUrl.*use https/) });
+    expect(refused.stderr).not.toMatch(noStack);
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
+
+    for (const url of ['https://loyalty.example.com/api', 'http://127.0.0.1:8080/api', 'http://localhost:8080/api']) {
+      expect(await kioskctl(dir, ['config', 'set', 'api.baseUrl', url])).toMatchObject({ code: 0, stdout: `api.baseUrl = "${url}"\n` });
+      expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).api.baseUrl).toBe(url);
+    }
+  });
+
   it('refuses unknown keys, unknown commands and missing arguments with exit code 2, and explains itself', async () => {
     const dir = tempDir();
     const [unknownKey, unknownVerb, missing, bogus, help, pinHash] = await Promise.all([
