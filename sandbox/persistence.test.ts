@@ -1,61 +1,18 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestSandbox } from './testing.test-support.ts';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await TestSandbox.start();
-});
-afterAll(() => sandbox.stop());
+/** The data folder itself; state across restarts is tested through the client (main/loyalty/contract-persistence.test.ts). */
 
-describe('restarting on the same data folder', () => {
-  it('keeps state, credentials and the clock offset; rewrites the manifest with the new address', async () => {
-    const credentials = { ...sandbox.credentials };
-    const firstBaseUrl = sandbox.baseUrl;
-    const created = await sandbox.call('createVoucher', {
-      body: { promotion_uuid: sandbox.manifest.promotions[1]?.uuid, code: 'PERSIST1' },
-    });
-    await sandbox.call('advanceClock', { body: { advance_seconds: 3 * 24 * 3600 } });
-    const lock = await sandbox.call('lockVoucher', { params: { voucher_uuid: created.body.data.uuid } });
-    await sandbox.call('createContact', { body: { email: 'nieuw.lid@example.nl' } });
-
-    await sandbox.restart();
-
-    expect(sandbox.credentials).toEqual(credentials);
-    expect(sandbox.baseUrl).not.toBe(firstBaseUrl);
-    const manifest = JSON.parse(await fs.readFile(path.join(sandbox.dataDir, 'sandbox.json'), 'utf8'));
-    expect(manifest).toEqual(sandbox.manifest);
-    expect(manifest.base_url).toBe(sandbox.baseUrl);
-    expect(manifest.contacts.map((contact: { email: string }) => contact.email)).toContain('nieuw.lid@example.nl');
-
-    const found = await sandbox.call('findVoucher', { query: { code: 'PERSIST1' } });
-    expect(found.body.data.status).toBe('LOCKED');
-    const released = await sandbox.call('releaseVoucher', {
-      params: { voucher_uuid: created.body.data.uuid },
-      body: { release_key: lock.body.data.lock.release_key },
-    });
-    expect(released.status).toBe(200);
-    // Seeded to expire two days after seeding: only the kept clock offset makes it EXPIRED now.
-    const expiring = await sandbox.call('findVoucher', { query: { code: 'KRT5XP2N' } });
-    expect(expiring.body.data.status).toBe('EXPIRED');
-  });
-
-  it('leaves a state file that parses and no temp file behind', async () => {
-    const files = await fs.readdir(sandbox.dataDir);
-    expect(files.sort()).toEqual(['sandbox.json', 'state.json']);
-    const state = JSON.parse(await fs.readFile(path.join(sandbox.dataDir, 'state.json'), 'utf8'));
-    expect(state.vouchers.some((voucher: { code: string }) => voucher.code === 'PERSIST1')).toBe(true);
-  });
-
+describe('the data folder', () => {
   it('makes new credentials for a new folder', async () => {
-    const other = await TestSandbox.start();
+    const [one, other] = await Promise.all([TestSandbox.start(), TestSandbox.start()]);
     try {
-      expect(other.credentials.api_key).not.toBe(sandbox.credentials.api_key);
-      expect(sandbox.credentials.api_key).not.toBe(sandbox.credentials.access_token);
-      expectNoOverlap(Object.values(other.credentials), Object.values(sandbox.credentials));
+      expect(one.credentials.api_key).not.toBe(one.credentials.access_token);
+      expectNoOverlap(Object.values(other.credentials), Object.values(one.credentials));
     } finally {
-      await other.stop();
+      await Promise.all([one.stop(), other.stop()]);
     }
   });
 

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ErrorBody, type AuthScheme } from '../api/operations.std.ts';
 import { routedOperations, type RoutedOperationId } from './routes.std.ts';
 import { startSandbox, type RunningSandbox } from './sandbox.node.ts';
+import type { SandboxState } from './state.std.ts';
 
 /**
  * Test support: a sandbox on a free port with a fresh temp folder, and a client that checks
@@ -73,6 +74,11 @@ export class TestSandbox {
     const voucher = this.manifest.vouchers.find((candidate) => candidate.code === code);
     if (!voucher) throw new Error(`No seeded voucher ${code}`);
     return voucher.uuid;
+  }
+
+  /** The state as stored in `state.json`: every acknowledged change is on disk. */
+  async storedState(): Promise<SandboxState> {
+    return JSON.parse(await fs.readFile(path.join(this.dataDir, 'state.json'), 'utf8')) as SandboxState;
   }
 
   /** Closes and starts again on the same folder (a new port). */

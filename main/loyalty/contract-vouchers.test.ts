@@ -1,83 +1,70 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, TestSandbox } from './testing.test-support.ts';
+import { describe, expect, it } from 'vitest';
+import type { CreateVoucherBody, ListVouchersQuery, UpdateVoucherBody } from '../../api/vouchers.std.ts';
+import { contractSuite, expectInvalid, expectRefused, lastStatus } from './contract.test-support.ts';
 
-let sandbox: TestSandbox;
-beforeAll(async () => {
-  sandbox = await TestSandbox.start();
-});
-afterAll(() => sandbox.stop());
+/** List, find, create and update through the client. */
 
-const promotion = () => sandbox.manifest.promotions[0]?.uuid ?? '';
+const suite = contractSuite();
+const UNKNOWN = '00000000-0000-4000-8000-000000000000';
+const promotion = () => suite.sandbox.manifest.promotions[0]!.uuid;
 
-async function created(body: Record<string, unknown> = {}) {
-  const reply = await sandbox.call('createVoucher', { body: { promotion_uuid: promotion(), ...body } });
-  expect(reply.status).toBe(201);
-  return reply.body.data;
+async function created(input: Partial<CreateVoucherBody> = {}) {
+  const answer = await suite.client.createVoucher({ promotion_uuid: promotion(), ...input });
+  expect(lastStatus()).toBe(201);
+  return answer.data;
 }
 
-async function find(code: string) {
-  const reply = await sandbox.call('findVoucher', { query: { code } });
-  expect(reply.status).toBe(200);
-  return reply.body.data;
-}
+const find = async (code: string) => (await suite.client.findVoucher({ code })).data;
+const codes = (vouchers: ReadonlyArray<{ code: string }>) => vouchers.map((voucher) => voucher.code).sort();
 
 describe('List Vouchers (seeded data only)', () => {
-  let seeded: TestSandbox;
-  beforeAll(async () => {
-    seeded = await TestSandbox.start();
-  });
-  afterAll(() => seeded.stop());
-  const list = (query: Record<string, string | number>) => seeded.call('listVouchers', { query });
+  const seeded = contractSuite();
+  const list = (query: ListVouchersQuery = {}) => seeded.client.listVouchers(query);
+  const listLoosely = (query: object) => seeded.loose.listVouchers(query);
 
   it('pages 30 by default, with per_page as a string and no redemption counters', async () => {
-    const reply = await list({});
-    expect(reply.status).toBe(200);
-    expect(reply.body.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: '30', to: 20, total: 20 });
-    expect(reply.body.data).toHaveLength(20);
-    expect(reply.body.data[0]).not.toHaveProperty('times_redeemed');
+    const answer = await list();
+    expect(answer.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: '30', to: 20, total: 20 });
+    expect(answer.data).toHaveLength(20);
+    expect(answer.data[0]).not.toHaveProperty('times_redeemed');
   });
 
   it('cuts pages by limit and page', async () => {
-    const reply = await list({ limit: 7, page: 2 });
-    expect(reply.body.meta).toEqual({ current_page: 2, from: 8, last_page: 3, per_page: '7', to: 14, total: 20 });
-    expect(reply.body.data.map((voucher: { code: string }) => voucher.code)).toEqual(
-      seeded.manifest.vouchers.slice(7, 14).map((voucher) => voucher.code),
+    const answer = await list({ limit: 7, page: 2 });
+    expect(answer.meta).toEqual({ current_page: 2, from: 8, last_page: 3, per_page: '7', to: 14, total: 20 });
+    expect(answer.data.map((voucher) => voucher.code)).toEqual(
+      seeded.sandbox.manifest.vouchers.slice(7, 14).map((voucher) => voucher.code),
     );
   });
 
   it('answers limit 0 and pages past the end with empty data and null from/to', async () => {
-    const none = await list({ limit: 0 });
-    expect(none.body).toMatchObject({ data: [], meta: { from: null, to: null, per_page: '0', total: 20 } });
+    expect(await list({ limit: 0 })).toMatchObject({ data: [], meta: { from: null, to: null, per_page: '0', total: 20 } });
     const beyond = await list({ limit: 10, page: 3 });
-    expect(beyond.body).toMatchObject({ data: [], meta: { current_page: 3, last_page: 2, from: null, to: null } });
+    expect(beyond).toMatchObject({ data: [], meta: { current_page: 3, last_page: 2, from: null, to: null } });
   });
 
   it('accepts limit 500 and refuses 501, -1, fractions, text and page 0', async () => {
-    const most = await list({ limit: 500 });
-    expect(most.body.meta).toMatchObject({ per_page: '500', last_page: 1, to: 20 });
-    for (const limit of [501, -1, 1.5, 'ten']) expectError(await list({ limit }), 400, 1003, 'limit');
-    expectError(await list({ page: 0 }), 400, 1003, 'page');
+    expect((await list({ limit: 500 })).meta).toMatchObject({ per_page: '500', last_page: 1, to: 20 });
+    for (const limit of [501, -1, 1.5, 'ten']) await expectInvalid(listLoosely({ limit }), 'limit');
+    await expectInvalid(list({ page: 0 }), 'page');
   });
 
   it('filters by status, contact and promotion', async () => {
-    const byStatus = async (status: string) =>
-      (await list({ status })).body.data.map((voucher: { code: string }) => voucher.code).sort();
+    const byStatus = async (status: NonNullable<ListVouchersQuery['status']>) => codes((await list({ status })).data);
     expect(await byStatus('EXPIRED')).toEqual(['KFX4E9JC', 'WLK5T2GR']);
     expect(await byStatus('INACTIVE')).toEqual(['KFN3W8VK', 'KRT4Q6ZF']);
     expect(await byStatus('REDEEMED')).toEqual(['KFR2D8WM', 'KRT6B4YH']);
     expect(await byStatus('DEACTIVATED')).toEqual(['KFD7H5SE', 'KRT9C3LU']);
     expect(await byStatus('LOCKED')).toEqual([]);
-    expectError(await list({ status: 'USED' }), 400, 1003, 'status');
+    await expectInvalid(listLoosely({ status: 'USED' }), 'status');
 
-    const sanne = seeded.contactUuid('sanne');
-    const mine = (await list({ contact_uuid: sanne })).body.data;
-    expect(mine.map((voucher: { code: string }) => voucher.code).sort()).toEqual(['KFR2D8WM', 'KOFFIE24', 'KOFFIE3X', 'KRT5XP2N']);
-    const coffee = seeded.manifest.promotions.find((candidate) => candidate.name === 'Gratis koffie')?.uuid;
-    const coffeeVouchers = (await list({ promotion_uuid: coffee ?? '' })).body.data;
+    const mine = (await list({ contact_uuid: seeded.sandbox.contactUuid('sanne') })).data;
+    expect(codes(mine)).toEqual(['KFR2D8WM', 'KOFFIE24', 'KOFFIE3X', 'KRT5XP2N']);
+    const coffee = seeded.sandbox.manifest.promotions.find((candidate) => candidate.name === 'Gratis koffie')!.uuid;
+    const coffeeVouchers = (await list({ promotion_uuid: coffee })).data;
     expect(coffeeVouchers.length).toBeGreaterThan(0);
-    expect(coffeeVouchers.every((voucher: { promotion: { uuid: string } }) => voucher.promotion.uuid === coffee)).toBe(true);
-    expectError(await list({ contact_uuid: 'sanne' }), 400, 1003, 'contact_uuid');
-    expectError(await list({ colour: 'red' }), 400, 1003, 'colour');
+    expect(coffeeVouchers.every((voucher) => voucher.promotion.uuid === coffee)).toBe(true);
+    await expectInvalid(list({ contact_uuid: 'sanne' }), 'contact_uuid');
   });
 });
 
@@ -94,9 +81,9 @@ describe('Find Voucher', () => {
   });
 
   it('requires a code and answers 80004 for an unknown one', async () => {
-    expectError(await sandbox.call('findVoucher', {}), 400, 1003, 'code');
-    expectError(await sandbox.call('findVoucher', { query: { code: '' } }), 400, 1003, 'code');
-    expectError(await sandbox.call('findVoucher', { query: { code: 'NOPE0000' } }), 404, 80004);
+    await expectInvalid(suite.loose.findVoucher({}), 'code');
+    await expectInvalid(suite.client.findVoucher({ code: '' }), 'code');
+    await expectRefused(suite.client.findVoucher({ code: 'NOPE0000' }), 'not_found', 404, 80004);
   });
 });
 
@@ -129,7 +116,7 @@ describe('Create Voucher', () => {
   });
 
   it('links the contact, keeps the given code and redemption count, and takes attributes in both forms', async () => {
-    const daan = sandbox.contactUuid('daan');
+    const daan = suite.sandbox.contactUuid('daan');
     const voucher = await created({
       code: 'TESTCODE1',
       contact_uuid: daan,
@@ -147,21 +134,16 @@ describe('Create Voucher', () => {
   });
 
   it('refuses a code that exists (80003), an unknown promotion (80002) or contact (55031)', async () => {
-    expectError(await sandbox.call('createVoucher', { body: { promotion_uuid: promotion(), code: 'KOFFIE24' } }), 409, 80003);
-    const unknown = '00000000-0000-4000-8000-000000000000';
-    expectError(await sandbox.call('createVoucher', { body: { promotion_uuid: unknown } }), 404, 80002);
-    expectError(
-      await sandbox.call('createVoucher', { body: { promotion_uuid: promotion(), contact_uuid: unknown } }),
-      404,
-      55031,
-    );
+    const create = suite.client.createVoucher;
+    await expectRefused(create({ promotion_uuid: promotion(), code: 'KOFFIE24' }), 'conflict', 409, 80003);
+    await expectRefused(create({ promotion_uuid: UNKNOWN }), 'not_found', 404, 80002);
+    await expectRefused(create({ promotion_uuid: promotion(), contact_uuid: UNKNOWN }), 'not_found', 404, 55031);
   });
 
   it('validates before it looks anything up', async () => {
-    const invalid = (body: Record<string, unknown>, field: string) =>
-      sandbox.call('createVoucher', { body }).then((reply) => expectError(reply, 400, 1003, field));
+    const invalid = (input: object, field: string) => expectInvalid(suite.loose.createVoucher(input), field);
     await invalid({}, 'promotion_uuid');
-    await invalid({ promotion_uuid: '00000000-0000-4000-8000-000000000000', expiration_date: 'tomorrow' }, 'expiration_date');
+    await invalid({ promotion_uuid: UNKNOWN, expiration_date: 'tomorrow' }, 'expiration_date');
     await invalid({ promotion_uuid: promotion(), expiration_date: '2030-02-30T00:00:00Z' }, 'expiration_date');
     await invalid({ promotion_uuid: promotion(), total_redemptions_allowed: 0 }, 'total_redemptions_allowed');
     await invalid({ promotion_uuid: promotion(), code: '' }, 'code');
@@ -174,58 +156,58 @@ describe('Create Voucher', () => {
 });
 
 describe('Update Voucher', () => {
-  const update = (uuid: string, body: Record<string, unknown>) =>
-    sandbox.call('updateVoucher', { params: { voucher_uuid: uuid }, body });
+  const update = async (uuid: string, input: UpdateVoucherBody) =>
+    (await suite.client.updateVoucher({ voucher_uuid: uuid, ...input })).data;
+  const later = { status: 'ACTIVE', expiration_date: '2040-01-01T00:00:00Z' } as const;
 
   it('deactivates and reactivates, answering with the counters', async () => {
     const voucher = await created();
     const off = await update(voucher.uuid, { status: 'DEACTIVATED' });
-    expect(off.status).toBe(200);
-    expect(off.body.data).toMatchObject({ status: 'DEACTIVATED', times_redeemed: 0, redemptions_remaining: 1 });
-    expect((await update(voucher.uuid, { status: 'ACTIVE' })).body.data.status).toBe('ACTIVE');
+    expect(lastStatus()).toBe(200);
+    expect(off).toMatchObject({ status: 'DEACTIVATED', times_redeemed: 0, redemptions_remaining: 1 });
+    expect((await update(voucher.uuid, { status: 'ACTIVE' })).status).toBe('ACTIVE');
   });
 
   it('accepts only ACTIVE or DEACTIVATED', async () => {
     const voucher = await created();
-    expectError(await update(voucher.uuid, { status: 'REDEEMED' }), 400, 1003, 'status');
-    expectError(await update(voucher.uuid, {}), 400, 1003, 'status');
+    await expectInvalid(suite.loose.updateVoucher({ voucher_uuid: voucher.uuid, status: 'REDEEMED' }), 'status');
+    await expectInvalid(suite.loose.updateVoucher({ voucher_uuid: voucher.uuid }), 'status');
   });
 
   it('leaves a voucher whose activation is ahead reading INACTIVE', async () => {
     const voucher = await created({ activation_date: '2035-01-01T00:00:00Z' });
-    expect((await update(voucher.uuid, { status: 'ACTIVE' })).body.data.status).toBe('INACTIVE');
+    expect((await update(voucher.uuid, { status: 'ACTIVE' })).status).toBe('INACTIVE');
   });
 
   it('moves the expiration date only of ACTIVE and INACTIVE vouchers', async () => {
     const active = await created();
     const moved = await update(active.uuid, { status: 'ACTIVE', expiration_date: '2040-01-01T00:00:00+01:00' });
-    expect(moved.body.data.expiration_date).toBe('2039-12-31T23:00:00+00:00');
+    expect(moved.expiration_date).toBe('2039-12-31T23:00:00+00:00');
     const inactive = await created({ activation_date: '2035-01-01T00:00:00Z' });
     const stillInactive = await update(inactive.uuid, { status: 'ACTIVE', expiration_date: '2036-01-01T00:00:00Z' });
-    expect(stillInactive.body.data).toMatchObject({ status: 'INACTIVE', expiration_date: '2036-01-01T00:00:00+00:00' });
+    expect(stillInactive).toMatchObject({ status: 'INACTIVE', expiration_date: '2036-01-01T00:00:00+00:00' });
 
-    const later = { status: 'ACTIVE', expiration_date: '2040-01-01T00:00:00Z' };
-    expectError(await update(sandbox.voucherUuid('KRT9C3LU'), later), 409, 80012);
-    expectError(await update(sandbox.voucherUuid('KFX4E9JC'), later), 409, 80006);
-    expectError(await update(sandbox.voucherUuid('KFR2D8WM'), later), 409, 80005);
+    await expectRefused(update(suite.sandbox.voucherUuid('KRT9C3LU'), later), 'conflict', 409, 80012);
+    await expectRefused(update(suite.sandbox.voucherUuid('KFX4E9JC'), later), 'conflict', 409, 80006);
+    await expectRefused(update(suite.sandbox.voucherUuid('KFR2D8WM'), later), 'conflict', 409, 80005);
     // The status before the update decides: reactivating in the same request does not help.
     const deactivated = await created();
     await update(deactivated.uuid, { status: 'DEACTIVATED' });
-    expectError(await update(deactivated.uuid, later), 409, 80012);
+    await expectRefused(update(deactivated.uuid, later), 'conflict', 409, 80012);
   });
 
   it('refuses a locked voucher (80017) and an unknown one (80004)', async () => {
     const voucher = await created();
-    await sandbox.call('lockVoucher', { params: { voucher_uuid: voucher.uuid } });
-    expectError(await update(voucher.uuid, { status: 'DEACTIVATED' }), 409, 80017);
-    expectError(await update('00000000-0000-4000-8000-000000000000', { status: 'ACTIVE' }), 404, 80004);
-    expectError(await update('not-a-uuid', { status: 'ACTIVE' }), 400, 1003, 'voucher_uuid');
+    await suite.client.lockVoucher({ voucher_uuid: voucher.uuid });
+    await expectRefused(update(voucher.uuid, { status: 'DEACTIVATED' }), 'conflict', 409, 80017);
+    await expectRefused(update(UNKNOWN, { status: 'ACTIVE' }), 'not_found', 404, 80004);
+    await expectInvalid(update('not-a-uuid', { status: 'ACTIVE' }), 'voucher_uuid');
   });
 
   it('merges custom attributes given as an object or as name/value pairs', async () => {
     const voucher = await created({ custom_attributes: { campaign: 'lente', table: '4' } });
     await update(voucher.uuid, { status: 'ACTIVE', custom_attributes: { table: '7', guests: 2 } });
     const merged = await update(voucher.uuid, { status: 'ACTIVE', custom_attributes: [{ name: 'note', value: null }] });
-    expect(merged.body.data.attributes).toEqual({ campaign: 'lente', table: '7', guests: 2, note: null });
+    expect(merged.attributes).toEqual({ campaign: 'lente', table: '7', guests: 2, note: null });
   });
 });
