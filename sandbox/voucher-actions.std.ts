@@ -13,7 +13,7 @@ import { lockView, voucherWithCounts } from './voucher-views.std.ts';
 
 export function lockVoucher(state: SandboxState, now: number, uuid: string) {
   const voucher = requireVoucher(state, { uuid });
-  const refusal = unusableReason(voucher, voucherStatus(voucher, now));
+  const refusal = unusableReason(voucherStatus(voucher, now));
   if (refusal) throw refusal;
   voucher.lock = {
     release_key: randomHex(24),
@@ -88,7 +88,7 @@ function checkRedemption(voucher: StoredVoucher, now: number, request: Redemptio
   if (status === 'LOCKED') {
     lock = heldLockMatching(voucher, now, request.release_key ?? '');
   } else {
-    const refusal = unusableReason(voucher, status);
+    const refusal = unusableReason(status);
     if (refusal) throw refusal;
     if (request.release_key) throw httpError(409, 'The voucher is not locked; send no release_key.');
   }

@@ -27,14 +27,13 @@ export function voucherStatus(voucher: StoredVoucher, now: number): VoucherStatu
 }
 
 /** Why a voucher in `status` cannot be used (redeemed, locked, ...) now; null when it is ACTIVE. */
-export function unusableReason(voucher: StoredVoucher, status: VoucherStatus): ApiError | null {
+export function unusableReason(status: VoucherStatus): ApiError | null {
   switch (status) {
     case 'ACTIVE':
       return null;
     case 'REDEEMED':
-      return voucher.total_redemptions_allowed > 1
-        ? conflict(platformErrors.notEnoughRedemptionsLeft, 'The voucher has no redemptions left.')
-        : conflict(platformErrors.voucherAlreadyRedeemed, 'The voucher has already been redeemed.');
+      // 80005 means "already redeemed or none left": single-use and used-up multi-use alike.
+      return conflict(platformErrors.voucherAlreadyRedeemed, 'The voucher has already been redeemed; no redemptions are left.');
     case 'EXPIRED':
       return conflict(platformErrors.voucherExpired, 'The voucher has expired.');
     case 'DEACTIVATED':

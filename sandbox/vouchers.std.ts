@@ -71,7 +71,7 @@ export function updateVoucher(
   const status = voucherStatus(voucher, now);
   const expirationChanges = input.expiration_date !== undefined;
   if (status === 'LOCKED' || status === 'REDEEMED' || (expirationChanges && status !== 'ACTIVE' && status !== 'INACTIVE')) {
-    throw unusableReason(voucher, status);
+    throw unusableReason(status);
   }
   if (expirationChanges) requireExpiryAfterActivation(voucher.activation_date, newExpiration);
   voucher.status = input.status;

@@ -132,7 +132,9 @@ describe('Redeem Voucher', () => {
     const last = await redeemed({ code: voucher.code });
     expect(last).toMatchObject({ status: 'REDEEMED', times_redeemed: 3, redemptions_remaining: 0 });
     expect(last.redeemed_at).toBe(last.voucher_redemption.created_at);
-    await expectRefused(redeem({ code: voucher.code }), 'conflict', 409, 80019);
+    // Used up is "already redeemed or none left", as for a single-use voucher.
+    await expectRefused(redeem({ code: voucher.code }), 'conflict', 409, 80005);
+    await expectRefused(lock(voucher.uuid), 'conflict', 409, 80005);
   });
 
   it('refuses EXPIRED, DEACTIVATED and INACTIVE vouchers before looking at the contact', async () => {
