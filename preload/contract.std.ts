@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KioskConfig } from './config-schema.std.ts';
-import { Scan } from './scan.std.ts';
+import { Scan, ScanSource } from './scan.std.ts';
 import {
   HeldLock,
   LookupResult,
@@ -102,6 +102,8 @@ export const calls = {
 
   getServiceStatus: { input: NoInput, output: ServiceStatus },
   getScannerStatus: { input: NoInput, output: ScannerStatus },
+  /** A scan the renderer acted on, for diagnostics' "last scan": its source only, never its value. */
+  reportScan: { input: z.object({ source: ScanSource }).strict(), output: z.null() },
   listSerialPorts: { input: NoInput, output: SerialPortListing },
 
   /** A scan on the attract screen: a card and a voucher code are looked up at once. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { VoucherStatus } from '../api/vouchers.std.ts';
 import { KioskConfig } from './config-schema.std.ts';
+import { ScanSource } from './scan.std.ts';
 
 /** What the store manager's console is shown: settings without the PIN hash, secrets only as "stored". */
 
@@ -81,7 +82,15 @@ export const Diagnostics = z.object({
   platformOrigin: z.string().nullable(),
   api: z.object({ reachable: z.boolean(), latencyMs: z.number().nullable(), problem: z.string().nullable() }),
   secrets: SecretsStatus,
-  scanner: z.object({ connection: z.string(), state: z.string(), path: z.string().nullable(), lastError: z.string().optional(), lastScanAt: z.number().optional() }),
+  scanner: z.object({
+    connection: z.string(),
+    state: z.string(),
+    path: z.string().nullable(),
+    lastError: z.string().optional(),
+    /** The last scan from any source: main sees serial scans, the renderer reports the others. */
+    lastScanAt: z.number().optional(),
+    lastScanSource: ScanSource.optional(),
+  }),
   /** Already redacted by the log sink. */
   logTail: z.array(z.string()),
 });

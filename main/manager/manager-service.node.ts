@@ -12,6 +12,7 @@ import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { KeychainUnavailableError } from '../secrets/secret-store.node.ts';
 import type { ConsoleSettings, ManagerStatus } from '../../preload/manager-views.std.ts';
+import type { ScanSource } from '../../preload/scan.std.ts';
 import { isLoopbackUrl } from '../../preload/config-schema.std.ts';
 import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
 import { hashPin, verifyPin } from './pin-hash.node.ts';
@@ -26,7 +27,7 @@ type ManagerCalls =
   | 'exportSettings' | 'importSettings'
   | 'adminListVouchers' | 'adminFindVoucher' | 'adminCreateVoucher' | 'adminUpdateVoucher'
   | 'adminListRewardAttributes' | 'adminCreateRewardAttribute'
-  | 'getDiagnostics' | 'exportDiagnostics' | 'restartKiosk' | 'quitKiosk';
+  | 'getDiagnostics' | 'exportDiagnostics' | 'restartKiosk' | 'quitKiosk' | 'reportScan';
 
 export interface ManagerHost {
   restart(): void;
@@ -57,6 +58,8 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
   const { config, secrets, connection, logger, now = Date.now } = options;
   const lockout = new PinLockout(options.dataDir, logger, now);
   let unlockedUntil = 0;
+  /** The last scan the renderer acted on: when (main's clock) and from where, never what. */
+  let reportedScan: { at: number; source: ScanSource } | null = null;
 
   const pinSet = () => config.get().manager.pinHash !== null;
   const status = (): ManagerStatus => ({
@@ -207,6 +210,11 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       return toAdminRewardAttribute(created);
     }),
 
+    // Open without the PIN: shoppers' scans are reported while the console is locked.
+    reportScan: async ({ source }) => {
+      reportedScan = { at: now(), source };
+      return null;
+    },
     getDiagnostics: guarded(async () => diagnostics()),
     exportDiagnostics: guarded(async () => {
       const bundle = { createdAt: new Date(now()).toISOString(), diagnostics: await diagnostics(), settings: exportable() };
@@ -232,6 +240,14 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     return savedTo ? { fileName, content, delivery: 'saved' as const, savedTo } : { fileName, content, delivery: 'cancelled' as const };
   }
 
+  /** The scanner's state and the latest scan: a reported one, or a serial one main saw itself (also in the scanner test). */
+  function scannerDiagnostics() {
+    const scanner = options.scanner.status();
+    const serial = scanner.lastScanAt === undefined ? null : { at: scanner.lastScanAt, source: 'serial' as const };
+    const last = reportedScan && reportedScan.at >= (serial?.at ?? 0) ? reportedScan : serial;
+    return { ...scanner, lastScanAt: last?.at, lastScanSource: last?.source };
+  }
+
   async function diagnostics() {
     const started = performance.now();
     let reachable = false;
@@ -248,7 +264,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       platformOrigin: options.platformOrigin(),
       api: { reachable, latencyMs: reachable ? Math.round(performance.now() - started) : null, problem },
       secrets: await secrets.status(),
-      scanner: options.scanner.status(),
+      scanner: scannerDiagnostics(),
       logTail: options.logSink.tail(200),
     };
   }

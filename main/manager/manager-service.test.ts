@@ -110,6 +110,28 @@ describe('manager console in main', () => {
     await expect(call('removeSecret', { name: 'personalAccessToken' })).resolves.toMatchObject({ ok: true, value: { stored: { personalAccessToken: false } } });
   });
 
+  it('learns of wedge and camera scans from the renderer for diagnostics: when and from where, never the value', async () => {
+    const { call, services } = await kiosk();
+    await expect(call('getDiagnostics')).resolves.toMatchObject({ ok: true, value: { scanner: { connection: 'keyboard', state: 'not_used' } } });
+    expect((await call('getDiagnostics')).value.scanner.lastScanAt).toBeUndefined();
+    // While the console is locked too: shoppers scan then.
+    await call('setManagerPin', { pin: '2580' });
+    await call('lockManager');
+    const before = Date.now();
+    await expect(call('reportScan', { source: 'keyboard' })).resolves.toEqual({ ok: true, value: null });
+    await expect(call('reportScan', { source: 'keyboard', value: 'KOFFIE24' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    await expect(call('reportScan', { source: 'telepathy' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    await call('unlockManager', { pin: '2580' });
+    const { scanner } = (await call('getDiagnostics')).value;
+    expect(scanner).toMatchObject({ lastScanSource: 'keyboard', lastScanAt: expect.any(Number) });
+    expect(scanner.lastScanAt).toBeGreaterThanOrEqual(before);
+    expect(scanner.lastScanAt).toBeLessThanOrEqual(Date.now());
+
+    await call('reportScan', { source: 'camera' });
+    await expect(call('getDiagnostics')).resolves.toMatchObject({ value: { scanner: { lastScanSource: 'camera' } } });
+    expect(fs.readFileSync(services.logSink.file, 'utf8')).not.toContain('KOFFIE24');
+  });
+
   it('runs voucher and reward-attribute admin against the platform', async () => {
     const { call, services } = await kiosk();
     const manifest = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8'));

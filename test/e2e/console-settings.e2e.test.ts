@@ -293,7 +293,7 @@ describe('manager console: settings on a demo kiosk', () => {
     await page.getByTestId('console-lock').tap();
   });
 
-  it('offers "several giftcards" only in redeem-giftcards mode, and the next giftcard session carries it', async () => {
+  it('offers "several giftcards" only in redeem-giftcards mode, and the next giftcard session carries it; diagnostics saw the card', async () => {
     await openConsoleWithPin(page);
     await page.getByTestId('settings-tab').waitFor();
     const several = setting(page, 'session.allow_multiple_giftcards');
@@ -312,9 +312,11 @@ describe('manager console: settings on a demo kiosk', () => {
     await expect(several.getByRole('switch').isChecked()).resolves.toBe(false);
     await page.getByTestId('console-lock').tap();
 
-    // A shopper pays €12.50 with a giftcard: the session the sandbox stores does not allow several.
+    // Sanne scans her card to pay €12.50 with a giftcard: the session the sandbox stores does not allow several.
     const attract = page.getByTestId('attract-screen');
-    await attract.getByRole('button', { name: messages.nl['session.start.redeem-giftcards'], exact: true }).tap();
+    await attract.getByRole('button', { name: messages.nl['session.start.redeem-giftcards'], exact: true }).waitFor();
+    const scannedAfter = Date.now();
+    await wedgeScan(page, cardOf(kiosk.manifest, 'sanne.devries@example.nl').card);
     await page.getByTestId('amount-screen').waitFor();
     const keypad = page.getByTestId('on-screen-keyboard');
     for (const digit of '1250') await keypad.getByRole('button', { name: digit, exact: true }).tap();
@@ -330,6 +332,16 @@ describe('manager console: settings on a demo kiosk', () => {
     expect(stored.settings).toEqual({ ...config.session, amount_in_cents: 1250, allow_multiple_giftcards: false });
     await portal.getByRole('button', { name: messages.nl['portal.done'] }).tap();
     await attract.waitFor();
+
+    // Main never sees a keyboard-wedge scan itself; the renderer told it when, and from where.
+    await openConsoleWithPin(page);
+    await page.getByTestId('tab-diagnostics').tap();
+    const lastScan = page.getByTestId('diagnostics-last-scan');
+    await expect.poll(() => lastScan.getAttribute('data-source')).toBe('keyboard');
+    await expect(lastScan.textContent()).resolves.toContain(nl['console.scanner.source.keyboard']);
+    const diagnostics = await page.evaluate(() => window.kiosk.getDiagnostics());
+    expect(diagnostics.ok && diagnostics.value.scanner.lastScanAt).toBeGreaterThanOrEqual(scannedAfter);
+    await page.getByTestId('console-lock').tap();
   });
 });
 
