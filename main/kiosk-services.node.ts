@@ -88,6 +88,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     mode: current.kiosk.mode,
     session: current.session,
     scannerConnection: current.scanner.connection,
+    wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,
     idleTimeoutSeconds: current.idle.timeoutSeconds,
     locale: current.locale,
     brand: current.brand,

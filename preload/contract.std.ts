@@ -41,6 +41,8 @@ export const KioskSettingsView = z.object({
   mode: KioskConfig.shape.kiosk.unwrap().shape.mode,
   session: KioskConfig.shape.session.unwrap(),
   scannerConnection: KioskConfig.shape.scanner.unwrap().shape.connection,
+  /** For the keyboard-wedge detector: keys averaging this far apart or closer are a scanner. */
+  wedgeMaxAverageIntervalMs: KioskConfig.shape.scanner.unwrap().shape.wedge.unwrap().shape.maxAverageIntervalMs,
   idleTimeoutSeconds: z.number().int(),
   locale: KioskConfig.shape.locale.unwrap(),
   brand: KioskConfig.shape.brand.unwrap(),

@@ -18,6 +18,7 @@ const settings = {
   mode: config.kiosk.mode,
   session: config.session,
   scannerConnection: config.scanner.connection,
+  wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
   idleTimeoutSeconds: config.idle.timeoutSeconds,
   locale: config.locale,
   brand: config.brand,

@@ -87,6 +87,23 @@ describe('a fast burst', () => {
   });
 });
 
+describe('a configured threshold (scanner.wedge.maxAverageIntervalMs)', () => {
+  it('reads a burst 45 ms per key as a scan at 50 ms, where the default 30 ms gives it to the field', () => {
+    field.focus();
+    type([...code, 'Enter'], 45);
+    expect(onScan).not.toHaveBeenCalled();
+    expect(field.value).toBe(code);
+
+    detach();
+    detach = attachWedgeListener(window, { maxAverageIntervalMs: 50 }, onScan);
+    field.value = '';
+    type([...code, 'Enter'], 45);
+    expect(onScan).toHaveBeenCalledOnce();
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code, source: 'keyboard' }));
+    expect(field.value).toBe('');
+  });
+});
+
 describe('a person typing', () => {
   it('ends with the input holding exactly the typed text, announced by input events', () => {
     const inputs: string[] = [];
