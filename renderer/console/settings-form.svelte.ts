@@ -67,7 +67,8 @@ export class SettingsForm {
   get changes(): Record<string, unknown> {
     const changes: Record<string, unknown> = {};
     for (const [key, raw] of Object.entries(this.#edits)) {
-      const value = fieldKind(key).kind === 'number' ? asNumber(raw) : raw;
+      // Only text can need it; and keys without a control of their own (scanner.serial.usb) have no kind.
+      const value = typeof raw === 'string' && fieldKind(key).kind === 'number' ? asNumber(raw) : raw;
       if (!same(value, readDotted(this.settings?.config, key))) changes[key] = value;
     }
     return changes;

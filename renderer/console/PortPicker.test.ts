@@ -1,0 +1,58 @@
+import { flushSync, mount, unmount } from 'svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { KioskConfig } from '../../preload/config-schema.std.ts';
+import type { ConsoleSettings } from '../../preload/manager-views.std.ts';
+
+// The bridge as main answers it: one USB scanner and one built-in port.
+vi.hoisted(() => {
+  const ports = [
+    { path: '/dev/ttyACM0', manufacturer: 'Datalogic', vendorId: '05f9', productId: '4204', serialNumber: 'D-77' },
+    { path: '/dev/ttyS0' },
+  ];
+  Object.defineProperty(window, 'kiosk', { value: { listSerialPorts: async () => ({ ok: true, value: ports }) } });
+});
+
+const { default: PortPicker } = await import('./PortPicker.svelte');
+const { SettingsForm } = await import('./settings-form.svelte');
+
+let component: ReturnType<typeof mount> | undefined;
+afterEach(() => {
+  if (component) unmount(component);
+  document.body.innerHTML = '';
+});
+
+async function picker(usb: unknown = null) {
+  const config = KioskConfig.omit({ manager: true }).parse({ scanner: { connection: 'serial', serial: { path: '/dev/ttyS0', usb } } });
+  const form = new SettingsForm(['scanner.serial.path']);
+  form.replace({ demo: true, config, lockedKeys: [], secrets: {} } as unknown as ConsoleSettings);
+  component = mount(PortPicker, { target: document.body, props: { form } });
+  await vi.waitFor(() => expect(document.querySelectorAll('input[type="radio"]')).toHaveLength(2));
+  const radio = (path: string) => [...document.querySelectorAll('label')].find((label) => label.textContent?.includes(path))!.querySelector('input')!;
+  return { form, radio };
+}
+
+describe('PortPicker', () => {
+  it('saves a listed USB port with its identity, so main finds it again at another path', async () => {
+    const { form, radio } = await picker();
+    radio('/dev/ttyACM0').click();
+    flushSync();
+    expect(form.changes).toEqual({
+      'scanner.serial.path': '/dev/ttyACM0',
+      'scanner.serial.usb': { vendorId: '05f9', productId: '4204', serialNumber: 'D-77' },
+    });
+  });
+
+  it('drops a saved identity for a port that has none, or a path typed in', async () => {
+    const { form, radio } = await picker({ vendorId: '05f9', productId: '4204', serialNumber: null });
+    radio('/dev/ttyACM0').click();
+    radio('/dev/ttyS0').click();
+    flushSync();
+    expect(form.changes).toEqual({ 'scanner.serial.usb': null });
+
+    const typed = document.querySelector<HTMLInputElement>('input:not([type="radio"])')!;
+    typed.value = '/dev/serial/by-id/scanner';
+    typed.dispatchEvent(new Event('input', { bubbles: true }));
+    flushSync();
+    expect(form.changes).toEqual({ 'scanner.serial.path': '/dev/serial/by-id/scanner', 'scanner.serial.usb': null });
+  });
+});

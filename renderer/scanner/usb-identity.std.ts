@@ -1,0 +1,17 @@
+import type { z } from 'zod';
+import { KioskConfig } from '../../preload/config-schema.std.ts';
+
+/** `scanner.serial.usb` as the config schema has it: what main finds the scanner by after a replug. */
+const UsbSetting = KioskConfig.shape.scanner.unwrap().shape.serial.unwrap().shape.usb;
+export type UsbSetting = z.output<typeof UsbSetting>;
+
+/**
+ * The USB identity to save with a port the manager picks from the list, so the scanner is found
+ * again when a replug renumbers its path; null for a port without one (a built-in serial port, a pty).
+ */
+export function usbIdentityOf(port: { vendorId?: string; productId?: string; serialNumber?: string }): UsbSetting {
+  const { vendorId, productId, serialNumber } = port;
+  // An empty serial number is none; the schema wants null for that.
+  const parsed = UsbSetting.safeParse({ vendorId, productId, serialNumber: serialNumber || null });
+  return parsed.success ? parsed.data : null;
+}
