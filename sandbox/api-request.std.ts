@@ -22,11 +22,8 @@ export interface ApiRequest {
  */
 export function handleApiRequest(request: ApiRequest, context: HandlerContext): Answer {
   const segments = decodeSegments(request.path);
-  const match = segments ? matchRoute(request.method, segments) : { kind: 'not-found' as const };
-  if (match.kind === 'not-found') throw httpError(404, `No route for ${request.method} ${request.path}.`);
-  if (match.kind === 'method-not-allowed') {
-    throw httpError(405, `Method ${request.method} is not allowed here; use ${match.allowed.join(' or ')}.`);
-  }
+  const match = segments && matchRoute(request.method, segments);
+  if (!match) throw httpError(404, `No route for ${request.method} ${request.path}.`);
   const { operation } = match;
   requireCredential(request.authorization, context.state.credentials, operation.auth);
   const input = parseInput(operation, {

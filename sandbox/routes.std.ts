@@ -26,10 +26,10 @@ export type RoutedOperationId = keyof RoutedOperations;
 
 export type RoutedOperation = OperationSpec & { id: RoutedOperationId };
 
-export type RouteMatch =
-  | { kind: 'found'; operation: RoutedOperation; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: string[] }
-  | { kind: 'not-found' };
+export interface RouteMatch {
+  operation: RoutedOperation;
+  params: Record<string, string>;
+}
 
 interface Route {
   operation: RoutedOperation;
@@ -47,21 +47,17 @@ function isPlaceholder(segment: string): boolean {
 }
 
 /**
- * The operation for `method` and the decoded path segments (below base_url). Literal segments
- * beat placeholders, so `/vouchers/find` is Find Voucher and not a voucher uuid.
+ * The operation for `method` and the decoded path segments (below base_url), or null: a known path
+ * with another method is an unknown route too. Literal segments beat placeholders, so
+ * `/vouchers/find` is Find Voucher and not a voucher uuid.
  */
-export function matchRoute(method: string, segments: readonly string[]): RouteMatch {
-  const candidates = routes
+export function matchRoute(method: string, segments: readonly string[]): RouteMatch | null {
+  const found = routes
+    .filter((route) => route.operation.method === method)
     .map((route) => ({ route, params: matchSegments(route.segments, segments) }))
-    .filter((candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== null);
-  const found = candidates
-    .filter(({ route }) => route.operation.method === method)
+    .filter((candidate): candidate is { route: Route; params: Record<string, string> } => candidate.params !== null)
     .sort((a, b) => b.route.literalCount - a.route.literalCount)[0];
-  if (found) return { kind: 'found', operation: found.route.operation, params: found.params };
-  if (candidates.length > 0) {
-    return { kind: 'method-not-allowed', allowed: [...new Set(candidates.map(({ route }) => route.operation.method))] };
-  }
-  return { kind: 'not-found' };
+  return found ? { operation: found.route.operation, params: found.params } : null;
 }
 
 function matchSegments(template: readonly string[], actual: readonly string[]): Record<string, string> | null {
