@@ -9,7 +9,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, kioskLog, platformClientFor, screenshot, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskLog, platformClientFor, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
 
 /**
  * A connected kiosk (not demo): the platform is a sandbox in its own process, its credentials in
@@ -109,7 +109,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
     await expect(page.getByTestId('demo-badge').count()).resolves.toBe(0);
     await expect(page.evaluate(() => window.kiosk.getAppInfo())).resolves.toMatchObject({ ok: true, value: { demo: false } });
     await expect(page.evaluate(() => window.kiosk.getServiceStatus())).resolves.toMatchObject({ ok: true, value: { available: true } });
-    await screenshot(page, 'outage-connected-attract');
+    await checkShopperScreen(page, 'outage-connected-attract');
 
     const port = sandbox!.port;
     const manifest = sandbox!.manifest;
@@ -120,10 +120,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
     await scannerBurst(page, sanne.card);
     await page.getByTestId('out-of-service').waitFor({ timeout: 10_000 });
     await expect(page.getByTestId('home-screen').count()).resolves.toBe(0);
-    await screenshot(page, 'outage-out-of-service');
-    await page.setViewportSize(KIOSK_VIEWPORTS.landscape);
-    await screenshot(page, 'outage-out-of-service');
-    await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
+    await checkShopperScreen(page, 'outage-out-of-service');
     // It stays out of service while the platform is away (several probes fail meanwhile).
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 3));
     await expect(page.getByTestId('out-of-service').isVisible()).resolves.toBe(true);
@@ -138,7 +135,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
     await page.getByTestId('voucher-list').waitFor();
-    await screenshot(page, 'outage-recovered-home');
+    await checkShopperScreen(page, 'outage-recovered-home');
 
     // In the platform: the visit's session, for Sanne, in the configured shop.
     const platform = platformClientFor(sandbox.manifest);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kioskSuite, openKiosk } from '../support/kiosk-journey.node.ts';
+import { checkShopperScreen, kioskSuite, openKiosk } from '../support/kiosk-journey.node.ts';
 
 describe('hosted portal session survives a renderer reload', () => {
   const suite = kioskSuite({ 'kiosk.mode': 'top-up-prepaid', 'session.scanner_type': 'hand_scanner' });
@@ -14,6 +14,8 @@ describe('hosted portal session survives a renderer reload', () => {
     // A crash-reload of the renderer (as Electron's render-process-gone handler does) comes back to it.
     await page.reload();
     await expect(portal.getAttribute('data-session')).resolves.toBe(uuid);
+    await page.getByTestId('session-qr').waitFor();
+    await checkShopperScreen(page, 'portal-reopened');
 
     await page.getByRole('button', { name: 'I’m done' }).click();
     await page.getByTestId('attract-screen').waitFor();

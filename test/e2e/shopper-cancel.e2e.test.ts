@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { cardOf, expectAccessible, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 
 /**
  * Redeem, then change one's mind: Cancel or Back on the confirm screen gives the lock back, so the
@@ -12,23 +12,21 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
   const koffie = async () => (await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data;
 
   /** Sanne's card, her home screen, then her KOFFIE24 (the one coffee voucher of hers with an end date). */
-  async function openKoffie24(page: Page, shots: string | null) {
+  async function openKoffie24(page: Page) {
     const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
     await scannerBurst(page, sanne.card);
     await page.getByTestId('home-screen').waitFor();
     await page.getByTestId('voucher-list').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
-    await expectAccessible(page, 'home');
-    if (shots) await screenshot(page, `${shots}-home`);
+    await checkShopperScreen(page, 'cancel-home');
     await page.getByRole('button', { name: /Gratis koffie/ }).filter({ hasText: 'Valid until' }).click();
     await page.getByTestId('voucher-screen').waitFor();
     await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
-    await expectAccessible(page, 'voucher');
-    if (shots) await screenshot(page, `${shots}-voucher`);
+    await checkShopperScreen(page, 'cancel-voucher');
   }
 
   /** Redeem: the confirm screen, and the platform holds KOFFIE24 locked for this suite.kiosk. */
-  async function lockIt(page: Page, shots: string | null) {
+  async function lockIt(page: Page) {
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm-screen').waitFor();
     await expect(page.getByTestId('countdown').textContent()).resolves.toMatch(/\d+ seconds left/);
@@ -37,8 +35,7 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
     const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
     const held = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.status === 'LOCKED');
     expect(held.map((voucher) => voucher.code)).toEqual(['KOFFIE24']);
-    await expectAccessible(page, 'confirm');
-    if (shots) await screenshot(page, `${shots}-confirm`);
+    await checkShopperScreen(page, 'cancel-confirm');
   }
 
   /** Back on the voucher screen, able to redeem again; the platform has the voucher ACTIVE, unredeemed. */
@@ -54,16 +51,15 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
   for (const viewport of ['portrait', 'landscape'] as const) {
     it(`Cancel and Back on the confirm screen release the voucher (${viewport})`, async () => {
       const page = await openKiosk(suite.browser, suite.kiosk, viewport);
-      await expectAccessible(page, 'attract');
-      await screenshot(page, 'cancel-attract');
-      await openKoffie24(page, 'cancel');
+      await checkShopperScreen(page, 'cancel-attract');
+      await openKoffie24(page);
 
-      await lockIt(page, 'cancel');
+      await lockIt(page);
       await page.getByTestId('cancel').click();
       await expectReleased(page);
       await screenshot(page, 'cancel-voucher-after-cancel');
 
-      await lockIt(page, null);
+      await lockIt(page);
       await page.getByRole('button', { name: 'Back' }).click();
       await expectReleased(page);
 

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   cardOf,
-  expectAccessible,
+  checkShopperScreen,
   kioskSuite,
   openKioskRecordingCalls,
-  screenshot,
   tapOnScreenKeyboard,
 } from '../support/kiosk-journey.node.ts';
 
@@ -23,14 +22,12 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
   const field = (page: Page) => page.getByRole('textbox', { name: 'E-mail address' });
 
   /** Attract → "Forgot your card?" → the e-mail screen, its field focused and the keyboard up. */
-  async function toEmailScreen(page: Page, shots: boolean) {
-    await expectAccessible(page, 'attract');
-    if (shots) await screenshot(page, 'email-attract');
+  async function toEmailScreen(page: Page) {
+    await checkShopperScreen(page, 'email-attract');
     await page.getByRole('button', { name: 'Forgot your card?' }).tap();
     await page.getByTestId('email-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Find me by e-mail');
-    await expectAccessible(page, 'e-mail');
-    if (shots) await screenshot(page, 'email-screen');
+    await checkShopperScreen(page, 'email-screen');
     await field(page).tap();
     await page.getByTestId('on-screen-keyboard').waitFor();
     // Typing goes through the kiosk's keys only: the tablet's own keyboard stays away.
@@ -39,11 +36,10 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
 
   it('finds Sanne by the address typed on the on-screen keyboard (portrait)', async () => {
     const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'portrait');
-    await toEmailScreen(page, true);
+    await toEmailScreen(page);
     await tapOnScreenKeyboard(page, 'sanne.devries@example.nl');
     await expect(field(page).inputValue()).resolves.toBe('sanne.devries@example.nl');
-    await expectAccessible(page, 'e-mail with keyboard');
-    await screenshot(page, 'email-keyboard');
+    await checkShopperScreen(page, 'email-keyboard');
 
     await page.getByRole('button', { name: 'Continue' }).tap();
     await page.getByTestId('home-screen').waitFor();
@@ -61,22 +57,19 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
     await expect(page.getByTestId('credit-balance').locator('strong').textContent()).resolves.toBe(balance.toLocaleString('en'));
     const active = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, status: 'ACTIVE', limit: 100 })).data;
     await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(active.length);
-    await expectAccessible(page, 'home');
-    await screenshot(page, 'email-home');
+    await checkShopperScreen(page, 'email-home');
     await page.close();
   });
 
   it('says "check the address" without asking the platform, and "no account" for an unknown one (landscape)', async () => {
     const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'landscape');
-    await toEmailScreen(page, true);
+    await toEmailScreen(page);
     await tapOnScreenKeyboard(page, 'nobody');
-    await expectAccessible(page, 'e-mail with keyboard');
-    await screenshot(page, 'email-keyboard');
+    await checkShopperScreen(page, 'email-keyboard');
 
     await page.getByRole('button', { name: 'Continue' }).tap();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Please check the e-mail address.');
-    await expectAccessible(page, 'e-mail invalid');
-    await screenshot(page, 'email-invalid');
+    await checkShopperScreen(page, 'email-invalid');
     expect(calls).not.toContain('identifyByEmail');
 
     // Finish the address and send it with the keyboard's own Done key: a well-formed address nobody has.
@@ -88,8 +81,7 @@ describe('shopper journey: forgot the card → e-mail on the on-screen keyboard 
     await expect(page.getByText('Please check the e-mail address.').count()).resolves.toBe(0);
     expect(calls.filter((call) => call === 'identifyByEmail')).toHaveLength(1);
     await expect(page.getByTestId('email-screen').isVisible()).resolves.toBe(true);
-    await expectAccessible(page, 'e-mail unknown');
-    await screenshot(page, 'email-unknown');
+    await checkShopperScreen(page, 'email-unknown');
 
     // The platform indeed has no such contact, and none was made.
     await expect(suite.kiosk.platform.findContactByEmail({ email: 'nobody@example.nl' })).rejects.toMatchObject({ kind: 'not_found' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { cardOf, expectAccessible, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst } from '../support/kiosk-journey.node.ts';
 
 /** The shortest idle time the config allows; the warning then counts down another 10 s. */
 const IDLE_SECONDS = 10;
@@ -44,8 +44,7 @@ describe('shopper journey: walking away', () => {
     await expect(warning.textContent()).resolves.toMatch(/Starting over in \d+ seconds/);
     await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
     expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
-    await expectAccessible(page, 'idle warning');
-    await screenshot(page, 'idle-warning');
+    await checkShopperScreen(page, 'idle-warning');
 
     // Still hands off: the countdown runs out and the kiosk starts over.
     await page.getByTestId('attract-screen').waitFor({ timeout: (WARNING_SECONDS + 5) * 1000 });
@@ -61,8 +60,7 @@ describe('shopper journey: walking away', () => {
     for (const trace of ['s•••', '•', '@', 'example.nl', 'Gratis koffie', 'Welcome back', 'seconds']) expect(text).not.toContain(trace);
     expect(text).toBe(freshAttract);
     await expect(page.evaluate(() => sessionStorage.getItem('kiosk.portalSession'))).resolves.toBeNull();
-    await expectAccessible(page, 'attract after idle');
-    await screenshot(page, 'idle-attract-after');
+    await checkShopperScreen(page, 'idle-attract-after');
 
     // And the next shopper starts a visit of their own.
     await toHome(page);
@@ -74,8 +72,7 @@ describe('shopper journey: walking away', () => {
     await toHome(page);
     const warning = page.getByTestId('idle-warning');
     await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
-    await expectAccessible(page, 'idle warning');
-    await screenshot(page, 'idle-warning');
+    await checkShopperScreen(page, 'idle-warning');
 
     await page.getByRole('button', { name: /still here/ }).tap();
     const touched = Date.now();

@@ -1,28 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { cardOf, kioskSuite, openKiosk, screenshot, wedgeScan } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, wedgeScan } from '../support/kiosk-journey.node.ts';
 
 describe('shopper journey: card by wedge → home → redeem', () => {
   const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
 
   it('identifies Sanne by her card and redeems one of her vouchers exactly once', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk);
-    await screenshot(page, 'attract');
+    await checkShopperScreen(page, 'attract');
     const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
     await wedgeScan(page, sanne.card);
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
     await page.getByTestId('voucher-list').waitFor();
-    await screenshot(page, 'home');
+    await checkShopperScreen(page, 'home');
 
     await page.getByRole('button', { name: /Gratis koffie/ }).first().click();
     await page.getByTestId('voucher-screen').waitFor();
-    await screenshot(page, 'voucher');
+    await checkShopperScreen(page, 'voucher');
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm-screen').waitFor();
-    await screenshot(page, 'confirm');
+    await checkShopperScreen(page, 'confirm');
     await page.getByTestId('confirm').click();
     await page.getByTestId('redeemed-screen').waitFor();
-    await screenshot(page, 'redeemed');
+    await checkShopperScreen(page, 'redeemed');
 
     // Whichever coffee voucher was on top: it, and only it, was redeemed, once.
     const redeemedCode = await page.getByTestId('redeemed-screen').getAttribute('data-code');

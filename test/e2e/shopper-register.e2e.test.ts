@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
-  expectAccessible,
+  checkShopperScreen,
   kioskSuite,
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
-  screenshot,
   tapOnScreenKeyboard,
 } from '../support/kiosk-journey.node.ts';
 
@@ -29,20 +28,17 @@ describe('shopper journey: unlinked card → join → home', () => {
   const consent = (page: Page) => page.getByRole('checkbox', { name: /I agree to the programme terms/ });
 
   /** Scan the unlinked card → "not linked" notice → "Join and link this card" → register screen, address typed. */
-  async function toRegisterWithAddress(page: Page, shots: boolean) {
-    await expectAccessible(page, 'attract');
-    if (shots) await screenshot(page, 'register-attract');
+  async function toRegisterWithAddress(page: Page) {
+    await checkShopperScreen(page, 'register-attract');
     await scannerBurst(page, card());
     await page.getByTestId('notice-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This card is not linked to an account yet.');
-    await expectAccessible(page, 'notice');
-    if (shots) await screenshot(page, 'register-notice');
+    await checkShopperScreen(page, 'register-notice');
 
     await page.getByRole('button', { name: 'Join and link this card' }).tap();
     await page.getByTestId('register-screen').waitFor();
     await page.getByText('The card you scanned will be linked to your new account.').waitFor();
-    await expectAccessible(page, 'register');
-    if (shots) await screenshot(page, 'register-screen');
+    await checkShopperScreen(page, 'register-screen');
     await field(page).tap();
     await tapOnScreenKeyboard(page, NEW_EMAIL);
     await expect(field(page).inputValue()).resolves.toBe(NEW_EMAIL);
@@ -51,15 +47,13 @@ describe('shopper journey: unlinked card → join → home', () => {
   it('without consent: asks to tick the box and makes nothing (landscape)', async () => {
     const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'landscape');
     expect((await cardOwner()).contact).toBeNull();
-    await toRegisterWithAddress(page, true);
-    await expectAccessible(page, 'register with keyboard');
-    await screenshot(page, 'register-keyboard');
+    await toRegisterWithAddress(page);
+    await checkShopperScreen(page, 'register-keyboard');
 
     await page.getByRole('button', { name: 'Join', exact: true }).tap();
     await expect(page.getByRole('alert').textContent()).resolves.toBe('Please tick the box to join.');
     await expect(consent(page).isChecked()).resolves.toBe(false);
-    await expectAccessible(page, 'register consent needed');
-    await screenshot(page, 'register-consent-needed');
+    await checkShopperScreen(page, 'register-consent-needed');
 
     expect(calls).not.toContain('registerShopper');
     await expect(suite.kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).rejects.toMatchObject({ kind: 'not_found' });
@@ -72,12 +66,11 @@ describe('shopper journey: unlinked card → join → home', () => {
 
   it('with consent: makes the contact, links the card to it, and shows its home (portrait)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
-    await toRegisterWithAddress(page, true);
+    await toRegisterWithAddress(page);
     // Ticked with the keyboard still up: the box must not move away from under the finger.
     await consent(page).tap();
     await expect(consent(page).isChecked()).resolves.toBe(true);
-    await expectAccessible(page, 'register ticked');
-    await screenshot(page, 'register-ticked');
+    await checkShopperScreen(page, 'register-ticked');
     await page.getByRole('button', { name: 'Join', exact: true }).click();
 
     await page.getByTestId('home-screen').waitFor();
@@ -92,8 +85,7 @@ describe('shopper journey: unlinked card → join → home', () => {
     const vouchers = (await suite.kiosk.platform.listVouchers({ contact_uuid: contact.uuid, status: 'ACTIVE', limit: 100 })).data;
     if (vouchers.length === 0) await page.getByText('No vouchers right now. Keep collecting!').waitFor();
     else await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(vouchers.length);
-    await expectAccessible(page, 'home');
-    await screenshot(page, 'register-home');
+    await checkShopperScreen(page, 'register-home');
 
     // The next visit with the same card goes straight to the new member's home.
     await page.getByRole('button', { name: 'I’m done' }).click();

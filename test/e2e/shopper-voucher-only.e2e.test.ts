@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   cardOf,
-  expectAccessible,
+  checkShopperScreen,
   kioskSuite,
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
-  screenshot,
 } from '../support/kiosk-journey.node.ts';
 
 /**
@@ -21,8 +20,7 @@ describe('shopper journey: voucher scanned before the card', () => {
   it('KF9R4TBZ asks for the loyalty card, then is redeemed once for Sanne (portrait)', async () => {
     expect(await voucher('KF9R4TBZ')).toMatchObject({ status: 'ACTIVE', contact: null, times_redeemed: 0 });
     const { page, calls } = await openKioskRecordingCalls(suite.browser, suite.kiosk, 'portrait');
-    await expectAccessible(page, 'attract');
-    await screenshot(page, 'voucher-only-attract');
+    await checkShopperScreen(page, 'voucher-only-attract');
 
     await scannerBurst(page, 'KF9R4TBZ');
     await page.getByTestId('voucher-screen').waitFor();
@@ -32,8 +30,7 @@ describe('shopper journey: voucher scanned before the card', () => {
     await expect(page.getByTestId('problem').count()).resolves.toBe(0);
     // Nobody to check it for yet: the platform refuses a contact-less voucher's check without a contact.
     expect(calls).not.toContain('checkVoucher');
-    await expectAccessible(page, 'voucher needs card');
-    await screenshot(page, 'voucher-only-needs-card');
+    await checkShopperScreen(page, 'voucher-only-needs-card');
 
     // Her card, on the voucher screen: the kiosk stays on the voucher, now hers to redeem.
     await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
@@ -43,19 +40,16 @@ describe('shopper journey: voucher scanned before the card', () => {
     await expect(page.getByTestId('problem').count()).resolves.toBe(0);
     // Checked once, for her, after her card was read.
     expect(calls.filter((call) => call === 'lookupScan' || call === 'checkVoucher')).toEqual(['lookupScan', 'lookupScan', 'checkVoucher']);
-    await expectAccessible(page, 'voucher with card');
-    await screenshot(page, 'voucher-only-ready');
+    await checkShopperScreen(page, 'voucher-only-ready');
 
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm-screen').waitFor();
     expect((await voucher('KF9R4TBZ')).status).toBe('LOCKED');
-    await expectAccessible(page, 'confirm');
-    await screenshot(page, 'voucher-only-confirm');
+    await checkShopperScreen(page, 'voucher-only-confirm');
     await page.getByTestId('confirm').click();
     await page.getByTestId('redeemed-screen').waitFor();
     await expect(page.getByTestId('redeemed-screen').getAttribute('data-code')).resolves.toBe('KF9R4TBZ');
-    await expectAccessible(page, 'redeemed');
-    await screenshot(page, 'voucher-only-redeemed');
+    await checkShopperScreen(page, 'voucher-only-redeemed');
 
     // Redeemed exactly once, in the platform; still nobody's voucher.
     expect(await voucher('KF9R4TBZ')).toMatchObject({
@@ -79,15 +73,13 @@ describe('shopper journey: voucher scanned before the card', () => {
 
   it('turns away an unknown code and an already used voucher (landscape)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
-    await expectAccessible(page, 'attract');
-    await screenshot(page, 'voucher-only-attract');
+    await checkShopperScreen(page, 'voucher-only-attract');
 
     await scannerBurst(page, 'NOSUCH42');
     await page.getByTestId('notice-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Sorry, we don’t recognise this code.');
     await expect(page.getByRole('button', { name: 'Join and link this card' }).count()).resolves.toBe(0);
-    await expectAccessible(page, 'notice unknown');
-    await screenshot(page, 'voucher-only-unknown');
+    await checkShopperScreen(page, 'voucher-only-unknown');
     await expect(voucher('NOSUCH42')).rejects.toMatchObject({ kind: 'not_found' });
 
     await page.getByRole('button', { name: 'Start over' }).click();
@@ -99,8 +91,7 @@ describe('shopper journey: voucher scanned before the card', () => {
     await expect(page.getByTestId('problem').textContent()).resolves.toBe('This voucher has already been used.');
     await expect(page.getByTestId('redeem').count()).resolves.toBe(0);
     await expect(page.getByTestId('needs-card').count()).resolves.toBe(0);
-    await expectAccessible(page, 'voucher used');
-    await screenshot(page, 'voucher-only-used');
+    await checkShopperScreen(page, 'voucher-only-used');
     // Looked at, not touched.
     expect(await voucher('KFR2D8WM')).toEqual(before);
 

@@ -15,6 +15,7 @@ export interface SandboxManifest {
   base_url: string;
   credentials: { api_key: string; access_token: string; personal_access_token: string };
   shops: Array<{ uuid: string; name: string }>;
+  promotions: Array<{ uuid: string; name: string }>;
   contacts: Array<{ uuid: string; email: string; identifiers: string[] }>;
   vouchers: Array<{ uuid: string; code: string; status: string; contact_uuid: string | null }>;
   unlinked_identifiers: string[];
@@ -150,14 +151,54 @@ export async function expectAccessible(page: Page, screen = ''): Promise<void> {
   // DevTools evaluation is outside the CSP, and axe itself needs no eval.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(fs.readFileSync(AXE_SCRIPT, 'utf8'));
   const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeFinding[] }> } };
-    const { violations } = await axe.run(document);
+    const { axe } = window as unknown as { axe: { run(context: Document, options: { iframes: boolean }): Promise<{ violations: AxeFinding[] }> } };
+    // The portal's frame holds the platform's hosted page, not the kiosk's; axe checks the frame element itself.
+    const { violations } = await axe.run(document, { iframes: false });
     return violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }));
   });
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
   if (serious.length > 0) throw new Error(`axe on ${screen || page.url()}:\n${serious.join('\n')}`);
+}
+
+/** The least a shopper's finger must hit, both ways (WCAG 2.5.5 asks 44 px). */
+const TOUCH_TARGET_PX = 48;
+
+/**
+ * Every control the page shows now is at least 48 px both ways. A checkbox or radio is hit through
+ * its label; a field only assistive technology sees (.visually-hidden) is no target.
+ */
+export async function expectTouchTargets(page: Page, screen = ''): Promise<void> {
+  const small = await page.evaluate((min) => {
+    const tooSmall: string[] = [];
+    for (const control of document.querySelectorAll<HTMLElement>('button, a[href], select, textarea, input, [role="button"]')) {
+      if (control.matches('.visually-hidden') || !control.checkVisibility()) continue;
+      const target = control.matches('input[type="checkbox"], input[type="radio"]') ? (control.closest('label') ?? control) : control;
+      const box = target.getBoundingClientRect();
+      if (box.width < min || box.height < min) {
+        const name = target.getAttribute('aria-label') ?? target.textContent?.trim().slice(0, 30);
+        tooSmall.push(`${target.tagName} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+      }
+    }
+    return tooSmall;
+  }, TOUCH_TARGET_PX);
+  if (small.length > 0) throw new Error(`touch targets under ${TOUCH_TARGET_PX} px on ${screen || page.url()}:\n${small.join('\n')}`);
+}
+
+/**
+ * What every shopper screen a journey shows must pass: axe, then in its orientation and turned the
+ * other way, touch targets and a screenshot (`<name>-portrait.png` and `<name>-landscape.png`).
+ */
+export async function checkShopperScreen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  const shown = page.viewportSize()!;
+  for (const viewport of [shown, { width: shown.height, height: shown.width }]) {
+    await page.setViewportSize(viewport);
+    await expectTouchTargets(page, `${name} ${viewport.width}x${viewport.height}`);
+    await screenshot(page, name);
+  }
+  await page.setViewportSize(shown);
 }
 
 /** Like openKiosk, but every bridge call the page makes is recorded (by name) from the start. */
