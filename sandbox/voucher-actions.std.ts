@@ -6,7 +6,7 @@ import { randomHex, randomUuid } from './ids.std.ts';
 import { requireContact, requireShop, requireVoucher } from './lookups.std.ts';
 import type { SandboxState, StoredVoucher, VoucherLock } from './state.std.ts';
 import { formatTimestamp } from './timestamps.std.ts';
-import { heldLock, LOCK_DURATION_MS, unusableReason, voucherStatus } from './voucher-status.std.ts';
+import { endLock, heldLock, LOCK_DURATION_MS, unusableReason, voucherStatus } from './voucher-status.std.ts';
 import { lockView, voucherWithCounts } from './voucher-views.std.ts';
 
 /** Using a voucher: lock, release, redeem, and asking whether a redemption would succeed. */
@@ -26,7 +26,7 @@ export function lockVoucher(state: SandboxState, now: number, uuid: string) {
 
 export function releaseVoucher(state: SandboxState, now: number, uuid: string, releaseKey: string) {
   const voucher = requireVoucher(state, { uuid });
-  unlock(heldLockMatching(voucher, now, releaseKey), now);
+  endLock(heldLockMatching(voucher, now, releaseKey), now);
   return lockView(voucher, now);
 }
 
@@ -41,7 +41,7 @@ export function redeemVoucher(state: SandboxState, now: number, input: z.output<
   const voucher = requireVoucher(state, { code: input.code });
   requireRedemptionParties(state, input);
   const { lock, contactUuid } = checkRedemption(voucher, now, input);
-  if (lock) unlock(lock, now);
+  if (lock) endLock(lock, now);
   const redemption = { uuid: randomUuid(), created_at: now, shop_uuid: input.shop_uuid, contact_uuid: contactUuid };
   voucher.redemptions.push(redemption);
   return {
@@ -100,11 +100,6 @@ function checkRedemption(voucher: StoredVoucher, now: number, request: Redemptio
     throw httpError(409, 'The voucher belongs to another contact.');
   }
   return { lock, contactUuid };
-}
-
-function unlock(lock: VoucherLock, now: number) {
-  lock.unlocked_at = now;
-  lock.system_release_at = null;
 }
 
 /** The lock holding the voucher, when `releaseKey` is its key; 409 otherwise. */

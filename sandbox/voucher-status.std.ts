@@ -12,6 +12,12 @@ export function heldLock(voucher: StoredVoucher, now: number): VoucherLock | nul
   return now < lock.system_release_at ? lock : null;
 }
 
+/** Ends a lock now, by its key, a redemption or an update; the key no longer works. */
+export function endLock(lock: VoucherLock, now: number): void {
+  lock.unlocked_at = now;
+  lock.system_release_at = null;
+}
+
 export function redemptionsRemaining(voucher: StoredVoucher): number {
   return Math.max(0, voucher.total_redemptions_allowed - voucher.redemptions.length);
 }

@@ -8,7 +8,7 @@ import { requireContact, requirePromotion, requireVoucher } from './lookups.std.
 import { paginate } from './pagination.std.ts';
 import type { SandboxState, StoredVoucher } from './state.std.ts';
 import { parseTimestamp } from './timestamps.std.ts';
-import { unusableReason, voucherStatus } from './voucher-status.std.ts';
+import { endLock, heldLock, unusableReason, voucherStatus } from './voucher-status.std.ts';
 import { voucherView, voucherWithCounts } from './voucher-views.std.ts';
 
 /** List, find, create and update: the voucher operations that are not about using one. */
@@ -57,8 +57,9 @@ export function createVoucher(state: SandboxState, now: number, input: z.output<
 }
 
 /**
- * Locked and redeemed vouchers refuse every update (one is held by another process, the other is
- * final); the expiration date moves only while the voucher reads ACTIVE or INACTIVE.
+ * Sets the given status. The expiration date moves only while the voucher reads ACTIVE or
+ * INACTIVE before the update. A lock the voucher holds ends, since the voucher now reads the given
+ * status: its key no longer works. Redemptions stay: a voucher with none left still reads REDEEMED.
  */
 export function updateVoucher(
   state: SandboxState,
@@ -68,14 +69,15 @@ export function updateVoucher(
 ) {
   const newExpiration = optionalTimestamp('expiration_date', input.expiration_date);
   const voucher = requireVoucher(state, { uuid });
-  const status = voucherStatus(voucher, now);
-  const expirationChanges = input.expiration_date !== undefined;
-  if (status === 'LOCKED' || status === 'REDEEMED' || (expirationChanges && status !== 'ACTIVE' && status !== 'INACTIVE')) {
-    throw unusableReason(status);
+  if (input.expiration_date !== undefined) {
+    const status = voucherStatus(voucher, now);
+    if (status !== 'ACTIVE' && status !== 'INACTIVE') throw unusableReason(status);
+    requireExpiryAfterActivation(voucher.activation_date, newExpiration);
+    voucher.expiration_date = newExpiration;
   }
-  if (expirationChanges) requireExpiryAfterActivation(voucher.activation_date, newExpiration);
+  const lock = heldLock(voucher, now);
+  if (lock) endLock(lock, now);
   voucher.status = input.status;
-  if (expirationChanges) voucher.expiration_date = newExpiration;
   // Spread, not Object.assign: an attribute named __proto__ must stay a plain key.
   voucher.attributes = { ...voucher.attributes, ...customAttributesRecord(input.custom_attributes) };
   return voucherWithCounts(state, voucher, now);

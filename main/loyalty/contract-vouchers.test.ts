@@ -196,10 +196,35 @@ describe('Update Voucher', () => {
     await expectRefused(update(deactivated.uuid, later), 'conflict', 409, 80012);
   });
 
-  it('refuses a locked voucher (80017) and an unknown one (80004)', async () => {
+  it('ends the lock of a LOCKED voucher whatever status it sets: the key no longer works', async () => {
+    for (const status of ['DEACTIVATED', 'ACTIVE'] as const) {
+      const voucher = await created();
+      const { release_key } = (await suite.client.lockVoucher({ voucher_uuid: voucher.uuid })).data.lock;
+      expect((await update(voucher.uuid, { status })).status).toBe(status);
+      await expectRefused(suite.client.releaseVoucher({ voucher_uuid: voucher.uuid, release_key }), 'conflict', 409, 409);
+    }
+  });
+
+  it('refuses a new expiration date for a LOCKED voucher (80017), which stays locked', async () => {
     const voucher = await created();
-    await suite.client.lockVoucher({ voucher_uuid: voucher.uuid });
-    await expectRefused(update(voucher.uuid, { status: 'DEACTIVATED' }), 'conflict', 409, 80017);
+    const { release_key } = (await suite.client.lockVoucher({ voucher_uuid: voucher.uuid })).data.lock;
+    await expectRefused(update(voucher.uuid, later), 'conflict', 409, 80017);
+    expect((await find(voucher.code)).status).toBe('LOCKED');
+    await suite.client.releaseVoucher({ voucher_uuid: voucher.uuid, release_key });
+  });
+
+  it('keeps a voucher with no redemptions left REDEEMED, with its redemptions, whatever status it sets', async () => {
+    const voucher = await created({ contact_uuid: suite.sandbox.contactUuid('emma') });
+    await suite.client.redeemVoucher({ code: voucher.code, shop_uuid: suite.sandbox.shopUuid });
+    for (const status of ['DEACTIVATED', 'ACTIVE'] as const) {
+      const answer = await update(voucher.uuid, { status, custom_attributes: { note: status } });
+      expect(answer).toMatchObject({ status: 'REDEEMED', times_redeemed: 1, redemptions_remaining: 0, attributes: { note: status } });
+    }
+    const again = suite.client.redeemVoucher({ code: voucher.code, shop_uuid: suite.sandbox.shopUuid });
+    await expectRefused(again, 'conflict', 409, 80005);
+  });
+
+  it('refuses an unknown voucher (80004) and a malformed uuid', async () => {
     await expectRefused(update(UNKNOWN, { status: 'ACTIVE' }), 'not_found', 404, 80004);
     await expectInvalid(update('not-a-uuid', { status: 'ACTIVE' }), 'voucher_uuid');
   });
