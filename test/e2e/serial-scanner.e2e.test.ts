@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listSerialPorts } from '../../main/scanner/serial-ports.node.ts';
 import { launchChromium } from '../support/chromium.node.ts';
 import { cardOf, kioskctl, kioskLog, openKiosk, screenshot, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
@@ -44,6 +45,8 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
       ok: true,
       value: { connection: 'keyboard', state: 'not_used' },
     });
+    // The console's port list, through the bridge: what main lists on this machine (udev lists no ptys).
+    await expect(page.evaluate(() => window.kiosk.listSerialPorts())).resolves.toEqual({ ok: true, value: await listSerialPorts() });
 
     const connection = await kioskctl(kiosk.dataDir, 'config', 'set', 'scanner.connection', 'serial');
     expect(connection).toMatchObject({ code: 0, stdout: 'scanner.connection = "serial"\n' });
@@ -81,6 +84,27 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
   });
 });
 
+describe('keyboard wedge: scanner.wedge.maxAverageIntervalMs reaches the shopper screens', () => {
+  let kiosk: KioskUnderTest;
+
+  beforeAll(async () => {
+    kiosk = await startKiosk({ 'session.scanner_type': 'hand_scanner', 'scanner.wedge.maxAverageIntervalMs': 55 });
+  });
+  afterAll(async () => {
+    await kiosk?.host.stop();
+  });
+
+  it('a slow scanner, 45 ms a key (a person at the default 30 ms), identifies the shopper on the attract screen', async () => {
+    const page = await openKiosk(browser, kiosk);
+    await expect(page.evaluate(() => window.kiosk.getSettings())).resolves.toMatchObject({ ok: true, value: { wedgeMaxAverageIntervalMs: 55 } });
+    const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
+    await scannerBurst(page, sanne.card, 45);
+    await page.getByTestId('home-screen').waitFor();
+    await expect(lastSessionContact(kiosk)).resolves.toBe(sanne.uuid);
+    await page.close();
+  });
+});
+
 describe('keyboard wedge: a scanner burst is a scan even with a text field focused', () => {
   let kiosk: KioskUnderTest;
 
@@ -108,8 +132,12 @@ describe('keyboard wedge: a scanner burst is a scan even with a text field focus
     const fieldValues = () => page.evaluate(() => (window as unknown as { fieldValues: string[] }).fieldValues);
 
     await openEmail();
-    // The scanner's keys 4 ms apart, stamped by the OS as a real scanner's are (keyboard.type with
-    // a 4 ms delay waits for each key's round trip, and under load spreads them out like a person's).
+    // The scanner's keys 4 ms apart, stamped as the OS stamps a real scanner's. Not keyboard.type with
+    // a 4 ms delay: Chromium stamps each of its keys when the key's own round trip reaches it, and the
+    // 250 ms settle cannot help with that (it waits on the wall clock; the detector judges the stamps).
+    // Measured on this 2-core machine under other builds (load 18): of 20 such cards typed on the
+    // attract screen, 4 had one key 50-250 ms after the one before, which ends any burst, and one
+    // averaged 64 ms a key: a person. A test on it would fail about one run in five.
     await scannerBurst(page, sanne.card);
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
