@@ -4,8 +4,10 @@ import path from 'node:path';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
-import { createLoyaltyClient } from '../loyalty/client.node.ts';
+import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
+import { createPlatformConnection } from '../loyalty/platform-connection.node.ts';
+import { checkShop } from '../manager/shop-check.node.ts';
 import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
 import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
@@ -48,7 +50,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     ok('config', `valid; ${locked === 0 ? 'no keys' : locked === 1 ? '1 key' : `${locked} keys`} locked by the provisioning file`),
     ok('mode', baseUrl === null ? 'demo (embedded sandbox)' : `connected to ${new URL(baseUrl).origin}`),
     keychain,
-    ...(baseUrl === null ? demoChecks() : await connectedChecks(baseUrl, config, secrets, options.secrets)),
+    ...(baseUrl === null ? demoChecks() : await connectedChecks(baseUrl, store, secrets, options)),
     await scannerCheck(config.scanner),
   ];
 }
@@ -58,27 +60,35 @@ function demoChecks(): DoctorCheck[] {
     skip('credentials', 'demo mode: the sandbox\'s own'),
     skip('api', 'demo mode: the embedded sandbox starts with the app'),
     skip('shop', 'demo mode: a sandbox shop'),
+    skip('pat', 'demo mode: the sandbox\'s own'),
   ];
 }
 
-async function connectedChecks(baseUrl: string, config: KioskConfig, status: SecretStatus, secrets: SecretStore): Promise<DoctorCheck[]> {
-  const shop = config.api.shopUuid
-    ? ok('shop', config.api.shopUuid)
-    : fail('shop', 'api.shopUuid is not set (kioskctl config set api.shopUuid <uuid>)');
+async function connectedChecks(baseUrl: string, store: ConfigStore, status: SecretStatus, options: DoctorOptions): Promise<DoctorCheck[]> {
+  const shopUuid = store.get().api.shopUuid;
+  const noShop = fail('shop', 'api.shopUuid is not set (kioskctl config set api.shopUuid <uuid>)');
   if (status.keychain === 'unavailable') {
-    return [skip('credentials', 'the keychain is unreachable'), skip('api', 'needs the api key'), shop];
+    return [skip('credentials', 'the keychain is unreachable'), skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the credentials') : noShop];
   }
   if (!status.stored.apiKey) {
-    return [fail('credentials', 'no api key stored (printf %s "$KEY" | kioskctl secrets set api-key)'), skip('api', 'needs the api key'), shop];
+    const credentials = fail('credentials', 'no api key stored (printf %s "$KEY" | kioskctl secrets set api-key)');
+    return [credentials, skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the api key') : noShop];
   }
+  // The keychain's credentials as the kiosk reads them: portal sessions prefer the access token.
+  const { credentials } = createPlatformConnection({ config: store, secrets: options.secrets, sandbox: () => null, logger: options.logger });
+  const client = createLoyaltyClient({ baseUrl, credentials, retries: 0, timeoutMs: API_TIMEOUT_MS });
   const others = [status.stored.accessToken && 'access token', status.stored.personalAccessToken && 'pat'].filter(Boolean);
-  return [ok('credentials', ['api key', ...others].join(', ') + ' stored'), await apiCheck(baseUrl, secrets), shop];
+  return [
+    ok('credentials', ['api key', ...others].join(', ') + ' stored'),
+    await apiCheck(client),
+    shopUuid ? await shopCheck(client, shopUuid, status.stored.accessToken ? 'access token' : 'api key') : noShop,
+    // Only Check Voucher Validity takes the pat, and only for a real voucher: nothing cheap proves it.
+    skip('pat', status.stored.personalAccessToken ? 'stored, not verified (no check without a voucher)' : 'not stored'),
+  ];
 }
 
 /** The kiosk's own health probe (List Vouchers, limit 0): one cheap call that needs the api key. */
-async function apiCheck(baseUrl: string, secrets: SecretStore): Promise<DoctorCheck> {
-  const apiKey = (await secrets.get('apiKey')) ?? undefined;
-  const client = createLoyaltyClient({ baseUrl, credentials: async () => ({ apiKey }), retries: 0, timeoutMs: API_TIMEOUT_MS });
+async function apiCheck(client: LoyaltyClient): Promise<DoctorCheck> {
   const started = performance.now();
   try {
     await client.listVouchers({ limit: 0 });
@@ -87,6 +97,16 @@ async function apiCheck(baseUrl: string, secrets: SecretStore): Promise<DoctorCh
     if (!(error instanceof LoyaltyError)) throw error;
     if (error.kind === 'auth') return fail('api', `reachable, but the api key was refused (${error.status ?? 'no status'})`);
     return fail('api', `${error.kind}: ${error.message}`);
+  }
+}
+
+/** The console's shop check: a portal session for the shop, with the credential the kiosk would use. */
+async function shopCheck(client: LoyaltyClient, shopUuid: string, credential: string): Promise<DoctorCheck> {
+  try {
+    return ok('shop', `${await checkShop(client, shopUuid)} (${shopUuid}; portal session created with the ${credential})`);
+  } catch (error) {
+    if (!(error instanceof LoyaltyError)) throw error;
+    return fail('shop', `${shopUuid} refused with the ${credential}: ${error.kind}${error.status ? ` (${error.status})` : ''}: ${error.message}`);
   }
 }
 

@@ -320,13 +320,14 @@ describe('kioskctl doctor', () => {
     expect(fs.readFileSync(configFile(broken), 'utf8')).toBe('{"kiosk": ');
   });
 
-  it('passes against a real platform with the stored api key, and fails when the platform refuses the key', async () => {
+  it('passes against a real platform with the stored credentials; fails when the platform refuses a key or the shop', async () => {
     const sandbox = await startSandbox({ dataDir: tempDir(), port: 0 });
     try {
       const dir = tempDir();
       const { credentials, shops } = sandbox.manifest;
+      const shop = shops[0]!;
       const [imported, stored] = await Promise.all([
-        kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'settings.json'), { api: { baseUrl: sandbox.baseUrl, shopUuid: shops[0]?.uuid } })]),
+        kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'settings.json'), { api: { baseUrl: sandbox.baseUrl, shopUuid: shop.uuid } })]),
         kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: credentials.api_key }),
       ]);
       expect([imported.code, stored.code]).toEqual([0, 0]);
@@ -334,17 +335,54 @@ describe('kioskctl doctor', () => {
       const passing = await kioskctl(dir, ['doctor']);
       expect(passing.code).toBe(0);
       const rows = doctorRows(passing.stdout);
-      expect(Object.values(rows).map(([status]) => status)).toEqual(Array(7).fill('OK'));
+      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner']);
+      expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([['pat', ['SKIP', 'not stored']]]);
       expect(rows.api?.[1]).toMatch(/^reachable, api key accepted \(List Vouchers in \d+ ms\)$/);
+      // The console's shop check: the name comes from the portal session the platform created for the shop.
+      expect(rows.shop?.[1]).toBe(`${shop.name} (${shop.uuid}; portal session created with the api key)`);
       expect(passing.stdout).not.toContain(credentials.api_key);
 
-      await kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: 'fake-wrong-key' });
+      // Portal sessions go with the access token when one is stored, as the kiosk's do: a wrong one fails the shop.
+      await kioskctl(dir, ['secrets', 'set', 'access-token'], { stdin: 'fake-wrong-access-token' });
+      const wrongToken = await kioskctl(dir, ['doctor']);
+      expect(wrongToken.code).toBe(1);
+      expect(doctorRows(wrongToken.stdout)).toMatchObject({
+        api: ['OK', expect.any(String)],
+        shop: ['FAIL', expect.stringMatching(new RegExp(`^${shop.uuid} refused with the access token: auth \\(401\\)`))],
+      });
+
+      // The right token and a pat: the pat is stored, and said to be unverified.
+      await Promise.all([
+        kioskctl(dir, ['secrets', 'set', 'access-token'], { stdin: credentials.access_token }),
+        kioskctl(dir, ['secrets', 'set', 'pat'], { stdin: credentials.personal_access_token }),
+      ]);
+      const withToken = await kioskctl(dir, ['doctor']);
+      expect(withToken.code).toBe(0);
+      expect(doctorRows(withToken.stdout)).toMatchObject({
+        credentials: ['OK', 'api key, access token, pat stored'],
+        shop: ['OK', `${shop.name} (${shop.uuid}; portal session created with the access token)`],
+        pat: ['SKIP', 'stored, not verified (no check without a voucher)'],
+      });
+
+      // A wrong api key, and a shop the platform does not know: two findings in one run.
+      const unknownShop = crypto.randomUUID();
+      await Promise.all([
+        kioskctl(dir, ['config', 'set', 'api.shopUuid', unknownShop]),
+        kioskctl(dir, ['secrets', 'set', 'api-key'], { stdin: 'fake-wrong-key' }),
+      ]);
       const refused = await kioskctl(dir, ['doctor']);
       expect(refused.code).toBe(1);
-      expect(doctorRows(refused.stdout).api).toEqual(['FAIL', expect.stringMatching(/api key was refused \(401\)/)]);
-      expect(filesContaining(dir, credentials.api_key)).toEqual([]);
+      expect(doctorRows(refused.stdout)).toMatchObject({
+        api: ['FAIL', expect.stringMatching(/api key was refused \(401\)/)],
+        shop: ['FAIL', expect.stringMatching(new RegExp(`^${unknownShop} refused with the access token: not_found`))],
+      });
+      for (const secret of [credentials.api_key, credentials.access_token, credentials.personal_access_token]) {
+        expect(filesContaining(dir, secret)).toEqual([]);
+        for (const run of [passing, wrongToken, withToken, refused]) expect(run.stdout).not.toContain(secret);
+      }
     } finally {
       await sandbox.close();
     }
-  });
+    // Eight steps of kioskctl runs one after another, each a fresh tsx process.
+  }, 90_000);
 });

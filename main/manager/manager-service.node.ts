@@ -17,6 +17,7 @@ import { isLoopbackUrl } from '../../preload/config-schema.std.ts';
 import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
 import { hashPin, verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
+import { checkShop } from './shop-check.node.ts';
 
 /** The console locks itself after this long without a manager call (the screen also locks on idle). */
 export const CONSOLE_TIMEOUT_MS = 2 * 60_000;
@@ -169,10 +170,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       checks.push({ name: 'https', ok: loopback || baseUrl.startsWith('https://'), detail: loopback ? 'loopback' : new URL(baseUrl).protocol });
       await check('vouchers', async () => `${(await client.listVouchers({ limit: 1 })).meta.total} vouchers`);
       await check('reward attributes', async () => `${(await client.listRewardAttributes()).data.length} attributes`);
-      if (shopUuid) {
-        // The platform has no "get shop": a portal session for it proves it exists.
-        await check('shop', async () => (await client.createPortalSession({ shop_uuid: shopUuid })).data.shop.name);
-      }
+      if (shopUuid) await check('shop', () => checkShop(client, shopUuid));
       return { ok: checks.every((item) => item.ok), checks };
     }),
 
