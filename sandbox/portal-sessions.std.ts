@@ -6,9 +6,6 @@ import { findContact, requireContact, requireShop } from './lookups.std.ts';
 import type { PortalSession, PortalSessionType, SandboxState } from './state.std.ts';
 import { formatTimestamp } from './timestamps.std.ts';
 
-// Every kiosk visit makes a session; keeping the newest few keeps the state file small.
-const SESSIONS_KEPT = 1000;
-
 /** A validated create body: the request schemas have filled in every default. */
 export type PortalSessionBody = z.output<typeof CreatePortalSessionBody | typeof CreateRedeemGiftcardsPortalSessionBody>;
 
@@ -31,7 +28,6 @@ export function createPortalSession(
     created_at: now,
   };
   state.portal_sessions.push(session);
-  state.portal_sessions.splice(0, state.portal_sessions.length - SESSIONS_KEPT);
   return { ...portalSessionView(state, origin, session), events: [] };
 }
 
