@@ -16,11 +16,35 @@ export function portalSessionFromDeepLink(link: string): string | null {
   return UUID.test(uuid) ? uuid.toLowerCase() : null;
 }
 
-/** Deep links arrive among a second instance's arguments (Windows, Linux). */
+/** Deep links arrive among the arguments of the launch or of a second instance (Windows, Linux). */
 export function portalSessionFromArgv(argv: readonly string[]): string | null {
   for (const arg of argv) {
     const uuid = portalSessionFromDeepLink(arg);
     if (uuid) return uuid;
   }
   return null;
+}
+
+/**
+ * Portal sessions deep links name, held until the kiosk can show them: a link that starts the app
+ * arrives before there is a renderer listening, and would otherwise be lost.
+ */
+export class PortalSessionLinks {
+  #held: string | null = null;
+  #open: ((uuid: string) => void) | null = null;
+
+  /** A link's uuid as read by the parsers above; null (not a portal-session link) is ignored. */
+  receive(uuid: string | null) {
+    if (!uuid) return;
+    if (this.#open) this.#open(uuid);
+    else this.#held = uuid;
+  }
+
+  /** From now on links open at once; the newest one held so far opens now. */
+  openWith(open: (uuid: string) => void) {
+    this.#open = open;
+    const held = this.#held;
+    this.#held = null;
+    if (held) open(held);
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { portalSessionFromArgv, portalSessionFromDeepLink } from './deep-link.std.ts';
+import { PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from './deep-link.std.ts';
 
 const uuid = '3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b';
 
@@ -22,5 +22,19 @@ describe('portal-session deep links', () => {
   it('finds the link among a second instance’s arguments', () => {
     expect(portalSessionFromArgv(['/opt/kiosk/kiosk', '--no-sandbox', `loyalty-kiosk://portal-session/${uuid}`])).toBe(uuid);
     expect(portalSessionFromArgv(['/opt/kiosk/kiosk'])).toBeNull();
+  });
+
+  it('holds the newest link until the kiosk can open it, then opens each link at once', () => {
+    const links = new PortalSessionLinks();
+    const opened: string[] = [];
+    const other = '0f9e8d7c-6b5a-4c3d-9e2f-1a0b9c8d7e6f';
+    links.receive(other);
+    links.receive(uuid);
+    links.receive(null);
+    expect(opened).toEqual([]);
+    links.openWith((held) => opened.push(held));
+    expect(opened).toEqual([uuid]);
+    links.receive(other);
+    expect(opened).toEqual([uuid, other]);
   });
 });
