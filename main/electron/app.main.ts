@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, powerSaveBlocker, protocol, session } from 'electron';
-import { DEEP_LINK_SCHEME, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
+import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
+import { EXIT } from '../kioskctl/commands.node.ts';
+import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
@@ -11,13 +13,38 @@ import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
 import { installSessionSecurity } from './session-security.main.ts';
 
 const dev = process.env.KIOSK_DEV === '1';
+const portalSessions = new PortalSessionLinks();
+const kioskctlAt = process.argv.indexOf('--kioskctl');
 
-protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
-
-if (!app.requestSingleInstanceLock()) {
-  app.quit();
+if (kioskctlAt >= 0) {
+  // `loyalty-kiosk --kioskctl <command>`: fleet tooling from the packaged app. Before the
+  // single-instance lock (the kiosk itself may be running) and without any window.
+  void runKioskctlProcess(process.argv.slice(kioskctlAt + 1), {
+    defaultDataDir: process.env.KIOSK_DATA_DIR ?? app.getPath('userData'),
+    invocation: 'loyalty-kiosk --kioskctl',
+  })
+    .catch((error: unknown) => {
+      // Unlike Node, Electron lives on after an unhandled rejection: say why, and fail.
+      process.stderr.write(`kioskctl: ${error instanceof Error ? error.stack : String(error)}\n`);
+      return EXIT.failed;
+    })
+    .then((code) => app.exit(code));
 } else {
-  void start();
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+  } else {
+    // A link that starts the kiosk comes in its arguments (Windows, Linux) or, on macOS, as an
+    // open-url that may fire before ready; both are held until the renderer can show them.
+    portalSessions.receive(portalSessionFromArgv(process.argv));
+    app.on('will-finish-launching', () => {
+      app.on('open-url', (event, url) => {
+        event.preventDefault();
+        portalSessions.receive(portalSessionFromDeepLink(url));
+      });
+    });
+    void start();
+  }
 }
 
 async function start() {
@@ -30,7 +57,8 @@ async function start() {
     host: {
       // Through quit, not exit: the services close first, so held voucher locks are released.
       restart: () => {
-        app.relaunch();
+        // Without the link it may have been launched with: that visit is over.
+        app.relaunch({ args: process.argv.slice(1).filter((arg) => portalSessionFromDeepLink(arg) === null) });
         app.quit();
       },
       quit: () => app.quit(),
@@ -54,22 +82,28 @@ async function start() {
   powerSaveBlocker.start('prevent-display-sleep');
 
   app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
-  const openPortalSession = (uuid: string | null) => {
-    if (uuid) services.events.emit('openPortalSession', { uuid });
-  };
+  // The renderer subscribes to events as it loads: links wait for that, or they would go unheard.
+  window.webContents.once('did-finish-load', () =>
+    portalSessions.openWith((uuid) => services.events.emit('openPortalSession', { uuid })),
+  );
   app.on('second-instance', (_event, argv) => {
     if (window.isMinimized()) window.restore();
     window.focus();
-    openPortalSession(portalSessionFromArgv(argv));
-  });
-  app.on('open-url', (event, url) => {
-    event.preventDefault();
-    openPortalSession(portalSessionFromDeepLink(url));
+    portalSessions.receive(portalSessionFromArgv(argv));
   });
   app.on('window-all-closed', () => app.quit());
+  // Outside development only the kiosk itself ends the kiosk (console quit or restart, or the OS
+  // quitting the app): a window manager's close (Alt+F4) would leave a shopper at the desktop.
+  let quitting = false;
+  if (!dev) {
+    window.on('close', (event) => {
+      if (!quitting) event.preventDefault();
+    });
+  }
   // Electron does not wait for an async before-quit: hold the quit until the services have closed.
   let servicesClosed = false;
   app.on('before-quit', (event) => {
+    quitting = true;
     if (servicesClosed) return;
     event.preventDefault();
     void services

@@ -8,20 +8,44 @@ import { fakeElectron, fakeKioskServices, FakeWebContents } from './fake-electro
 
 /**
  * app.main.ts is the Electron entry: it does its work on import. Each test imports it afresh
- * against its own fake `electron` and fake services, and waits until start-up has finished.
+ * against its own fake `electron` and fake services, with its own command line, and (unless it
+ * holds `ready` back or runs kioskctl) waits until start-up has finished.
  */
-async function runApp({ singleInstanceLock = true, env = {} as Record<string, string> } = {}) {
-  const electron = fakeElectron({ singleInstanceLock });
+async function runApp({
+  singleInstanceLock = true,
+  env = {} as Record<string, string>,
+  args = [] as string[],
+  userData = '/fake/userData',
+  ready = undefined as Promise<void> | undefined,
+} = {}) {
+  const electron = fakeElectron({ singleInstanceLock, userData });
+  if (ready) electron.app.whenReady.mockReturnValue(ready);
   const fake = fakeKioskServices();
   const startKioskServices = vi.fn(async () => fake.services);
   for (const [name, value] of Object.entries({ KIOSK_DEV: '', KIOSK_DATA_DIR: undefined, ...env })) vi.stubEnv(name, value);
   vi.resetModules();
   vi.doMock('electron', () => electron.module);
   vi.doMock('../kiosk-services.node.ts', () => ({ startKioskServices }));
-  await import('./app.main.ts');
-  if (singleInstanceLock) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
+  const argv = process.argv;
+  process.argv = ['/opt/kiosk/loyalty-kiosk', ...args];
+  try {
+    await import('./app.main.ts');
+    if (singleInstanceLock && !ready && !args.includes('--kioskctl')) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
+  } finally {
+    process.argv = argv;
+  }
   return { ...electron, ...fake, startKioskServices, window: electron.windows[0]! };
 }
+
+/** The events main sends the renderer, as [name, payload]. */
+function sentEvents(events: ReturnType<typeof fakeKioskServices>['events']): unknown[] {
+  const sent: unknown[] = [];
+  events.subscribe((event, payload) => sent.push([event, payload]));
+  return sent;
+}
+
+const uuid = '3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b';
+const link = `loyalty-kiosk://portal-session/${uuid}`;
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -127,30 +151,47 @@ describe('Electron app: once ready', () => {
     expect(window.focus).toHaveBeenCalledOnce();
   });
 
-  it('reopens the portal session a deep link names, from a second instance or open-url', async () => {
-    const { app, events } = await runApp();
-    const opened: unknown[] = [];
-    events.subscribe((event, payload) => opened.push([event, payload]));
+  it('reopens the portal session a deep link names, from a second instance or open-url, once the renderer has loaded', async () => {
+    const { app, events, window } = await runApp();
+    const opened = sentEvents(events);
     expect(app.setAsDefaultProtocolClient).toHaveBeenCalledWith('loyalty-kiosk');
-    const uuid = '3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b';
-    app.emit('second-instance', {}, ['/opt/kiosk', `loyalty-kiosk://portal-session/${uuid}`]);
-    app.emit('open-url', { preventDefault() {} }, 'loyalty-kiosk://portal-session/not-a-uuid');
-    app.emit('open-url', { preventDefault() {} }, `loyalty-kiosk://portal-session/${uuid}`);
+    app.emit('will-finish-launching');
+    app.emit('second-instance', {}, ['/opt/kiosk', link]);
+    expect(opened).toEqual([]);
+    window.webContents.emit('did-finish-load');
+    expect(opened).toEqual([['openPortalSession', { uuid }]]);
+    expect(app.emitCancellable('open-url', 'loyalty-kiosk://portal-session/not-a-uuid')).toBe(true);
+    app.emit('open-url', { preventDefault() {} }, link);
     expect(opened).toEqual([
       ['openPortalSession', { uuid }],
       ['openPortalSession', { uuid }],
     ]);
   });
 
+  it('opens the portal session a cold launch names in its arguments, once the renderer has loaded', async () => {
+    const { events, window } = await runApp({ args: ['--no-sandbox', link] });
+    const opened = sentEvents(events);
+    expect(opened).toEqual([]);
+    window.webContents.emit('did-finish-load');
+    expect(opened).toEqual([['openPortalSession', { uuid }]]);
+  });
+
+  it('hears a macOS launch link that arrives before ready, and opens it once the renderer has loaded', async () => {
+    let becomeReady!: () => void;
+    const { app, events, windows } = await runApp({ ready: new Promise((resolve) => (becomeReady = resolve)) });
+    const opened = sentEvents(events);
+    app.emit('will-finish-launching');
+    app.emit('open-url', { preventDefault() {} }, link);
+    becomeReady();
+    await vi.waitFor(() => expect(windows[0]?.loadURL).toHaveBeenCalled());
+    expect(opened).toEqual([]);
+    windows[0]!.webContents.emit('did-finish-load');
+    expect(opened).toEqual([['openPortalSession', { uuid }]]);
+  });
+
   it('starts the services in the folder `--data` names', async () => {
-    const argv = process.argv;
-    process.argv = [...argv, '--data', '/srv/kiosk-data'];
-    try {
-      const { startKioskServices } = await runApp();
-      expect(startKioskServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: '/srv/kiosk-data' }));
-    } finally {
-      process.argv = argv;
-    }
+    const { startKioskServices } = await runApp({ args: ['--data', '/srv/kiosk-data'] });
+    expect(startKioskServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: '/srv/kiosk-data' }));
   });
 
   it('saves console exports to the folder the manager chooses, and nothing when they cancel', async () => {
@@ -188,6 +229,80 @@ describe('Electron app: once ready', () => {
     host.quit();
     expect(app.relaunch).toHaveBeenCalledOnce();
     expect(app.quit).toHaveBeenCalledTimes(2);
+  });
+
+  it('restarts without the deep link it was launched with: that visit is over', async () => {
+    const { app, startKioskServices } = await runApp();
+    const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { restart(): void } }])[0].host;
+    const argv = process.argv;
+    process.argv = ['/opt/kiosk/loyalty-kiosk', '--data', '/srv/kiosk-data', link];
+    try {
+      host.restart();
+    } finally {
+      process.argv = argv;
+    }
+    expect(app.relaunch).toHaveBeenCalledWith({ args: ['--data', '/srv/kiosk-data'] });
+  });
+
+  it('keeps the kiosk window open against a close from outside the page (Alt+F4), until the app quits', async () => {
+    const { app, window } = await runApp();
+    expect(window.emitCancellable('close')).toBe(true);
+    app.emit('before-quit', { preventDefault() {} });
+    expect(window.emitCancellable('close')).toBe(false);
+  });
+});
+
+describe('Electron app: --kioskctl', () => {
+  const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-electron-ctl-'));
+
+  /** Runs `loyalty-kiosk --kioskctl ...args` and resolves with the exit code and what it wrote. */
+  async function runKioskctl(args: string[], options: { env?: Record<string, string>; userData?: string } = {}) {
+    const written: string[] = [];
+    const capture = (text: string | Uint8Array) => void written.push(String(text));
+    const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((text) => (capture(text), true));
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((text) => (capture(text), true));
+    try {
+      const run = await runApp({
+        args: ['--kioskctl', ...args],
+        env: { KIOSK_PROVISIONING_FILE: '/nonexistent/provisioning.json', ...options.env },
+        userData: options.userData,
+      });
+      await vi.waitFor(() => expect(run.app.exit).toHaveBeenCalled());
+      return { ...run, code: run.app.exit.mock.calls[0]![0], output: written.join('') };
+    } finally {
+      stdout.mockRestore();
+      stderr.mockRestore();
+    }
+  }
+
+  it('runs the command in the --data folder and exits with its code, with no lock, services or window', async () => {
+    const dir = dataDir();
+    const { code, output, app, windows, startKioskServices } = await runKioskctl(['--data', dir, 'config', 'set', 'kiosk.mode', 'vouchers']);
+    expect(code).toBe(0);
+    expect(output).toBe('kiosk.mode = "vouchers"\n');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).kiosk.mode).toBe('vouchers');
+    expect(app.requestSingleInstanceLock).not.toHaveBeenCalled();
+    expect(app.whenReady).not.toHaveBeenCalled();
+    expect(startKioskServices).not.toHaveBeenCalled();
+    expect(windows).toHaveLength(0);
+  });
+
+  it('passes a refusal on as exit code 2, changing nothing', async () => {
+    const dir = dataDir();
+    const { code, output } = await runKioskctl(['--data', dir, 'config', 'set', 'kiosk.mode', 'casino']);
+    expect(code).toBe(2);
+    expect(output).toMatch(/^kioskctl: kiosk\.mode/);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).kiosk.mode).toBe('regular');
+  });
+
+  it('uses KIOSK_DATA_DIR, else the userData folder the kiosk itself uses', async () => {
+    const fromEnv = dataDir();
+    await runKioskctl(['config', 'set', 'idle.timeoutSeconds', '90'], { env: { KIOSK_DATA_DIR: fromEnv } });
+    expect(JSON.parse(fs.readFileSync(path.join(fromEnv, 'config.json'), 'utf8')).idle.timeoutSeconds).toBe(90);
+    const userData = dataDir();
+    const { output } = await runKioskctl(['config', 'get', 'idle.timeoutSeconds'], { userData });
+    expect(output).toBe('60\n');
+    expect(fs.existsSync(path.join(userData, 'config.json'))).toBe(true);
   });
 });
 

@@ -159,7 +159,7 @@ export function fakeKioskServices() {
   return { services, dispatch, logger, close, events: services.events };
 }
 
-export class FakeBrowserWindow extends EventEmitter {
+export class FakeBrowserWindow extends CancellableEmitter {
   readonly webContents = new FakeWebContents();
   readonly show = vi.fn();
   readonly loadURL = vi.fn(async (_url: string) => {});
@@ -177,9 +177,10 @@ export class FakeBrowserWindow extends EventEmitter {
  * window announces its web contents through the app's `web-contents-created`.
  */
 export function fakeElectron({ singleInstanceLock = true, userData = '/fake/userData' } = {}) {
-  const app = Object.assign(new EventEmitter(), {
+  const app = Object.assign(new CancellableEmitter(), {
     requestSingleInstanceLock: vi.fn(() => singleInstanceLock),
     quit: vi.fn(),
+    exit: vi.fn(),
     relaunch: vi.fn(),
     whenReady: vi.fn(async () => {}),
     setAsDefaultProtocolClient: vi.fn(() => true),
