@@ -70,6 +70,25 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     attemptsLeft: lockout.attemptsLeft(),
   });
 
+  /** Unlock attempts, chained: each starts when the one before has been counted. */
+  let attempts: Promise<unknown> = Promise.resolve();
+  const unlock = async (pin: string): Promise<ManagerStatus> => {
+    // Whoever asks to unlock is starting a new console session: the old one ends here.
+    unlockedUntil = 0;
+    if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong PINs; the pad is locked for a while');
+    const stored = config.get().manager.pinHash;
+    if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
+    if (!(await verifyPin(pin, stored))) {
+      await lockout.recordFailure();
+      logger.warn('wrong manager PIN', { attemptsLeft: lockout.attemptsLeft() });
+      return status();
+    }
+    await lockout.recordSuccess();
+    unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
+    logger.info('manager console unlocked');
+    return status();
+  };
+
   /** A first run (no PIN yet) is open: the wizard sets the PIN. Otherwise the PIN, recently. */
   const requireUnlocked = () => {
     if (pinSet() && unlockedUntil <= now()) throw new BridgeFailure('forbidden', 'the console is locked');
@@ -103,21 +122,12 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
   return {
     managerStatus: async () => status(),
 
-    unlockManager: async ({ pin }) => {
-      // Whoever asks to unlock is starting a new console session: the old one ends here.
-      unlockedUntil = 0;
-      if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong PINs; the pad is locked for a while');
-      const stored = config.get().manager.pinHash;
-      if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
-      if (!(await verifyPin(pin, stored))) {
-        await lockout.recordFailure();
-        logger.warn('wrong manager PIN', { attemptsLeft: lockout.attemptsLeft() });
-        return status();
-      }
-      await lockout.recordSuccess();
-      unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
-      logger.info('manager console unlocked');
-      return status();
+    unlockManager: ({ pin }) => {
+      // One attempt at a time: otherwise parallel guesses all pass the lockout check during the
+      // ~50 ms scrypt, before any failure is counted.
+      const attempt = attempts.then(() => unlock(pin));
+      attempts = attempt.catch(() => {});
+      return attempt;
     },
 
     lockManager: async () => {

@@ -68,6 +68,20 @@ describe('manager console in main', () => {
     await expect(again.call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
   });
 
+  it('takes PIN attempts one at a time: twenty at once still lock after five, and the right PIN after them is refused', async () => {
+    const { call } = await kiosk();
+    await call('setManagerPin', { pin: '2580' });
+    await call('lockManager');
+    // Sent together, as a script on the page could; the right PIN is the eighth.
+    const pins = Array.from({ length: 20 }, (_, index) => (index === 7 ? '2580' : '0000'));
+    const answers = await Promise.all(pins.map((pin) => call('unlockManager', { pin })));
+    expect(answers.slice(0, 5).map((answer) => answer.value?.attemptsLeft)).toEqual([4, 3, 2, 1, 5]);
+    expect(answers[4]!.value.lockedUntil).toBeGreaterThan(Date.now() + 4 * 60_000);
+    for (const answer of answers.slice(5)) expect(answer).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(call('managerStatus')).resolves.toMatchObject({ value: { unlocked: false, lockedUntil: expect.any(Number) } });
+    await expect(call('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+  });
+
   it('changes settings all or nothing, never the PIN hash, and never shows it', async () => {
     const { call } = await kiosk();
     await call('setManagerPin', { pin: '2580' });
