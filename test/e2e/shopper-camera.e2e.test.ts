@@ -1,12 +1,17 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchCameraChromium, recordRequests } from '../camera/camera-browser.node.ts';
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, checkShopperScreen, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { messages } from '../../renderer/i18n/messages.std.ts';
+
+/** The state of every track of every stream the page's getUserMedia opened (recorded by the test's init script). */
+const cameraTrackStates = (page: Page) =>
+  page.evaluate(() => (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams.flatMap((stream) => stream.getTracks().map((track) => track.readyState)));
 
 // The whole camera path in the real renderer: Chromium's fake camera plays Sanne's card (as a QR
 // code and as an EAN-13), the attract screen's scanner decodes it in its worker, and she is home.
@@ -35,13 +40,27 @@ describe('shopper journey: card held up to the camera', () => {
     const context = await browser.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
     const requests = await recordRequests(context);
     await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
+    // Every stream the kiosk opens, kept here so its tracks can be checked after the app lets go of it.
+    await context.addInitScript(() => {
+      const streams: MediaStream[] = [];
+      (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams = streams;
+      const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+      navigator.mediaDevices.getUserMedia = async (constraints) => {
+        const stream = await open(constraints);
+        streams.push(stream);
+        return stream;
+      };
+    });
     const page = await context.newPage();
     await page.goto(kiosk.host.url);
     await page.getByTestId('camera-scan').waitFor();
     await page.getByTestId('home-screen').waitFor({ timeout: 20_000 });
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
-    // No screen scans with the camera once the shopper is home: its picture and its tracks are gone.
+    // No screen scans with the camera once the shopper is home: its picture is gone and every
+    // track the kiosk opened has ended (the camera's light is off), not merely been let go of.
     await expect(page.locator('video').count()).resolves.toBe(0);
+    expect(await cameraTrackStates(page)).not.toHaveLength(0);
+    await expect.poll(() => cameraTrackStates(page)).not.toContain('live');
     await screenshot(page, 'home-after-camera');
     expect(requests.filter((url) => !/^(data|blob):/.test(url) && new URL(url).hostname !== '127.0.0.1')).toEqual([]);
     await context.close();
@@ -60,5 +79,22 @@ describe('shopper journey: card held up to the camera', () => {
     await checkShopperScreen(page, 'attract-camera');
     await expect(attract.isVisible()).resolves.toBe(true);
     await context.close();
+  });
+
+  it('says there is no camera, in the shopper\'s language, when none is attached', async () => {
+    const cameraless = await launchCameraChromium('none');
+    try {
+      const context = await cameraless.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
+      await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
+      const page = await context.newPage();
+      await page.goto(kiosk.host.url);
+      const problem = page.getByTestId('camera-scan').getByRole('alert');
+      await expect(problem.textContent()).resolves.toBe(messages.en['camera.no-camera']);
+      await page.getByRole('button', { name: messages.nl['language.name'] }).click();
+      await expect.poll(() => problem.textContent()).toBe(messages.nl['camera.no-camera']);
+      await screenshot(page, 'attract-no-camera');
+    } finally {
+      await cameraless.close();
+    }
   });
 });
