@@ -9,6 +9,20 @@ import { z } from 'zod';
 /** Request side: any 8-4-4-4-12 hex id, so hand-made fixture uuids pass as well as v4 ones. */
 export const Uuid = z.guid();
 
+/**
+ * Request side: a whole number in a query string. The wire carries text, and only decimal digits
+ * read as a number: "", "0x1f", "1e2" and " 5" are refused (z.coerce would read 0, 31, 100, 5).
+ * Callers of the typed client pass a number.
+ */
+export function queryInteger<Schema extends z.ZodType<number | undefined>>(schema: Schema) {
+  return z.preprocess<unknown, Schema, z.input<Schema>>((value, context) => {
+    if (typeof value !== 'string') return value;
+    if (/^\d+$/.test(value)) return Number(value);
+    context.addIssue({ code: 'custom', message: 'Expected a whole number in decimal digits.' });
+    return value;
+  }, schema);
+}
+
 /** Request side: ISO 8601 date-time; with an offset or Z, or without one (read as UTC). */
 export const IsoDateTime = z.iso.datetime({ offset: true, local: true });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IsoDateTime, Timestamp, Uuid, envelope, phpMap } from './common.std.ts';
+import { IsoDateTime, Timestamp, Uuid, envelope, phpMap, queryInteger } from './common.std.ts';
 
 /** Vouchers: listed, found by code, created, updated, validated, redeemed, locked and released. */
 
@@ -101,9 +101,8 @@ export const ListVouchersQuery = z.strictObject({
   promotion_uuid: Uuid.optional(),
   contact_uuid: Uuid.optional(),
   status: VoucherStatus.optional(),
-  // Query values arrive as text; `<number>` keeps the caller's type a number.
-  limit: z.coerce.number<number>().int().min(0).max(500).default(30),
-  page: z.coerce.number<number>().int().min(1).optional(),
+  limit: queryInteger(z.number().int().min(0).max(500).default(30)),
+  page: queryInteger(z.number().int().min(1).optional()),
 });
 export type ListVouchersQuery = z.input<typeof ListVouchersQuery>;
 

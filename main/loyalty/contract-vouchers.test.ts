@@ -49,6 +49,14 @@ describe('List Vouchers (seeded data only)', () => {
     await expectInvalid(list({ page: 0 }), 'page');
   });
 
+  it('reads limit and page only as decimal digits: empty, hex, exponent or padded values are 400', async () => {
+    for (const value of ['', '0x10', '1e1', ' 5', '+5', '5.0']) {
+      await expectInvalid(listLoosely({ limit: value }), 'limit');
+      await expectInvalid(listLoosely({ page: value }), 'page');
+    }
+    expect((await listLoosely({ limit: '007', page: '02' })).meta).toMatchObject({ per_page: '7', current_page: 2 });
+  });
+
   it('filters by status, contact and promotion', async () => {
     const byStatus = async (status: NonNullable<ListVouchersQuery['status']>) => codes((await list({ status })).data);
     expect(await byStatus('EXPIRED')).toEqual(['KFX4E9JC', 'WLK5T2GR']);
