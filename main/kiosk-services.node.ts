@@ -8,6 +8,7 @@ import type { ConfigStore } from './config/config-store.node.ts';
 import { openProvisionedConfig } from './config/provisioning.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
+import { VisitLog } from './logging/visit-log.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
 import { createPlatformConnection } from './loyalty/platform-connection.node.ts';
@@ -125,11 +126,13 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     redeemVoucher: (input) => health.track(connection.client().redeemVoucher(input)),
     releaseVoucher: (input) => health.track(connection.client().releaseVoucher(input)),
   };
+  // One shopper's visit: its portal session tags the lines its calls and redemptions log.
+  const visit = new VisitLog(logger);
   const redemptions = createRedemptionService({
     client: voucherClient,
     journal: await openLockJournal({ dir: options.dataDir, logger }),
     shopUuid: () => connection.shopUuid(),
-    logger,
+    logger: visit.logger,
   });
   // Locks a crash or power cut left behind are settled before anyone can scan.
   const recovered = redemptions.recover().then(
@@ -155,7 +158,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     getServiceStatus: async () => health.check(),
     getScannerStatus: async () => scanner.status(),
     listSerialPorts: () => listSerialPorts(),
-    ...createShopperHandlers({ connection, health, config, logger }),
+    ...createShopperHandlers({ connection, health, config, visit }),
     ...createManagerHandlers({
       dataDir: options.dataDir,
       version: options.version,
@@ -186,6 +189,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
     },
     endVisit: async () => {
       await redemptions.releaseAll('idle');
+      visit.end();
       return null;
     },
   };

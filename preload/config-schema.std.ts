@@ -17,6 +17,9 @@ export const KIOSK_MODES = [
 export const KioskMode = z.enum(KIOSK_MODES);
 export type KioskMode = z.infer<typeof KioskMode>;
 
+/** Modes the kiosk serves on its own screens; the others continue on the session's hosted page. */
+export const NATIVE_MODES: ReadonlySet<KioskMode> = new Set(['regular', 'vouchers']);
+
 /**
  * Portal-session settings: the create bodies' own fields, so defaults and allowed values cannot drift
  * from the API. `allow_multiple_giftcards` is sent only in redeem-giftcards mode.

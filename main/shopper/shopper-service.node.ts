@@ -1,12 +1,12 @@
 import { platformErrors } from '../../api/errors.std.ts';
-import type { KioskMode } from '../../preload/config-schema.std.ts';
+import { NATIVE_MODES, type KioskMode } from '../../preload/config-schema.std.ts';
 import type { CallHandlers } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { isOutage, type ServiceHealth } from '../loyalty/service-health.node.ts';
-import type { Logger } from '../logging/logger.std.ts';
+import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
 
 type ShopperCalls =
@@ -21,6 +21,7 @@ type ShopperCalls =
   | 'getPortalSession';
 
 const VOUCHERS_PER_PAGE = 12;
+
 
 const isNotFound = (error: unknown) => error instanceof LoyaltyError && error.kind === 'not_found';
 
@@ -53,9 +54,11 @@ export function createShopperHandlers(options: {
   connection: PlatformConnection;
   health: ServiceHealth;
   config: ConfigStore;
-  logger: Logger;
+  /** Tagged with the visit's portal session once there is one. */
+  visit: VisitLog;
 }): Pick<CallHandlers, ShopperCalls> {
-  const { connection, health, config, logger } = options;
+  const { connection, health, config, visit } = options;
+  const logger = visit.logger;
   const platform = <T>(use: (client: LoyaltyClient) => Promise<T>) => health.track(use(connection.client()));
 
   const sessionView = (session: { uuid: string; url: string; contact: { uuid: string | null } | null; shop: { name: string } }) => ({
@@ -65,6 +68,27 @@ export function createShopperHandlers(options: {
     contactUuid: session.contact?.uuid ?? null,
     shopName: session.shop.name,
   });
+
+  /** The session that matches the kiosk mode, with every configured setting; it tags the visit from now on. */
+  async function createSession(contactUuid: string | undefined, amountInCents: number | undefined) {
+    const current = config.get();
+    const mode = current.kiosk.mode;
+    const { allow_multiple_giftcards, ...settings } = current.session;
+    const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...settings };
+    const created =
+      mode === 'redeem-giftcards'
+        ? await platform((client) =>
+            client.createRedeemGiftcardsPortalSession({
+              ...base,
+              amount_in_cents: requireAmount(amountInCents),
+              allow_multiple_giftcards,
+            }),
+          )
+        : await platform((client) => client[SESSION_CREATORS[mode]](base));
+    visit.begin(created.data.uuid);
+    logger.info('portal session created', { mode });
+    return created.data;
+  }
 
   return {
     async lookupScan({ value }) {
@@ -81,7 +105,15 @@ export function createShopperHandlers(options: {
       if (card.reason instanceof LoyaltyError && card.reason.code === platformErrors.contactIdentifierInactive.code) {
         return { kind: 'inactive_card' };
       }
-      if (voucher.status === 'fulfilled') return { kind: 'voucher', voucher: toVoucherView(voucher.value.data) };
+      if (voucher.status === 'fulfilled') {
+        // A voucher-only visit is tagged too: its session (shop known, shopper not yet) is made on the side.
+        if (!visit.session && NATIVE_MODES.has(config.get().kiosk.mode)) {
+          createSession(undefined, undefined).catch((error: unknown) =>
+            logger.warn('portal session for a voucher-only visit not created', { kind: (error as LoyaltyError).kind }),
+          );
+        }
+        return { kind: 'voucher', voucher: toVoucherView(voucher.value.data) };
+      }
       // Neither lookup knew the value: only a real failure of either is worth reporting.
       for (const result of [card, voucher]) if (!isNotFound(result.reason)) throw result.reason;
       return { kind: 'unknown' };
@@ -141,22 +173,7 @@ export function createShopperHandlers(options: {
     },
 
     async startPortalSession({ contactUuid, amountInCents }) {
-      const current = config.get();
-      const mode = current.kiosk.mode;
-      const { allow_multiple_giftcards, ...settings } = current.session;
-      const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...settings };
-      const created =
-        mode === 'redeem-giftcards'
-          ? await platform((client) =>
-              client.createRedeemGiftcardsPortalSession({
-                ...base,
-                amount_in_cents: requireAmount(amountInCents),
-                allow_multiple_giftcards,
-              }),
-            )
-          : await platform((client) => client[SESSION_CREATORS[mode]](base));
-      logger.info('portal session created', { portalSession: created.data.uuid, mode });
-      return sessionView(created.data);
+      return sessionView(await createSession(contactUuid, amountInCents));
     },
 
     async getPortalSession({ uuid }) {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
-import { silentLogger } from '../logging/logger.std.ts';
+import { silentLogger, type LogFields, type Logger } from '../logging/logger.std.ts';
+import { VisitLog } from '../logging/visit-log.std.ts';
 import { createLoyaltyClient } from '../loyalty/client.node.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { ServiceHealth } from '../loyalty/service-health.node.ts';
@@ -12,11 +13,19 @@ import { createShopperHandlers } from './shopper-service.node.ts';
 
 const SKIPPED = 'voucher validity check skipped: no personal access token configured';
 
+type LogLine = { message: string; fields: LogFields };
+
+function recordingLogger(lines: LogLine[]): Logger {
+  const at = (message: string, fields: LogFields = {}) => void lines.push({ message, fields });
+  return { debug: at, info: at, warn: at, error: at, child: () => recordingLogger(lines) };
+}
+
 /**
- * The validity check needs the personal access token. A demo kiosk always has one (its sandbox's),
- * so a connected kiosk without one is built here: the shopper handlers against a real sandbox.
+ * The shopper handlers of a connected kiosk against a real sandbox. The validity check needs the
+ * personal access token; a demo kiosk always has one (its sandbox's), so a kiosk without one is
+ * built here.
  */
-describe('checkVoucher with and without a personal access token', () => {
+describe('shopper handlers', () => {
   let sandbox: RunningSandbox;
   const dirs: string[] = [];
 
@@ -41,24 +50,55 @@ describe('checkVoucher with and without a personal access token', () => {
     const client = createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials, fetch: recordingFetch });
     const connection: PlatformConnection = { client: () => client, shopUuid: () => sandbox.manifest.shops[0]!.uuid, credentials };
     const health = new ServiceHealth({ probe: async () => undefined, onChange: () => {}, logger: silentLogger });
-    const logger = { ...silentLogger, info: vi.fn() };
-    const handlers = createShopperHandlers({ connection, health, logger, config: new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger }) });
-    return { handlers, logger, requested };
+    const lines: LogLine[] = [];
+    const visit = new VisitLog(recordingLogger(lines));
+    const handlers = createShopperHandlers({ connection, health, visit, config: new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger }) });
+    const logged = () => lines.map((line) => line.message);
+    return { handlers, visit, lines, logged, requested };
   }
 
   const koffie24 = () => sandbox.manifest.vouchers.find((voucher) => voucher.code === 'KOFFIE24')!;
 
   it('without one: skipped with a logged notice, and the platform is not asked', async () => {
-    const { handlers, logger, requested } = kioskHandlers(false);
+    const { handlers, logged, requested } = kioskHandlers(false);
     await expect(handlers.checkVoucher({ voucherUuid: koffie24().uuid })).resolves.toEqual({ checked: false });
-    expect(logger.info).toHaveBeenCalledWith(SKIPPED);
+    expect(logged()).toContain(SKIPPED);
     expect(requested).toEqual([]);
   });
 
   it('with one: the platform checks the voucher, and nothing is said about skipping', async () => {
-    const { handlers, logger, requested } = kioskHandlers(true);
+    const { handlers, logged, requested } = kioskHandlers(true);
     await expect(handlers.checkVoucher({ voucherUuid: koffie24().uuid })).resolves.toEqual({ checked: true, valid: true, platformCode: null });
-    expect(logger.info).not.toHaveBeenCalledWith(SKIPPED);
+    expect(logged()).not.toContain(SKIPPED);
     expect(requested).toEqual([`/api/v3/oauth/clients/vouchers/${koffie24().uuid}/validate`]);
+  });
+
+  it('tags a voucher-only visit with a portal session of its own, made on the side, until the visit ends', async () => {
+    const { handlers, visit, lines } = kioskHandlers(false);
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).resolves.toMatchObject({ kind: 'voucher' });
+    await vi.waitFor(() => expect(visit.session).not.toBeNull());
+    const session = (await createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials: async () => ({ apiKey: sandbox.manifest.credentials.api_key }) })
+      .getPortalSession({ portal_session_uuid: visit.session! })).data;
+    expect(session).toMatchObject({ shop: { uuid: sandbox.manifest.shops[0]!.uuid }, contact: null });
+
+    await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
+    expect(lines.find((line) => line.message === SKIPPED)?.fields).toEqual({ portalSession: session.uuid });
+    // The visit already has its session: another voucher scan makes none.
+    await handlers.lookupScan({ value: 'KOFFIE24' });
+    expect(lines.filter((line) => line.message === 'portal session created')).toHaveLength(1);
+
+    visit.end();
+    await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
+    expect(lines.filter((line) => line.message === SKIPPED).at(-1)?.fields).toEqual({});
+  });
+
+  it('tags the visit with the session made for the identified shopper', async () => {
+    const { handlers, lines } = kioskHandlers(false);
+    const sanne = sandbox.manifest.contacts[0]!;
+    const session = await handlers.startPortalSession({ contactUuid: sanne.uuid });
+    expect(session.contactUuid).toBe(sanne.uuid);
+    await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
+    expect(lines.find((line) => line.message === 'portal session created')?.fields).toEqual({ portalSession: session.uuid, mode: 'regular' });
+    expect(lines.find((line) => line.message === SKIPPED)?.fields).toEqual({ portalSession: session.uuid });
   });
 });

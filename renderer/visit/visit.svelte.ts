@@ -1,4 +1,5 @@
 import type { BridgeError, BridgeResult, KioskSettingsView } from '../../preload/contract.std.ts';
+import { NATIVE_MODES } from '../../preload/config-schema.std.ts';
 import type { Scan } from '../../preload/scan.std.ts';
 import type {
   HeldLock,
@@ -15,8 +16,6 @@ import { problemForError, problemForStatus, type ProblemKey } from './problem-me
 /** How long the shopper has to confirm a locked voucher; well inside the platform's hour. */
 export const CONFIRM_SECONDS = 60;
 
-/** Kiosk modes the kiosk serves on its own screens; the others continue on the session's hosted page. */
-const NATIVE_MODES = new Set<KioskSettingsView['mode']>(['regular', 'vouchers']);
 
 export type Screen =
   | { name: 'attract' }
