@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 
+/** The confirm screen's countdown (CONFIRM_SECONDS in renderer/visit/visit.svelte.ts). */
+const CONFIRM_SECONDS = 60;
+
 /**
- * Redeem, then change one's mind: Cancel or Back on the confirm screen gives the lock back, so the
- * voucher is ACTIVE again in the platform and nothing was redeemed.
+ * Redeem, then change one's mind: Cancel or Back on the confirm screen, or letting its countdown run
+ * out, gives the lock back, so the voucher is ACTIVE again in the platform and nothing was redeemed.
  */
 describe('shopper journey: card → home → voucher → redeem → cancel / back', () => {
-  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
+  // Idle comes later than the confirm countdown's end, so running it out is not taken for walking away.
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner', 'idle.timeoutSeconds': 2 * CONFIRM_SECONDS });
 
   const koffie = async () => (await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data;
 
@@ -70,4 +74,22 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
       await page.close();
     });
   }
+
+  it('the countdown running out releases the voucher, and not a moment before', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await openKoffie24(page);
+    // From here the page's clock is the test's: the countdown starts on it.
+    await page.clock.install();
+    await lockIt(page);
+
+    // Most of the minute goes by (less the real seconds the checks above took): still held.
+    await page.clock.fastForward((CONFIRM_SECONDS - 15) * 1000);
+    await expect.poll(async () => Number.parseInt((await page.getByTestId('countdown').textContent())!)).toBeLessThanOrEqual(15);
+    await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
+    expect((await koffie()).status).toBe('LOCKED');
+
+    await page.clock.fastForward(16_000);
+    await expectReleased(page);
+    await page.close();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardOf, checkShopperScreen, kioskSuite, openKiosk, wedgeScan } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, wedgeScan } from '../support/kiosk-journey.node.ts';
 
 describe('shopper journey: card by wedge → home → redeem', () => {
   const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
@@ -30,5 +30,25 @@ describe('shopper journey: card by wedge → home → redeem', () => {
     expect(redeemed.data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
     const others = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.code !== redeemedCode);
     expect(others.filter((voucher) => voucher.status === 'REDEEMED').map((voucher) => voucher.code)).toEqual(['KFR2D8WM']);
+  });
+
+  it('a voucher redeemed with nobody identified: the done screen goes back to attract by itself after 10 s', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    // Daan's own voucher, scanned on its own: his to redeem without his card.
+    await scannerBurst(page, 'KFQ7M2XA');
+    await page.getByTestId('redeem').and(page.locator(':enabled')).click();
+    // From here the page's clock is the test's: the done screen's wait starts on it.
+    await page.clock.install();
+    await page.getByTestId('confirm').click();
+    await page.getByTestId('redeemed-screen').waitFor();
+    expect((await suite.kiosk.platform.findVoucher({ code: 'KFQ7M2XA' })).data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+
+    await page.clock.fastForward(9_000);
+    await expect(page.getByTestId('redeemed-screen').isVisible()).resolves.toBe(true);
+    await page.clock.fastForward(1_500);
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(page.getByTestId('redeemed-screen').count()).resolves.toBe(0);
+    expect((await suite.kiosk.platform.findVoucher({ code: 'KFQ7M2XA' })).data.times_redeemed).toBe(1);
+    await page.close();
   });
 });

@@ -72,10 +72,30 @@ export function kioskSuite(settings: Record<string, unknown> = {}): { readonly k
   };
 }
 
-export async function openKiosk(browser: Browser, kiosk: KioskUnderTest, viewport: keyof typeof KIOSK_VIEWPORTS = 'portrait'): Promise<Page> {
+export interface KioskPageOptions {
+  /** The page's Date and timers run on `page.clock` from its first script: the test moves time on instead of waiting. */
+  fakeClock?: boolean;
+}
+
+async function newKioskPage(browser: Browser, viewport: keyof typeof KIOSK_VIEWPORTS, { fakeClock = false }: KioskPageOptions): Promise<Page> {
   const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
+  if (fakeClock) await page.clock.install();
+  return page;
+}
+
+async function loadKiosk(page: Page, kiosk: KioskUnderTest): Promise<void> {
   await page.goto(kiosk.host.url);
   await page.getByTestId('attract-screen').waitFor();
+}
+
+export async function openKiosk(
+  browser: Browser,
+  kiosk: KioskUnderTest,
+  viewport: keyof typeof KIOSK_VIEWPORTS = 'portrait',
+  options: KioskPageOptions = {},
+): Promise<Page> {
+  const page = await newKioskPage(browser, viewport, options);
+  await loadKiosk(page, kiosk);
   return page;
 }
 
@@ -206,11 +226,11 @@ export async function openKioskRecordingCalls(
   browser: Browser,
   kiosk: KioskUnderTest,
   viewport: keyof typeof KIOSK_VIEWPORTS = 'portrait',
+  options: KioskPageOptions = {},
 ): Promise<{ page: Page; calls: string[] }> {
-  const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
+  const page = await newKioskPage(browser, viewport, options);
   const calls = recordBridgeCalls(page);
-  await page.goto(kiosk.host.url);
-  await page.getByTestId('attract-screen').waitFor();
+  await loadKiosk(page, kiosk);
   return { page, calls };
 }
 
