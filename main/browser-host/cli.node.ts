@@ -93,5 +93,8 @@ function openKioskBrowser(url: string, dataDir: string) {
       '--autoplay-policy=no-user-gesture-required',
     ],
     { stdio: 'ignore', detached: true },
-  ).unref();
+  )
+    // A browser that cannot start must not take the kiosk's services down with it.
+    .once('error', (error) => process.stdout.write(`Could not open ${browser} (${error.message}): open the Kiosk UI address above in a Chromium-based browser.\n`))
+    .unref();
 }
