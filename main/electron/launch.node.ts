@@ -11,10 +11,12 @@ import { buildOutput } from '../paths/build-output.node.ts';
 const dev = process.argv.includes('--dev');
 const passThrough = process.argv.slice(2).filter((arg) => arg !== '--dev');
 
-/** The Electron executable, downloading it quietly once if the package has not yet. */
+/**
+ * The Electron executable, downloading it once if the package has not yet. `KIOSK_ELECTRON_DIR`
+ * names another electron package folder (tests use one without a binary).
+ */
 function electronBinary(): string | null {
-  const require = createRequire(import.meta.url);
-  const packageDir = path.dirname(require.resolve('electron/package.json'));
+  const packageDir = process.env.KIOSK_ELECTRON_DIR ?? path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   const installed = () => {
     const pathFile = path.join(packageDir, 'path.txt');
     if (!fs.existsSync(pathFile)) return null;
@@ -22,6 +24,8 @@ function electronBinary(): string | null {
     return fs.existsSync(binary) ? binary : null;
   };
   if (!installed()) {
+    // The download is quiet and can take minutes: say what the wait is for.
+    process.stdout.write('Electron binary not downloaded yet: downloading it (this can take a few minutes)...\n');
     spawnSync(process.execPath, [path.join(packageDir, 'install.js')], { stdio: 'ignore', timeout: 120_000 });
   }
   return installed();

@@ -1,8 +1,46 @@
 import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+// Not named WebSocket: code this file runs inside the page uses the page's own.
+import NodeWebSocket from 'ws';
+import { BROWSER_BRIDGE_PATH } from '../../preload/browser-bridge-protocol.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
+
+/** Opens the bridge from Node as a page at `origin` would; resolves with the answer to getAppInfo, or how it was refused. */
+function bridgeFrom(origin: string, url: string): Promise<{ answer: unknown } | { refused: number | string }> {
+  return new Promise((resolve) => {
+    const socket = new NodeWebSocket(url, { origin });
+    socket.once('open', () => socket.send(JSON.stringify({ id: 1, call: 'getAppInfo', input: {} })));
+    socket.once('message', (data) => {
+      resolve({ answer: JSON.parse(String(data)) });
+      socket.close();
+    });
+    // Listening here makes ending the refused request ours (ws leaves it open then).
+    socket.once('unexpected-response', (request, response) => {
+      resolve({ refused: response.statusCode ?? 'no status' });
+      request.destroy();
+    });
+    socket.once('error', (error) => resolve({ refused: error.message }));
+  });
+}
+
+/** Whether anything accepts a TCP connection at host:port. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+const tempDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 
 describe('browser host smoke', () => {
   let host: BrowserHostProcess;
@@ -56,5 +94,67 @@ describe('browser host smoke', () => {
     );
     expect(opened).toBe(false);
     await page.close();
+  });
+
+  it('prints a launch URL on 127.0.0.1 with its token, and listens on loopback 127.0.0.1 only', async () => {
+    expect(host.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+    const port = Number(new URL(host.url).port);
+    await expect(accepts('127.0.0.1', port)).resolves.toBe(true);
+    // Linux routes all of 127/8 to loopback: a server on every address would answer 127.0.0.2 too.
+    await expect(accepts('127.0.0.2', port)).resolves.toBe(false);
+  });
+
+  it('carries the bridge only for its own origin with the launch token', async () => {
+    const token = new URL(host.url).searchParams.get('token')!;
+    const bridge = `${host.origin.replace('http', 'ws')}${BROWSER_BRIDGE_PATH}`;
+    await expect(bridgeFrom(host.origin, `${bridge}?token=${token}`)).resolves.toMatchObject({
+      answer: { id: 1, result: { ok: true, value: { name: 'Loyalty Kiosk' } } },
+    });
+    await expect(bridgeFrom('http://evil.example', `${bridge}?token=${token}`)).resolves.toEqual({ refused: 403 });
+    await expect(bridgeFrom(host.origin, bridge)).resolves.toEqual({ refused: 403 });
+  });
+});
+
+describe('browser host opening Chromium', () => {
+  it('opens KIOSK_BROWSER in kiosk mode on the printed URL', async () => {
+    const dir = tempDir('kiosk-browser-stub-');
+    const argsFile = path.join(dir, 'argv.txt');
+    const stub = path.join(dir, 'chromium');
+    fs.writeFileSync(stub, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
+    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: stub } });
+    try {
+      await expect.poll(() => fs.existsSync(argsFile) && fs.readFileSync(argsFile, 'utf8')).toMatch(/\n$/);
+      const argv = fs.readFileSync(argsFile, 'utf8').trimEnd().split('\n');
+      expect(argv).toContain('--kiosk');
+      expect(argv).toContain(`--app=${opened.url}`);
+    } finally {
+      await opened.stop();
+    }
+  });
+
+  it('keeps serving when the browser cannot start, and says so', async () => {
+    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: path.join(tempDir('kiosk-no-browser-'), 'chromium') } });
+    try {
+      await expect.poll(() => opened.stdout.join('\n')).toMatch(/^Could not open .*chromium/m);
+      expect((await fetch(opened.url)).status).toBe(200);
+    } finally {
+      await opened.stop();
+    }
+  });
+});
+
+describe('npm start without an Electron binary', () => {
+  it('says so in one line, then runs the browser host', async () => {
+    // An electron package folder whose binary was never downloaded (and cannot be: no install script).
+    const started = await startBrowserHostProcess({ entry: 'main/electron/launch.node.ts', env: { KIOSK_ELECTRON_DIR: tempDir('kiosk-no-electron-') } });
+    try {
+      const [downloading, fallback, ...rest] = started.stdout;
+      expect(downloading).toMatch(/^Electron binary not downloaded yet: downloading it/);
+      expect(fallback).toMatch(/^Electron binary not available here .*starting the browser host/);
+      expect(rest[0]).toBe(`Kiosk UI: ${started.url}`);
+      expect((await fetch(started.url)).status).toBe(200);
+    } finally {
+      await started.stop();
+    }
   });
 });

@@ -25,15 +25,26 @@ export interface BrowserHostProcess {
 
 /**
  * Starts `start:browser --no-open --port 0` as its own process (built renderer required), the
- * way a kiosk image or a developer runs it, and waits for the printed launch URL.
+ * way a kiosk image or a developer runs it, and waits for the printed launch URL. `entry` runs
+ * another script with the same arguments (`npm start`'s launcher); `open` lets it open a browser.
  */
 export async function startBrowserHostProcess(
-  options: { dataDir?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {},
+  options: { dataDir?: string; env?: NodeJS.ProcessEnv; args?: string[]; entry?: string; open?: boolean } = {},
 ): Promise<BrowserHostProcess> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'main/browser-host/cli.node.ts', '--no-open', '--port', '0', '--data', dataDir, ...(options.args ?? [])],
+    [
+      '--import',
+      'tsx',
+      options.entry ?? 'main/browser-host/cli.node.ts',
+      ...(options.open ? [] : ['--no-open']),
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      ...(options.args ?? []),
+    ],
     { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const stdout: string[] = [];
