@@ -98,6 +98,22 @@ async function connectedScanner(
   return watched;
 }
 
+/**
+ * Unplugs `pty` and waits for the scanner to notice, then plugs a new one in at the same path and
+ * waits for a scan through it; returns the new one.
+ */
+async function replug({ scanner, scanned }: ReturnType<typeof watchScanner>, pty: PtyPair): Promise<PtyPair> {
+  await pty.close();
+  await waitFor('disconnected', () => scanner.status().state !== 'connected');
+  expect(scanner.status().lastError).toBeTruthy();
+
+  const next = await ptyPair(pty.dir);
+  await waitFor('reconnected', () => scanner.status().state === 'connected');
+  await next.write('AFTER\r');
+  await scanned('AFTER');
+  return next;
+}
+
 describe('SerialScanner reading a pty', () => {
   it.each([
     ['CR', '\r'],
@@ -263,18 +279,12 @@ describe('SerialScanner reading a pty', () => {
 describe('SerialScanner connection', () => {
   it('reconnects after the pty is removed and comes back at the same path', async () => {
     const first = await ptyPair();
-    const { scanner, states, scanned } = await connectedScanner(first);
+    const watched = await connectedScanner(first);
+    const { scanner, states, scanned } = watched;
     await first.write('BEFORE\r');
     await scanned('BEFORE');
     await sleep(50); // idle before unplugging: see test/support/pty.node.ts
-    await first.close();
-    await waitFor('disconnected', () => scanner.status().state !== 'connected');
-    expect(scanner.status().lastError).toBeTruthy();
-
-    const second = await ptyPair(first.dir);
-    await waitFor('reconnected', () => scanner.status().state === 'connected');
-    await second.write('AFTER\r');
-    await scanned('AFTER');
+    await replug(watched, first);
     expect(states[0]).toBe('connecting');
     expect(states.slice(1, 3)).toEqual(['connected', 'disconnected']);
     expect(states.at(-1)).toBe('connected');
@@ -311,19 +321,13 @@ describe('SerialScanner connection', () => {
 
   it('comes back after its pty is killed with a read in flight, and stops in time after such a kill', async () => {
     const first = await ptyPair();
-    const { scanner, scanned } = await connectedScanner(first, {}, { watchdogIntervalMs: 50 });
+    const watched = await connectedScanner(first, {}, { watchdogIntervalMs: 50 });
     // Killed at once after a write, while the binding is reading it: the case that can leave it
     // spinning with no event, which the watchdog catches when the port reports nothing.
     await first.write('HALF-A-LI');
-    await first.close();
-    await waitFor('disconnected', () => scanner.status().state !== 'connected');
-    expect(scanner.status().lastError).toBeTruthy();
+    const second = await replug(watched, first);
 
-    const second = await ptyPair(first.dir);
-    await waitFor('reconnected', () => scanner.status().state === 'connected');
-    await second.write('AFTER\r');
-    await scanned('AFTER');
-
+    const { scanner } = watched;
     await second.write('HALF-A-LI');
     await second.close();
     await within('stop() after the kill', 2000, scanner.stop());
