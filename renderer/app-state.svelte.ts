@@ -30,10 +30,9 @@ class AppState {
     if (remembered) await this.visit.reopenSession(remembered);
   }
 
-  /** Idle or done: the visit ends and the next shopper starts in the store's language. */
+  /** Idle, outage or a console opened: the visit ends. */
   async endVisit() {
     await this.visit.reset();
-    if (this.settings) i18n.use(this.settings.locale.default);
   }
 
   /**

@@ -10,6 +10,7 @@ import type {
   VoucherPage,
   VoucherView,
 } from '../../preload/shopper-views.std.ts';
+import { i18n } from '../i18n/i18n.svelte';
 import { kiosk } from '../kiosk.dom.ts';
 import { problemForError, problemForStatus, type ProblemKey } from './problem-messages.std.ts';
 
@@ -194,7 +195,10 @@ export class Visit {
     return sessionStorage.getItem(PORTAL_SESSION_KEY);
   }
 
-  /** Idle, done or out of service: every lock goes back and nothing of this shopper stays on screen. */
+  /**
+   * Idle, done or out of service: every lock goes back and nothing of this shopper stays on screen,
+   * not even their language.
+   */
   async reset() {
     this.#generation++;
     const held = this.screen.name === 'confirm' ? this.screen.voucher.uuid : null;
@@ -206,6 +210,9 @@ export class Visit {
     this.busy = false;
     this.#unlinkedCard = null;
     sessionStorage.removeItem(PORTAL_SESSION_KEY);
+    // The language was this shopper's choice: the next one starts in the store's.
+    const settings = this.#settings();
+    if (settings) i18n.use(settings.locale.default);
     if (held) await kiosk.releaseVoucher({ voucherUuid: held, reason: 'idle' });
     await kiosk.endVisit();
   }

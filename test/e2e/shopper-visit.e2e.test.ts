@@ -72,7 +72,7 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
     await page.close();
   });
 
-  it('switches to Dutch: attract and home speak Dutch', async () => {
+  it('switches to Dutch: attract and home speak Dutch, and the next shopper starts in English again', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
     await page.getByRole('button', { name: 'Nederlands' }).tap();
     await expect(page.getByRole('button', { name: 'Nederlands' }).getAttribute('aria-pressed')).resolves.toBe('true');
@@ -87,6 +87,12 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
     await expect(heading(page)).resolves.toBe('Welkom terug, s•••@example.nl');
     await page.getByRole('button', { name: 'Ik ben klaar' }).waitFor();
     await checkShopperScreen(page, 'dutch-home');
+
+    // Done: the next shopper starts in the store's language, not this one's.
+    await page.getByRole('button', { name: 'Ik ben klaar' }).tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(heading(page)).resolves.toBe('Scan your loyalty card');
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
     await page.close();
   });
 
