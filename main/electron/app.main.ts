@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, powerSaveBlocker, protocol, session } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, powerSaveBlocker, protocol, session } from 'electron';
 import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
 import { EXIT } from '../kioskctl/commands.node.ts';
 import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
@@ -100,6 +100,15 @@ async function start() {
       if (!quitting) event.preventDefault();
     });
   }
+  // The OS ending the session must never be held up by that guard. Windows sends no before-quit
+  // then, only session-end; Linux and macOS announce the shutdown and wait for a clean quit.
+  window.on('session-end', () => {
+    quitting = true;
+  });
+  powerMonitor.on('shutdown', (event: { preventDefault(): void }) => {
+    event.preventDefault();
+    app.quit();
+  });
   // Electron does not wait for an async before-quit: hold the quit until the services have closed.
   let servicesClosed = false;
   app.on('before-quit', (event) => {

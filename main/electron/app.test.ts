@@ -250,6 +250,19 @@ describe('Electron app: once ready', () => {
     app.emit('before-quit', { preventDefault() {} });
     expect(window.emitCancellable('close')).toBe(false);
   });
+
+  it('never holds up Windows ending the session (no before-quit comes then)', async () => {
+    const { window, app } = await runApp();
+    window.emit('session-end', {});
+    expect(window.emitCancellable('close')).toBe(false);
+    expect(app.quit).not.toHaveBeenCalled();
+  });
+
+  it('quits through app.quit (services close first) when Linux or macOS shuts down, delaying the shutdown for it', async () => {
+    const { powerMonitor, app } = await runApp();
+    expect(powerMonitor.emitCancellable('shutdown')).toBe(true);
+    expect(app.quit).toHaveBeenCalled();
+  });
 });
 
 describe('Electron app: --kioskctl', () => {

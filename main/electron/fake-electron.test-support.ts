@@ -197,6 +197,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
   const protocol = new FakeProtocol();
   const defaultSession = new FakeSession();
   const powerSaveBlocker = { start: vi.fn(() => 1) };
+  const powerMonitor = new CancellableEmitter();
   const Menu = { setApplicationMenu: vi.fn() };
   const dialog = { showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] as string[] })) };
   return {
@@ -206,8 +207,9 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
     protocol,
     defaultSession,
     powerSaveBlocker,
+    powerMonitor,
     Menu,
     dialog,
-    module: { app, BrowserWindow, ipcMain, protocol, session: { defaultSession }, powerSaveBlocker, Menu, dialog },
+    module: { app, BrowserWindow, ipcMain, protocol, session: { defaultSession }, powerSaveBlocker, powerMonitor, Menu, dialog },
   };
 }
