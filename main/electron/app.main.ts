@@ -105,7 +105,8 @@ async function start() {
   window.on('session-end', () => {
     quitting = true;
   });
-  powerMonitor.on('shutdown', (event: { preventDefault(): void }) => {
+  // Electron's typings leave out the event its docs give this handler (preventDefault delays the shutdown).
+  (powerMonitor as NodeJS.EventEmitter).on('shutdown', (event: { preventDefault(): void }) => {
     event.preventDefault();
     app.quit();
   });
