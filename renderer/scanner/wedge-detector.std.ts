@@ -19,6 +19,9 @@ export interface WedgeOptions {
   maxLength: number;
 }
 
+/** How much longer than the allowed average key interval a gap must be to end a burst. */
+const END_GAP_MARGIN_MS = 20;
+
 export const defaultWedgeOptions: Readonly<WedgeOptions> = {
   maxAverageIntervalMs: 30,
   minLength: 4,
@@ -64,7 +67,11 @@ export class WedgeDetector {
   private overflowing = false;
 
   constructor(options: Partial<WedgeOptions> = {}) {
-    this.options = { ...defaultWedgeOptions, ...options };
+    const maxAverageIntervalMs = options.maxAverageIntervalMs ?? defaultWedgeOptions.maxAverageIntervalMs;
+    // A gap that ends a burst must be clearly longer than the keys of a scan may be apart: a
+    // store that allows slower scanners gets a longer end gap with it.
+    const endGapMs = Math.max(defaultWedgeOptions.endGapMs, maxAverageIntervalMs + END_GAP_MARGIN_MS);
+    this.options = { ...defaultWedgeOptions, endGapMs, ...options };
     const { minLength, maxLength } = this.options;
     // One character has no interval to judge its speed by.
     if (minLength < 2) throw new RangeError(`minLength must be at least 2, got ${minLength}`);

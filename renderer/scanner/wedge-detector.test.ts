@@ -153,6 +153,14 @@ describe('people', () => {
     expect(replay(keys, { maxAverageIntervalMs: 40 }).scans).toEqual(['abcd']);
   });
 
+  it('waits longer for the end of a burst when slower scanners are allowed', () => {
+    expect(new WedgeDetector().options.endGapMs).toBe(50);
+    expect(new WedgeDetector({ maxAverageIntervalMs: 55 }).options.endGapMs).toBe(75);
+    // 55 ms apart: with the default 50 ms end gap every key would end the burst.
+    expect(replay(burst('2710042000132', 55, 'Enter'), { maxAverageIntervalMs: 55 }).scans).toEqual(['2710042000132']);
+    expect(replay(burst('2710042000132', 55, 'Enter'), { maxAverageIntervalMs: 55, endGapMs: 50 }).scans).toEqual([]);
+  });
+
   it('typing fast, then a scan, gives the typing back and scans the code', () => {
     const person = typed(chars('hello'), () => 80);
     const scanner = typed([...chars('9780201379624'), 'Enter'], () => 4, lastAt(person) + 80);
