@@ -175,6 +175,25 @@ describe('manager console: vouchers and reward attributes', () => {
     await form.getByRole('button', { name: 'Cancel' }).click();
   });
 
+  it('creates a voucher with the code left empty: the platform generates one', async () => {
+    const promotion = (await kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.promotion;
+    const before = (await kiosk.platform.listVouchers({ limit: 0 })).meta.total;
+    await vouchersTab().getByTestId('voucher-new').click();
+    const form = page.getByTestId('voucher-create');
+    await form.getByLabel('Promotion', { exact: true }).selectOption({ label: promotion.name });
+    await expect(form.getByLabel('Code (empty: one is generated)').inputValue()).resolves.toBe('');
+    await form.getByTestId('voucher-create-submit').click();
+
+    const detail = page.getByTestId('voucher-detail');
+    const heading = await detail.getByRole('heading', { name: /^Voucher / }).textContent();
+    const code = heading!.replace(/^Voucher /, '').trim();
+    expect(code).toMatch(/^\S{4,}$/);
+    await detail.getByText(`Voucher ${code} is created.`).waitFor();
+    expect((await kiosk.platform.findVoucher({ code })).data).toMatchObject({ code, status: 'ACTIVE', promotion: { uuid: promotion.uuid } });
+    expect((await kiosk.platform.listVouchers({ limit: 0 })).meta.total).toBe(before + 1);
+    await detail.getByRole('button', { name: 'Back' }).click();
+  });
+
   it('refuses a select without options before sending anything', async () => {
     await page.getByTestId('tab-rewards').click();
     const tab = page.getByTestId('reward-attributes-tab');
@@ -235,6 +254,24 @@ describe('manager console: vouchers and reward attributes', () => {
     await expectTouchFriendly(tab);
     await expectAccessible(page, 'reward attributes tab');
     await shootBothSizes(page, 'console-reward-attributes', () => expectScrollsInside(tab.getByTestId('reward-attribute-table')));
+  });
+
+  it('shows the platform\'s refusal of a name already taken under the Name field', async () => {
+    const tab = page.getByTestId('reward-attributes-tab');
+    const form = page.getByTestId('reward-attribute-create');
+    const count = async () => (await kiosk.platform.listRewardAttributes()).data.filter((attribute) => attribute.name === 'e2e_text').length;
+    expect(await count()).toBe(1);
+    await tab.getByTestId('reward-attribute-new').click();
+    await type(form.getByLabel('Name (internal, unique)'), 'e2e_text');
+    await pickType(form, 'text');
+    const sent = calls.length;
+    await form.getByTestId('reward-attribute-submit').click();
+    await form.getByText('The name has already been taken.').waitFor();
+    // The form sent it (the check is the platform's), and shows the answer at the field.
+    expect(calls.slice(sent)).toContain('adminCreateRewardAttribute');
+    await expect(problemsUnder(form, 'Name (internal, unique)')).resolves.toEqual(['The name has already been taken.']);
+    expect(await count()).toBe(1);
+    await form.getByRole('button', { name: 'Cancel' }).click();
   });
 });
 

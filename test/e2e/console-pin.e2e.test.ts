@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { openConsoleFirstRun, openConsoleWithPin, PIN, shootBothSizes, tapCorner } from '../support/manager-console.node.ts';
 import { cardOf, expectAccessible, kioskLog, openKiosk, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { verifyPin } from '../../main/manager/pin-hash.node.ts';
+
+const NEW_PIN = '975310';
 
 /**
  * Getting into the store manager's console on a fresh demo kiosk: the corner gesture (five taps,
@@ -111,6 +114,37 @@ describe('manager console: getting in', () => {
     await typeOnKeypad(page, PIN);
     await page.getByTestId('console-shell').waitFor();
     await expect(managerStatus(page)).resolves.toMatchObject({ unlocked: true, attemptsLeft: 5 });
+    await page.getByTestId('console-lock').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
+  it('changes the PIN in the settings: the new one opens the console, the old one is wrong', async () => {
+    const page = await openKiosk(browser, kiosk);
+    await openConsoleWithPin(page);
+    const section = page.getByTestId('pin-section');
+    await section.scrollIntoViewIfNeeded();
+    await section.getByLabel('New PIN (4 to 8 digits)').fill(NEW_PIN);
+    await section.getByLabel('Repeat the PIN').fill(NEW_PIN);
+    await section.getByTestId('pin-set').tap();
+    await section.getByText('The PIN has been changed.').waitFor();
+    const { pinHash } = JSON.parse(fs.readFileSync(path.join(kiosk.dataDir, 'config.json'), 'utf8')).manager;
+    await expect(verifyPin(NEW_PIN, pinHash)).resolves.toBe(true);
+    await expect(verifyPin(PIN, pinHash)).resolves.toBe(false);
+    await page.getByTestId('console-lock').tap();
+    await page.getByTestId('attract-screen').waitFor();
+
+    await tapCorner(page);
+    await page.getByTestId('console-pin').waitFor();
+    await typeOnKeypad(page, PIN);
+    await page.getByTestId('pin-problem').filter({ hasText: 'Wrong PIN. 4 more tries' }).waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ unlocked: false, attemptsLeft: 4 });
+    await typeOnKeypad(page, NEW_PIN);
+    await page.getByTestId('console-shell').waitFor();
+    await expect(managerStatus(page)).resolves.toMatchObject({ unlocked: true, attemptsLeft: 5 });
+
+    // Back to the PIN the other tests use.
+    await expect(page.evaluate((pin) => window.kiosk.setManagerPin({ pin }), PIN)).resolves.toMatchObject({ ok: true });
     await page.getByTestId('console-lock').tap();
     await page.getByTestId('attract-screen').waitFor();
     await page.close();
