@@ -180,12 +180,19 @@ describe('manager console: settings on a demo kiosk', () => {
     expect(stored).toMatchObject({ type: 'top_up_giftcards', settings: sent, contact: { uuid: sanne.uuid } });
     expect(stored.settings).not.toHaveProperty('allow_multiple_giftcards');
 
-    // Ten seconds untouched, and "are you still there?" asks.
+    await portal.getByRole('button', { name: messages.nl['portal.done'] }).tap();
+    await attract.waitFor();
+
+    // On the kiosk's own screens (the hosted page gets at least five minutes), ten seconds
+    // untouched and "are you still there?" asks: here a card nobody owns yet.
+    await wedgeScan(page, '2710042000705');
+    const notice = page.getByTestId('notice-screen');
+    await notice.waitFor();
     const asked = Date.now();
     await page.getByTestId('idle-warning').waitFor({ timeout: 15_000 });
     expect(Date.now() - asked).toBeGreaterThan(5_000);
     await page.getByTestId('idle-warning').getByRole('button').tap();
-    await portal.getByRole('button', { name: messages.nl['portal.done'] }).tap();
+    await notice.getByRole('button', { name: messages.nl['common.start_over'] }).tap();
     await attract.waitFor();
   });
 
@@ -232,6 +239,34 @@ describe('manager console: settings on a demo kiosk', () => {
       // The port closes with the change of setting above; only then may the pty go.
       await pty?.close();
     }
+  });
+
+  it('saves the serial line settings (data bits, parity, stop bits) and shows them again', async () => {
+    await openConsoleWithPin(page);
+    await scrollTo(page, 'scanner');
+    await choose(page, 'scanner.connection', nl['console.choice.scanner.connection.serial']);
+    await choose(page, 'scanner.serial.dataBits', '7');
+    await choose(page, 'scanner.serial.parity', nl['console.choice.scanner.serial.parity.even']);
+    await choose(page, 'scanner.serial.stopBits', '2');
+    await save(page);
+    expect(readConfig(kiosk.dataDir).scanner).toMatchObject({ connection: 'serial', serial: { dataBits: 7, parity: 'even', stopBits: 2 } });
+
+    // A fresh console reads them back from main.
+    await page.getByTestId('console-lock').tap();
+    await openConsoleWithPin(page);
+    await scrollTo(page, 'scanner');
+    for (const [key, name] of [
+      ['scanner.serial.dataBits', '7'],
+      ['scanner.serial.parity', nl['console.choice.scanner.serial.parity.even']],
+      ['scanner.serial.stopBits', '2'],
+    ] as const) {
+      await expect(setting(page, key).getByRole('radio', { name, exact: true }).isChecked()).resolves.toBe(true);
+    }
+    // Back to the keyboard wedge, which the tests below scan with.
+    await choose(page, 'scanner.connection', nl['console.choice.scanner.connection.keyboard']);
+    await save(page);
+    await page.getByTestId('console-lock').tap();
+    await page.getByTestId('attract-screen').waitFor();
   });
 
   it('exports the settings as a file and imports it back, all or nothing, never secrets or the PIN', async () => {
@@ -312,11 +347,9 @@ describe('manager console: settings on a demo kiosk', () => {
     await expect(several.getByRole('switch').isChecked()).resolves.toBe(false);
     await page.getByTestId('console-lock').tap();
 
-    // Sanne scans her card to pay €12.50 with a giftcard: the session the sandbox stores does not allow several.
+    // A shopper pays €12.50 with a giftcard: the session the sandbox stores does not allow several.
     const attract = page.getByTestId('attract-screen');
-    await attract.getByRole('button', { name: messages.nl['session.start.redeem-giftcards'], exact: true }).waitFor();
-    const scannedAfter = Date.now();
-    await wedgeScan(page, cardOf(kiosk.manifest, 'sanne.devries@example.nl').card);
+    await attract.getByRole('button', { name: messages.nl['session.start.redeem-giftcards'], exact: true }).tap();
     await page.getByTestId('amount-screen').waitFor();
     const keypad = page.getByTestId('on-screen-keyboard');
     for (const digit of '1250') await keypad.getByRole('button', { name: digit, exact: true }).tap();
@@ -331,6 +364,13 @@ describe('manager console: settings on a demo kiosk', () => {
     expect(stored.type).toBe('redeem_giftcards');
     expect(stored.settings).toEqual({ ...config.session, amount_in_cents: 1250, allow_multiple_giftcards: false });
     await portal.getByRole('button', { name: messages.nl['portal.done'] }).tap();
+    await attract.waitFor();
+
+    // Sanne scans her card on the keyboard wedge (it asks for the amount); she leaves from her home screen.
+    const scannedAfter = Date.now();
+    await wedgeScan(page, cardOf(kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('amount-screen').getByRole('button', { name: messages.nl['common.back'] }).tap();
+    await page.getByTestId('home-screen').getByRole('button', { name: messages.nl['home.done'] }).tap();
     await attract.waitFor();
 
     // Main never sees a keyboard-wedge scan itself; the renderer told it when, and from where.
