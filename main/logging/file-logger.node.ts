@@ -51,8 +51,21 @@ export class FileLogSink {
     return fs.readFileSync(this.file, 'utf8').trimEnd().split('\n').slice(-lines);
   }
 
+  /** Every log file kept, oldest first, already redacted: what a diagnostics export carries. */
+  files(): Array<{ name: string; text: string }> {
+    const names = [...Array.from({ length: this.#keep }, (_, n) => `kiosk.${this.#keep - n}.log`), 'kiosk.log'];
+    return names
+      .map((name) => path.join(this.options.dir, name))
+      .filter((file) => fs.existsSync(file))
+      .map((file) => ({ name: path.basename(file), text: fs.readFileSync(file, 'utf8') }));
+  }
+
+  get #keep(): number {
+    return this.options.keep ?? 5;
+  }
+
   #rotate() {
-    const keep = this.options.keep ?? 5;
+    const keep = this.#keep;
     const rotated = (n: number) => path.join(this.options.dir, `kiosk.${n}.log`);
     fs.rmSync(rotated(keep), { force: true });
     for (let n = keep - 1; n >= 1; n -= 1) {

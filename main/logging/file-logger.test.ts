@@ -48,4 +48,16 @@ describe('file logger', () => {
     for (const file of files) expect(fs.statSync(path.join(dir, file)).size).toBeLessThanOrEqual(500);
     expect(fs.readFileSync(path.join(dir, 'kiosk.log'), 'utf8')).toContain('line 59');
   });
+
+  it('hands over every file it keeps, oldest first, for a diagnostics export', () => {
+    const dir = tempDir();
+    const sink = new FileLogSink({ dir, maxBytes: 500, keep: 2 });
+    const logger = createLogger(sink);
+    for (let i = 0; i < 60; i += 1) logger.info(`line ${i} ${'x'.repeat(40)}`);
+    const files = sink.files();
+    expect(files.map((file) => file.name)).toEqual(['kiosk.2.log', 'kiosk.1.log', 'kiosk.log']);
+    const lines = files.flatMap((file) => file.text.trimEnd().split('\n').map((line) => Number(/line (\d+)/.exec(line)![1])));
+    // Oldest first and without a gap: the newest lines of every kept file, up to the last one written.
+    expect(lines).toEqual(Array.from({ length: lines.length }, (_, n) => 60 - lines.length + n));
+  });
 });

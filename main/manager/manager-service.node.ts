@@ -225,7 +225,8 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     },
     getDiagnostics: guarded(async () => diagnostics()),
     exportDiagnostics: guarded(async () => {
-      const bundle = { createdAt: new Date(now()).toISOString(), diagnostics: await diagnostics(), settings: exportable() };
+      // The whole log, rotated files included: it was redacted as it was written.
+      const bundle = { createdAt: new Date(now()).toISOString(), diagnostics: await diagnostics(), settings: exportable(), logs: options.logSink.files() };
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
       return deliver(`loyalty-kiosk-diagnostics-${stamp}.json`, `${JSON.stringify(bundle, null, 2)}\n`);
     }),

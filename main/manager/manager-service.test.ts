@@ -118,8 +118,14 @@ describe('manager console in main', () => {
     await call('setManagerPin', { pin: '2580' });
     const stored = await call('setSecret', { name: 'personalAccessToken', value: 'fake-pat-for-console' });
     expect(stored.value.stored.personalAccessToken).toBe(true);
-    const answers = JSON.stringify([stored, await call('getConsoleSettings'), await call('getDiagnostics'), await call('exportDiagnostics')]);
+    const exported = await call('exportDiagnostics');
+    const answers = JSON.stringify([stored, await call('getConsoleSettings'), await call('getDiagnostics'), exported]);
     expect(answers).not.toContain('fake-pat-for-console');
+    // The export carries the whole log, not only the tail the console shows.
+    const logs = (JSON.parse(exported.value.content) as { logs: Array<{ name: string; text: string }> }).logs;
+    expect(logs.at(-1)?.name).toBe('kiosk.log');
+    expect(logs.at(-1)?.text).toContain('"message":"kiosk services started"');
+    expect(fs.readFileSync(services.logSink.file, 'utf8').startsWith(logs.at(-1)!.text)).toBe(true);
     expect(fs.readFileSync(services.logSink.file, 'utf8')).not.toContain('fake-pat-for-console');
     await expect(call('removeSecret', { name: 'personalAccessToken' })).resolves.toMatchObject({ ok: true, value: { stored: { personalAccessToken: false } } });
   });
