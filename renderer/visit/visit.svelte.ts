@@ -49,6 +49,8 @@ export class Visit {
   #unlinkedCard = $state<string | null>(null);
   /** Bumped by reset(): an answer that arrives for an earlier visit is dropped. */
   #generation = 0;
+  /** A scan that came while a call was running; taken up once the visit is free. */
+  #queuedScan: Scan | null = null;
 
   constructor(settings: () => KioskSettingsView | null) {
     this.#settings = settings;
@@ -67,7 +69,12 @@ export class Visit {
   /** Every scan from every scanner comes here; what it means depends on the screen. */
   async scan(scan: Scan) {
     const screen = this.screen.name;
-    if (this.busy || screen === 'confirm' || screen === 'redeemed' || screen === 'portal' || screen === 'amount') return;
+    if (screen === 'confirm' || screen === 'redeemed' || screen === 'portal' || screen === 'amount') return;
+    if (this.busy) {
+      // Mid-call (home still loading, say): the newest scan waits its turn instead of being lost.
+      this.#queuedScan = scan;
+      return;
+    }
     const found = await this.#call(() => kiosk.lookupScan({ value: scan.value }));
     if (!found) return;
     await this.#onLookup(found, scan.value);
@@ -209,6 +216,7 @@ export class Visit {
     this.problem = null;
     this.busy = false;
     this.#unlinkedCard = null;
+    this.#queuedScan = null;
     sessionStorage.removeItem(PORTAL_SESSION_KEY);
     // The language was this shopper's choice: the next one starts in the store's.
     const settings = this.#settings();
@@ -264,6 +272,13 @@ export class Visit {
     this.screen = { name: 'portal', session };
   }
 
+  #takeQueuedScan() {
+    const scan = this.#queuedScan;
+    if (!scan || this.busy) return;
+    this.#queuedScan = null;
+    void this.scan(scan);
+  }
+
   #contactFor(voucher: VoucherView): string | undefined {
     return voucher.hasContact ? undefined : this.shopper?.contactUuid;
   }
@@ -280,7 +295,11 @@ export class Visit {
     try {
       result = await run();
     } finally {
-      if (generation === this.#generation) this.busy = false;
+      if (generation === this.#generation) {
+        this.busy = false;
+        // After this call's own follow-up (a screen change, the next call) has had its turn.
+        if (this.#queuedScan) setTimeout(() => this.#takeQueuedScan());
+      }
     }
     if (generation !== this.#generation) return null;
     if (result.ok) return result.value;

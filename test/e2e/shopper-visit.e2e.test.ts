@@ -96,6 +96,19 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
     await page.close();
   });
 
+  it('takes up a voucher scanned while the card just scanned is still being looked up, instead of losing it', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await scannerBurst(page, sanne().card);
+    await scannerBurst(page, 'KOFFIE24');
+    await page.getByTestId('voucher-screen').waitFor();
+    await expect(heading(page)).resolves.toBe('Gratis koffie');
+    // Both scans counted: the voucher can be redeemed, and Back leads to Sanne's home, not attract.
+    await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByTestId('home-screen').waitFor();
+    await page.close();
+  });
+
   it('pages through more vouchers than fit one page: each page is the platform\'s page', async () => {
     const { uuid } = sanne();
     const coffee = suite.kiosk.manifest.promotions.find((promotion) => promotion.name === 'Gratis koffie')!;
