@@ -33,6 +33,16 @@ export const LOCALES = ['en', 'nl', 'de', 'fr'] as const;
 export const Locale = z.enum(LOCALES);
 export type Locale = z.infer<typeof Locale>;
 
+/** Finds a USB-CDC scanner again after a replug renumbers its path (ttyACM0 → ttyACM1). */
+export const UsbIdentity = z.object({
+  /** Hex as `SerialPort.list()` reports it, e.g. `05e0`; compared case-insensitively. */
+  vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, like 05e0'),
+  productId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, like 1200'),
+  /** Optional (null or left out): many scanners share one serial number or have none. */
+  serialNumber: z.string().min(1).nullish(),
+});
+export type UsbIdentity = z.output<typeof UsbIdentity>;
+
 /** Hosts that are this computer: plain http is allowed only to them (a local sandbox or proxy). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -78,14 +88,7 @@ export const KioskConfig = z
              * The scanner's USB identity, so it is found again when it comes back at another path
              * (USB-CDC devices often do after a replug). Null: found by path only.
              */
-            usb: z
-              .object({
-                vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, like 05e0'),
-                productId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'four hex digits, like 1200'),
-                serialNumber: z.string().min(1).nullable().default(null),
-              })
-              .nullable()
-              .default(null),
+            usb: UsbIdentity.nullable().default(null),
           })
           .prefault({}),
         wedge: z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UsbIdentity } from '../../preload/config-schema.std.ts';
 
 /**
  * How a hand scanner ends a scan: a terminator byte sequence, or (for scanners that send none)
@@ -9,16 +10,6 @@ export const LineTerminator = z.union([
   z.object({ idleMs: z.number().int().min(5).max(2000).default(50) }),
 ]);
 export type LineTerminator = z.output<typeof LineTerminator>;
-
-/** Finds a USB-CDC scanner again after a replug renumbers its path (ttyACM0 → ttyACM1). */
-export const UsbIdentity = z.object({
-  /** Hex as `SerialPort.list()` reports it, e.g. `05e0`; compared case-insensitively. */
-  vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/),
-  productId: z.string().regex(/^[0-9a-fA-F]{4}$/),
-  /** Optional (null or left out): many scanners share one serial number or have none. */
-  serialNumber: z.string().min(1).nullish(),
-});
-export type UsbIdentity = z.output<typeof UsbIdentity>;
 
 export const SerialScannerSettings = z.object({
   path: z.string().min(1),

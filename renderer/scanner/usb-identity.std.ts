@@ -1,9 +1,7 @@
-import type { z } from 'zod';
-import { KioskConfig } from '../../preload/config-schema.std.ts';
+import { UsbIdentity } from '../../preload/config-schema.std.ts';
 
-/** `scanner.serial.usb` as the config schema has it: what main finds the scanner by after a replug. */
-const UsbSetting = KioskConfig.shape.scanner.unwrap().shape.serial.unwrap().shape.usb;
-export type UsbSetting = z.output<typeof UsbSetting>;
+/** `scanner.serial.usb`: what main finds the scanner by after a replug; null for by path only. */
+export type UsbSetting = UsbIdentity | null;
 
 /**
  * The USB identity to save with a port the manager picks from the list, so the scanner is found
@@ -12,6 +10,6 @@ export type UsbSetting = z.output<typeof UsbSetting>;
 export function usbIdentityOf(port: { vendorId?: string; productId?: string; serialNumber?: string }): UsbSetting {
   const { vendorId, productId, serialNumber } = port;
   // An empty serial number is none; the schema wants null for that.
-  const parsed = UsbSetting.safeParse({ vendorId, productId, serialNumber: serialNumber || null });
+  const parsed = UsbIdentity.safeParse({ vendorId, productId, serialNumber: serialNumber || null });
   return parsed.success ? parsed.data : null;
 }
