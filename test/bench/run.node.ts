@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchCameraDecode } from '../camera/decode.bench.node.ts';
 import { benchClientOverhead } from './client-overhead.bench.node.ts';
+import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
 import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
 import { benchRendererBundle, benchScanToVoucherPaint, benchVisitHeap } from './visit.bench.node.ts';
@@ -22,6 +23,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'visit-scan-to-paint', run: benchScanToVoucherPaint },
   { name: 'visit-heap', run: benchVisitHeap },
   { name: 'visit-bundle', run: benchRendererBundle },
+  { name: 'fuzz-counts', run: benchFuzzCounts },
 ];
 
 const filters = process.argv.slice(2);
