@@ -41,8 +41,9 @@ export function createDispatcher(handlers: CallHandlers, logger: Logger): Dispat
     }
     const input = calls[call].input.safeParse(payload);
     if (!input.success) {
-      logger.warn('bridge: refused malformed payload', { call, issues: input.error.issues.length });
-      return failure('invalid_payload', `invalid input for ${call}`);
+      const message = describeInvalidInput(call, input.error.issues);
+      logger.warn('bridge: refused malformed payload', { call, problem: message });
+      return failure('invalid_payload', message);
     }
     try {
       const handler = handlers[call] as (input: unknown) => Promise<unknown>;
@@ -52,6 +53,21 @@ export function createDispatcher(handlers: CallHandlers, logger: Logger): Dispat
       return { ok: false, error: toBridgeError(call, error, logger) };
     }
   };
+}
+
+/**
+ * Names the first problem's field and rule, never the value (it may be a PIN or a secret). Field
+ * names can be the caller's own keys, so each is cut short and kept to printable ASCII.
+ */
+function describeInvalidInput(call: CallName, issues: z.ZodError['issues']): string {
+  const [issue, ...more] = issues;
+  if (!issue) return `invalid input for ${call}`;
+  const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
+  const segments = [...issue.path, ...unknownKey].map((segment) => String(segment).replace(/[^\x20-\x7e]/g, '?').slice(0, 40));
+  const field = segments.length > 0 ? `field "${segments.join('.').slice(0, 120)}"` : 'the payload';
+  const rule = unknownKey.length > 0 ? 'is not part of this call' : issue.message.slice(0, 120);
+  const others = more.length > 0 ? ` (and ${more.length} more)` : '';
+  return `invalid input for ${call}: ${field}: ${rule}${others}`;
 }
 
 function failure(code: BridgeErrorCode, message: string): BridgeResult<never> {

@@ -57,6 +57,24 @@ describe('bridge dispatcher', () => {
     expect(ran).toBe(false);
   });
 
+  it('says which field broke which rule, never the value given', async () => {
+    const lines: string[] = [];
+    const dispatch = dispatcherWith({}, lines);
+    const refusal = async (call: string, payload: unknown) => ((await dispatch(call, payload)) as { error: { message: string } }).error.message;
+    await expect(refusal('unlockManager', { pin: '12ab-secret' })).resolves.toBe('invalid input for unlockManager: field "pin": a PIN is 4 to 8 digits');
+    await expect(refusal('reportRendererError', { message: 7 })).resolves.toBe(
+      'invalid input for reportRendererError: field "message": Invalid input: expected string, received number',
+    );
+    await expect(refusal('listShopperVouchers', { contactUuid: 'not-a-uuid', page: 0 })).resolves.toBe(
+      'invalid input for listShopperVouchers: field "contactUuid": Invalid UUID (and 1 more)',
+    );
+    await expect(refusal('getAppInfo', 'hello')).resolves.toBe('invalid input for getAppInfo: the payload: Invalid input: expected object, received string');
+    // A field the call does not have is named, cut short and printable: keys are the caller's text.
+    const unknownKey = await refusal('getAppInfo', { [`x\n${'k'.repeat(500)}`]: 'fake-secret-value' });
+    expect(unknownKey).toBe(`invalid input for getAppInfo: field "x?${'k'.repeat(38)}": is not part of this call`);
+    expect(lines.join('\n')).not.toMatch(/12ab-secret|fake-secret-value/);
+  });
+
   it('strips fields the contract does not declare from answers', async () => {
     const dispatch = dispatcherWith({
       getAppInfo: async () => ({ name: 'K', version: '1', demo: false, apiKey: 'fake-test-secret' }) as never,
