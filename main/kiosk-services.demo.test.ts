@@ -8,11 +8,14 @@ import type { KioskSettingsView } from '../preload/contract.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
+import { BridgeConnection } from './bridge/dispatcher.std.ts';
 
 /**
  * Demo mode is what the config says now: a demo kiosk that is connected (the wizard, kioskctl)
  * stops showing DEMO and talks to the platform at once; sent back to demo, it starts its sandbox.
  */
+const testConnection = new BridgeConnection('test');
+
 /** A card of the demo data the kiosk's own sandbox wrote. */
 const demoCard = (services: KioskServices): string =>
   JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')).contacts[0].identifiers[0];
@@ -37,12 +40,12 @@ describe('demo mode follows the config while the kiosk runs', () => {
     for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
   });
 
-  const appInfo = () => services.dispatch('getAppInfo', {});
+  const appInfo = () => services.dispatch('getAppInfo', {}, testConnection);
 
   it('starts in demo mode against its own sandbox', async () => {
     expect(services.sandbox).not.toBeNull();
     await expect(appInfo()).resolves.toMatchObject({ ok: true, value: { demo: true } });
-    await expect(services.dispatch('lookupScan', { value: demoCard(services) })).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
+    await expect(services.dispatch('lookupScan', { value: demoCard(services) }, testConnection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
   });
 
   it('leaves demo mode the moment it is connected', async () => {
@@ -50,7 +53,7 @@ describe('demo mode follows the config while the kiosk runs', () => {
     expect(pushed.at(-1)?.demo).toBe(false);
     await expect(appInfo()).resolves.toMatchObject({ ok: true, value: { demo: false } });
     // The platform's own card is known now: the calls go there, with the keychain's key.
-    await expect(services.dispatch('lookupScan', { value: platform.manifest.contacts[0]!.identifiers[0]! })).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
+    await expect(services.dispatch('lookupScan', { value: platform.manifest.contacts[0]!.identifiers[0]! }, testConnection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
     expect(services.platformOrigin()).toBe(new URL(platform.baseUrl).origin);
   });
 
@@ -82,6 +85,6 @@ describe('a kiosk that started connected', () => {
     expect(services.sandbox).toBeNull();
     services.config.set('api.baseUrl', null);
     await vi.waitFor(() => expect(services.sandbox).not.toBeNull(), { timeout: 10_000 });
-    await expect(services.dispatch('lookupScan', { value: demoCard(services) })).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
+    await expect(services.dispatch('lookupScan', { value: demoCard(services) }, testConnection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
   });
 });

@@ -7,6 +7,7 @@ import { startSandbox, type RunningSandbox } from '../sandbox/sandbox.node.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
+import { BridgeConnection } from './bridge/dispatcher.std.ts';
 
 /**
  * A connected kiosk (a separately running sandbox stands in for the platform) with its credentials
@@ -21,8 +22,9 @@ describe('secrets never leave main', () => {
   let dataDir: string;
   let credentials: string[];
   const answers: unknown[] = [];
+  const connection = new BridgeConnection('test');
   const call = async (name: string, input: unknown = {}) => {
-    const answer = await services.dispatch(name, input);
+    const answer = await services.dispatch(name, input, connection);
     answers.push(answer);
     return answer;
   };

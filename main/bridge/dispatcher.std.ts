@@ -22,11 +22,28 @@ export class BridgeFailure extends Error {
   }
 }
 
+/**
+ * Who is calling: one bridge connection (a browser host WebSocket, an Electron window). State a
+ * call leaves behind, like an unlocked console, belongs to the connection that made the call; the
+ * hosts make one per connection and drop it when the connection goes, and the state with it.
+ */
+export class BridgeConnection {
+  /** `id` names the connection in log lines. */
+  constructor(readonly id: string) {}
+}
+
+type CallInputData<N extends CallName> = z.output<(typeof calls)[N]['input']>;
+
 export type CallHandlers = {
-  [N in CallName]: (input: z.output<(typeof calls)[N]['input']>) => Promise<CallOutput<N>>;
+  [N in CallName]: (input: CallInputData<N>, connection: BridgeConnection) => Promise<CallOutput<N>>;
 };
 
-export type Dispatch = (call: unknown, payload: unknown) => Promise<BridgeResult<unknown>>;
+/** Handlers whose answer does not depend on which connection asks (the shopper's calls). */
+export type InputOnlyHandlers<K extends CallName> = {
+  [N in K]: (input: CallInputData<N>) => Promise<CallOutput<N>>;
+};
+
+export type Dispatch = (call: unknown, payload: unknown, connection: BridgeConnection) => Promise<BridgeResult<unknown>>;
 
 /**
  * The one place a bridge call is checked and run, for both hosts: unknown calls and malformed
@@ -34,7 +51,7 @@ export type Dispatch = (call: unknown, payload: unknown) => Promise<BridgeResult
  * field crosses), and failures become `{code, message}`: stack traces stay in the log.
  */
 export function createDispatcher(handlers: CallHandlers, logger: Logger): Dispatch {
-  return async (call, payload) => {
+  return async (call, payload, connection) => {
     if (!isCallName(call)) {
       logger.warn('bridge: refused unknown call', { call: String(call).slice(0, 80) });
       return failure('unknown_call', 'unknown call');
@@ -46,8 +63,8 @@ export function createDispatcher(handlers: CallHandlers, logger: Logger): Dispat
       return failure('invalid_payload', message);
     }
     try {
-      const handler = handlers[call] as (input: unknown) => Promise<unknown>;
-      const value = calls[call].output.parse(await handler(input.data));
+      const handler = handlers[call] as (input: unknown, connection: BridgeConnection) => Promise<unknown>;
+      const value = calls[call].output.parse(await handler(input.data, connection));
       return { ok: true, value };
     } catch (error) {
       return { ok: false, error: toBridgeError(call, error, logger) };

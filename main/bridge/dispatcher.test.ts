@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../preload/config-schema.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { Redactor } from '../logging/redact.std.ts';
-import { BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';
+import { BridgeConnection, BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';
 
 /** Records lines as the log file would hold them: redacted. */
 function recordingLogger(lines: string[]): Logger {
@@ -32,8 +32,11 @@ function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = []) 
     reportRendererError: async () => null,
     ...overrides,
   } as CallHandlers;
-  return createDispatcher(handlers, recordingLogger(lines));
+  const dispatch = createDispatcher(handlers, recordingLogger(lines));
+  return (call: unknown, payload: unknown) => dispatch(call, payload, connection);
 }
+
+const connection = new BridgeConnection('test');
 
 describe('bridge dispatcher', () => {
   it('answers a known call with {ok, value}', async () => {
@@ -73,6 +76,13 @@ describe('bridge dispatcher', () => {
     const unknownKey = await refusal('getAppInfo', { [`x\n${'k'.repeat(500)}`]: 'fake-secret-value' });
     expect(unknownKey).toBe(`invalid input for getAppInfo: field "x?${'k'.repeat(38)}": is not part of this call`);
     expect(lines.join('\n')).not.toMatch(/12ab-secret|fake-secret-value/);
+  });
+
+  it('hands the calling connection to the handler', async () => {
+    let seen: BridgeConnection | undefined;
+    const dispatch = dispatcherWith({ getAppInfo: async (_input, caller) => ((seen = caller), { name: 'K', version: '1', demo: true }) });
+    await dispatch('getAppInfo', {});
+    expect(seen).toBe(connection);
   });
 
   it('strips fields the contract does not declare from answers', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { KioskServices } from '../kiosk-services.node.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
 import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT } from '../../preload/browser-bridge-protocol.std.ts';
@@ -79,6 +80,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  let connections = 0;
   server.on('upgrade', (request, socket, head) => {
     const url = new URL(request.url ?? '/', origin);
     const allowed =
@@ -90,7 +92,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, services));
+    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, services, new BridgeConnection(`ws-${++connections}`)));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -112,7 +114,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 }
 
-function serveBridge(ws: WebSocket, services: KioskServices) {
+/** One WebSocket is one bridge connection: calls in, answers and events out. */
+function serveBridge(ws: WebSocket, services: KioskServices, connection: BridgeConnection) {
   const unsubscribe = services.events.subscribe((event, payload) => {
     ws.send(JSON.stringify({ event, payload }));
   });
@@ -125,7 +128,7 @@ function serveBridge(ws: WebSocket, services: KioskServices) {
       services.logger.warn('browser host: dropped a malformed bridge message');
       return;
     }
-    const result = await services.dispatch(request.call, request.input);
+    const result = await services.dispatch(request.call, request.input, connection);
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: request.id, result }));
   });
 }

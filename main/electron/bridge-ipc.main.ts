@@ -1,5 +1,6 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
 import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeResult } from '../../preload/contract.std.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import { isAppUrl } from '../security/app-origin.std.ts';
 
@@ -8,13 +9,24 @@ import { isAppUrl } from '../security/app-origin.std.ts';
  * own top frame, parsed as a URL; a call from any other frame is refused before it is read.
  */
 export function registerBridgeIpc(ipcMain: IpcMain, services: KioskServices) {
+  // One bridge connection per window (webContents), dropped with the window.
+  const connections = new Map<number, BridgeConnection>();
+  const connectionOf = (sender: WebContents) => {
+    let connection = connections.get(sender.id);
+    if (!connection) {
+      connection = new BridgeConnection(`window-${sender.id}`);
+      connections.set(sender.id, connection);
+      sender.once('destroyed', () => connections.delete(sender.id));
+    }
+    return connection;
+  };
   ipcMain.handle(INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, call: unknown, input: unknown) => {
     const frame = event.senderFrame;
     if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
       services.logger.warn('bridge: refused call from a foreign frame', { call: String(call).slice(0, 80) });
       return { ok: false, error: { code: 'forbidden', message: 'not allowed from this frame' } } satisfies BridgeResult<never>;
     }
-    return services.dispatch(call, input);
+    return services.dispatch(call, input, connectionOf(event.sender));
   });
 }
 

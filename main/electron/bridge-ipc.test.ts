@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/contract.std.ts';
 import type { Scan } from '../../preload/scan.std.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { FakeIpcMain, FakeWebContents, fakeKioskServices, type SenderFrame } from './fake-electron.test-support.ts';
 
@@ -18,7 +19,21 @@ describe('bridge IPC: who may call', () => {
   it("hands a call from the app's top frame to the dispatcher and answers with its result", async () => {
     const { ipcMain, dispatch } = bridge();
     await expect(ipcMain.invoke(INVOKE_CHANNEL, appTopFrame, 'getAppInfo', {})).resolves.toEqual({ ok: true, value: 'dispatched' });
-    expect(dispatch).toHaveBeenCalledWith('getAppInfo', {});
+    expect(dispatch).toHaveBeenCalledWith('getAppInfo', {}, expect.any(BridgeConnection));
+  });
+
+  it('gives each window its own bridge connection, the same for all its calls, and a new one after the window is gone', async () => {
+    const { ipcMain, dispatch } = bridge();
+    const other = new FakeWebContents();
+    await ipcMain.invoke(INVOKE_CHANNEL, appTopFrame, 'getAppInfo', {});
+    await ipcMain.invoke(INVOKE_CHANNEL, appTopFrame, 'getSettings', {});
+    await ipcMain.invokeFrom(other, INVOKE_CHANNEL, appTopFrame, 'getAppInfo', {});
+    other.destroy();
+    await ipcMain.invokeFrom(other, INVOKE_CHANNEL, appTopFrame, 'getAppInfo', {});
+    const [first, second, otherWindow, afterDestroy] = dispatch.mock.calls.map((call) => call[2]);
+    expect(second).toBe(first);
+    expect(otherWindow).not.toBe(first);
+    expect(afterDestroy).not.toBe(otherWindow);
   });
 
   it.each<[string, SenderFrame | null]>([

@@ -27,7 +27,10 @@ class CancellableEmitter extends EventEmitter {
   }
 }
 
+let nextWebContentsId = 1;
+
 export class FakeWebContents extends CancellableEmitter {
+  readonly id = nextWebContentsId++;
   windowOpenHandler: WindowOpenHandler | null = null;
   readonly reload = vi.fn();
   readonly forcefullyCrashRenderer = vi.fn();
@@ -104,11 +107,19 @@ export class FakeIpcMain {
     this.handlers.set(channel, listener);
   }
 
+  /** The window calls come from, unless a test names another with `invokeFrom`. */
+  readonly sender = new FakeWebContents();
+
   /** `ipcRenderer.invoke(channel, ...args)` from `senderFrame` (null: the frame is gone). */
-  async invoke(channel: string, senderFrame: SenderFrame | null, ...args: unknown[]): Promise<unknown> {
+  invoke(channel: string, senderFrame: SenderFrame | null, ...args: unknown[]): Promise<unknown> {
+    return this.invokeFrom(this.sender, channel, senderFrame, ...args);
+  }
+
+  /** The same, from the window `sender`. */
+  async invokeFrom(sender: FakeWebContents, channel: string, senderFrame: SenderFrame | null, ...args: unknown[]): Promise<unknown> {
     const listener = this.handlers.get(channel);
     if (!listener) throw new Error(`no handler for ${channel}`);
-    return listener({ senderFrame } as unknown as IpcMainInvokeEvent, ...args);
+    return listener({ senderFrame, sender: sender.electron } as unknown as IpcMainInvokeEvent, ...args);
   }
 
   get electron(): IpcMain {
@@ -153,7 +164,7 @@ export function recordingLogger(): Logger & { lines: LogLine[] } {
 /** The services the Electron host carries, with a dispatcher that only records its calls. */
 export function fakeKioskServices() {
   const logger = recordingLogger();
-  const dispatch = vi.fn(async (_call: unknown, _input: unknown) => ({ ok: true as const, value: 'dispatched' }));
+  const dispatch = vi.fn(async (_call: unknown, _input: unknown, _connection: unknown) => ({ ok: true as const, value: 'dispatched' }));
   const close = vi.fn(async () => {});
   const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null } as unknown as KioskServices;
   return { services, dispatch, logger, close, events: services.events };

@@ -1,4 +1,4 @@
-import type { CallHandlers } from '../bridge/dispatcher.std.ts';
+import type { BridgeConnection, CallHandlers } from '../bridge/dispatcher.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { ConfigError } from '../config/config-store.node.ts';
@@ -53,54 +53,59 @@ export interface ManagerServiceOptions {
 
 /**
  * The store manager's console in main. The PIN is checked here, not in the renderer, and every
- * console call is refused unless it was entered within the last two minutes.
+ * console call is refused unless it was entered within the last two minutes on the same bridge
+ * connection: another window or WebSocket stays locked.
  */
 export function createManagerHandlers(options: ManagerServiceOptions): Pick<CallHandlers, ManagerCalls> {
   const { config, secrets, connection, logger, now = Date.now } = options;
   const lockout = new PinLockout(options.dataDir, logger, now);
-  let unlockedUntil = 0;
+  /** Until when each connection's console is open; weak, so a connection that is gone is forgotten. */
+  const unlockedUntil = new WeakMap<BridgeConnection, number>();
+  const isUnlocked = (connection: BridgeConnection) => (unlockedUntil.get(connection) ?? 0) > now();
+  const keepUnlocked = (connection: BridgeConnection) => unlockedUntil.set(connection, now() + CONSOLE_TIMEOUT_MS);
   /** The last scan the renderer acted on: when (main's clock) and from where, never what. */
   let reportedScan: { at: number; source: ScanSource } | null = null;
 
   const pinSet = () => config.get().manager.pinHash !== null;
-  const status = (): ManagerStatus => ({
+  const status = (connection: BridgeConnection): ManagerStatus => ({
     pinSet: pinSet(),
-    unlocked: unlockedUntil > now(),
+    unlocked: isUnlocked(connection),
     lockedUntil: lockout.lockedUntil(),
     attemptsLeft: lockout.attemptsLeft(),
   });
 
   /** Unlock attempts, chained: each starts when the one before has been counted. */
   let attempts: Promise<unknown> = Promise.resolve();
-  const unlock = async (pin: string): Promise<ManagerStatus> => {
+  const unlock = async (pin: string, connection: BridgeConnection): Promise<ManagerStatus> => {
     // Whoever asks to unlock is starting a new console session: the old one ends here.
-    unlockedUntil = 0;
+    unlockedUntil.delete(connection);
     if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong PINs; the pad is locked for a while');
     const stored = config.get().manager.pinHash;
     if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
     if (!(await verifyPin(pin, stored))) {
       await lockout.recordFailure();
       logger.warn('wrong manager PIN', { attemptsLeft: lockout.attemptsLeft() });
-      return status();
+      return status(connection);
     }
     await lockout.recordSuccess();
-    unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
-    logger.info('manager console unlocked');
-    return status();
+    keepUnlocked(connection);
+    logger.info('manager console unlocked', { connection: connection.id });
+    return status(connection);
   };
 
   /** A first run (no PIN yet) is open: the wizard sets the PIN. Otherwise the PIN, recently. */
-  const requireUnlocked = () => {
-    if (pinSet() && unlockedUntil <= now()) throw new BridgeFailure('forbidden', 'the console is locked');
-    if (pinSet()) unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
+  const requireUnlocked = (connection: BridgeConnection) => {
+    if (!pinSet()) return;
+    if (!isUnlocked(connection)) throw new BridgeFailure('forbidden', 'the console is locked');
+    keepUnlocked(connection);
   };
 
   const guarded =
-    <I, O>(handler: (input: I) => Promise<O>) =>
-    async (input: I): Promise<O> => {
-      requireUnlocked();
+    <I, O>(handler: (input: I, connection: BridgeConnection) => Promise<O>) =>
+    async (input: I, connection: BridgeConnection): Promise<O> => {
+      requireUnlocked(connection);
       try {
-        return await handler(input);
+        return await handler(input, connection);
       } catch (error) {
         if (error instanceof ConfigError) throw new BridgeFailure('validation', error.message);
         if (error instanceof KeychainUnavailableError) throw new BridgeFailure('unavailable', error.message);
@@ -120,26 +125,26 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
   };
 
   return {
-    managerStatus: async () => status(),
+    managerStatus: async (_input, connection) => status(connection),
 
-    unlockManager: ({ pin }) => {
+    unlockManager: ({ pin }, connection) => {
       // One attempt at a time: otherwise parallel guesses all pass the lockout check during the
       // ~50 ms scrypt, before any failure is counted.
-      const attempt = attempts.then(() => unlock(pin));
+      const attempt = attempts.then(() => unlock(pin, connection));
       attempts = attempt.catch(() => {});
       return attempt;
     },
 
-    lockManager: async () => {
-      unlockedUntil = 0;
+    lockManager: async (_input, connection) => {
+      unlockedUntil.delete(connection);
       return null;
     },
 
-    setManagerPin: guarded(async ({ pin }) => {
+    setManagerPin: guarded(async ({ pin }, connection) => {
       config.set('manager.pinHash', await hashPin(pin));
-      unlockedUntil = now() + CONSOLE_TIMEOUT_MS;
+      keepUnlocked(connection);
       logger.info('manager PIN set');
-      return status();
+      return status(connection);
     }),
 
     getConsoleSettings: guarded(consoleSettings),

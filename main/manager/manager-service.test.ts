@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
 import { SECRET_NAMES, KeytarSecretStore } from '../secrets/secret-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { hashPin, verifyPin } from './pin-hash.node.ts';
 
 // The console's rules, through the same dispatcher both hosts use, on a real demo kiosk and keychain.
@@ -15,8 +16,10 @@ const running: KioskServices[] = [];
 async function kiosk(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-manager-'))) {
   const services = await startKioskServices({ dataDir, version: 'test', keychainService });
   running.push(services);
-  const call = (name: string, input: unknown = {}) => services.dispatch(name, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
-  return { services, call, dataDir };
+  /** Calls as one bridge connection (one window, one WebSocket) would. */
+  const caller = (connection: BridgeConnection) => (name: string, input: unknown = {}) =>
+    services.dispatch(name, input, connection) as Promise<{ ok: boolean; value?: any; error?: any }>;
+  return { services, call: caller(new BridgeConnection('console')), caller, dataDir };
 }
 
 afterEach(async () => {
@@ -49,6 +52,20 @@ describe('manager console in main', () => {
     await expect(call('updateSettings', { values: { 'kiosk.mode': 'vouchers' } })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await expect(call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
     expect((await call('getConsoleSettings')).value.config.kiosk.mode).toBe('regular');
+  });
+
+  it('opens only for the connection that entered the PIN: another window or WebSocket stays locked', async () => {
+    const { call, caller } = await kiosk();
+    const other = caller(new BridgeConnection('other'));
+    await call('setManagerPin', { pin: '2580' });
+    await expect(call('getConsoleSettings')).resolves.toMatchObject({ ok: true });
+    await expect(other('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(other('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: false } });
+    await expect(other('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
+    await other('lockManager');
+    await expect(other('quitKiosk')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    // Locking one leaves the other as it was.
+    await expect(call('managerStatus')).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
   });
 
   it('locks the pad after five wrong PINs, also across a restart', async () => {

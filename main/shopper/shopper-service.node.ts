@@ -1,6 +1,6 @@
 import { platformErrors } from '../../api/errors.std.ts';
 import { NATIVE_MODES, type KioskMode } from '../../preload/config-schema.std.ts';
-import type { CallHandlers } from '../bridge/dispatcher.std.ts';
+import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
@@ -56,7 +56,7 @@ export function createShopperHandlers(options: {
   config: ConfigStore;
   /** Tagged with the visit's portal session once there is one. */
   visit: VisitLog;
-}): Pick<CallHandlers, ShopperCalls> {
+}): InputOnlyHandlers<ShopperCalls> {
   const { connection, health, config, visit } = options;
   const logger = visit.logger;
   const platform = <T>(use: (client: LoyaltyClient) => Promise<T>) => health.track(use(connection.client()));
