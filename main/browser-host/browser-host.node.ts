@@ -2,10 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { AddressInfo, Socket } from 'node:net';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
+import type { Logger } from '../logging/logger.std.ts';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
 import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT } from '../../preload/browser-bridge-protocol.std.ts';
@@ -25,10 +26,18 @@ export interface BrowserHost {
   close(): Promise<void>;
 }
 
+/** The bridge's largest call (a settings import) is 100 kB; a bigger frame is refused (1009). */
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+/** WebSocket close codes for frames the bridge will not read. */
+const CLOSE_UNSUPPORTED_DATA = 1003;
+const CLOSE_INVALID_PAYLOAD = 1007;
+
 /**
  * Runs the kiosk in any Chromium: serves the built renderer on 127.0.0.1 and carries the bridge
  * contract over a WebSocket. Only loopback, only with the per-launch token, only from its own
- * origin. It holds no logic: every call goes to the same dispatcher Electron's IPC uses.
+ * origin. It holds no logic: every call goes to the same dispatcher Electron's IPC uses. Nothing a
+ * client sends can end it: a malformed request gets a 4xx, a malformed frame a close code.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const token = crypto.randomBytes(24).toString('base64url');
@@ -42,24 +51,34 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     candidate.length === token.length &&
     crypto.timingSafeEqual(Buffer.from(candidate), Buffer.from(token));
 
-  const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? '/', origin);
+  /** The request target as a URL of this origin, or null (`//[`, `%`, another host). */
+  const parseTarget = (request: http.IncomingMessage): URL | null => {
+    try {
+      const url = new URL(request.url ?? '/', origin);
+      return url.origin === origin ? url : null;
+    } catch {
+      return null;
+    }
+  };
+
+  const serve = (request: http.IncomingMessage, response: http.ServerResponse) => {
     const headers = {
       'Content-Security-Policy': contentSecurityPolicy(services.platformOrigin()),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
       'Cache-Control': 'no-store',
     };
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      response.writeHead(405, headers).end();
-      return;
-    }
+    const refuse = (status: number, text?: string) => {
+      if (!text) return void response.writeHead(status, headers).end();
+      response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+    };
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405);
+    const url = parseTarget(request);
+    if (!url) return refuse(400);
     if (url.pathname === '/' || url.pathname === '/index.html') {
       if (!tokenMatches(url.searchParams.get('token'))) {
         logger.warn('browser host: page requested without a valid token');
-        response.writeHead(403, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-        response.end('This kiosk page opens only from its launch link.');
-        return;
+        return refuse(403, 'This kiosk page opens only from its launch link.');
       }
       const html = fs
         .readFileSync(path.join(rendererDir, 'index.html'), 'utf8')
@@ -71,35 +90,59 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       url.pathname === BROWSER_BRIDGE_SCRIPT
         ? { file: options.bridgeScript, contentType: 'text/javascript; charset=utf-8' }
         : resolveRendererFile(rendererDir, url.pathname);
-    if (!found) {
-      response.writeHead(404, headers).end();
-      return;
-    }
+    if (!found) return refuse(404);
     response.writeHead(200, { ...headers, 'Content-Type': found.contentType });
-    fs.createReadStream(found.file).pipe(response);
+    fs.createReadStream(found.file)
+      .once('error', (error) => {
+        logger.error('browser host: could not read a renderer file', { error: String(error) });
+        response.destroy();
+      })
+      .pipe(response);
+  };
+
+  const server = http.createServer((request, response) => {
+    try {
+      serve(request, response);
+    } catch (error) {
+      logger.error('browser host: request failed', { error: String(error) });
+      if (response.headersSent) response.destroy();
+      else response.writeHead(500).end();
+    }
+  });
+  // A request line or header Node cannot parse never reaches the handler: it is answered here.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    logger.warn('browser host: refused a malformed request', { code: String(error.code).slice(0, 40) });
+    if (socket.writable && socket.bytesWritten === 0) socket.end(clientErrorResponse(error));
+    else socket.destroy();
   });
 
-  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  sockets.on('error', (error) => logger.error('browser host: bridge server error', { error: String(error) }));
   let connections = 0;
-  server.on('upgrade', (request, socket, head) => {
-    const url = new URL(request.url ?? '/', origin);
+  server.on('upgrade', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    // A client that resets mid-handshake must not take the host down with it.
+    socket.on('error', () => socket.destroy());
+    const refuse = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    const url = parseTarget(request);
+    if (!url) return refuse('400 Bad Request');
     const allowed =
       url.pathname === BROWSER_BRIDGE_PATH &&
       request.headers.origin === origin &&
       tokenMatches(url.searchParams.get('token'));
     if (!allowed) {
-      logger.warn('browser host: bridge connection refused', { origin: request.headers.origin ?? 'none' });
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
+      logger.warn('browser host: bridge connection refused', { origin: (request.headers.origin ?? 'none').slice(0, 100) });
+      return refuse('403 Forbidden');
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, services, new BridgeConnection(`ws-${++connections}`)));
+    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, services, logger, new BridgeConnection(`ws-${++connections}`)));
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server.on('error', (error) => logger.error('browser host: server error', { error: String(error) }));
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
   logger.info('browser host listening', { origin });
 
   return {
@@ -114,21 +157,45 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   };
 }
 
+/** What Node itself would answer to a request it could not parse. */
+function clientErrorResponse(error: NodeJS.ErrnoException): string {
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large'
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
+    : '400 Bad Request';
+  return `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`;
+}
+
 /** One WebSocket is one bridge connection: calls in, answers and events out. */
-function serveBridge(ws: WebSocket, services: KioskServices, connection: BridgeConnection) {
+function serveBridge(ws: WebSocket, services: KioskServices, logger: Logger, connection: BridgeConnection) {
   const unsubscribe = services.events.subscribe((event, payload) => {
-    ws.send(JSON.stringify({ event, payload }));
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
   });
   ws.on('close', unsubscribe);
-  ws.on('message', async (data) => {
-    let request: BrowserBridgeRequest;
-    try {
-      request = BrowserBridgeRequest.parse(JSON.parse(String(data)));
-    } catch {
-      services.logger.warn('browser host: dropped a malformed bridge message');
-      return;
+  // Oversized frames, bad opcodes, resets: ws closes the socket with its code; this keeps the process up.
+  ws.on('error', (error: Error & { code?: string }) => logger.warn('browser host: bridge connection failed', { code: String(error.code ?? error.name).slice(0, 60) }));
+  ws.on('message', (data: RawData, isBinary: boolean) => {
+    if (isBinary) {
+      logger.warn('browser host: refused a binary bridge message');
+      return ws.close(CLOSE_UNSUPPORTED_DATA, 'the bridge speaks JSON text');
     }
-    const result = await services.dispatch(request.call, request.input, connection);
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id: request.id, result }));
+    const request = BrowserBridgeRequest.safeParse(parseJson(String(data)));
+    if (!request.success) {
+      logger.warn('browser host: refused a malformed bridge message');
+      return ws.close(CLOSE_INVALID_PAYLOAD, 'malformed bridge message');
+    }
+    const { id, call, input } = request.data;
+    services
+      .dispatch(call, input, connection)
+      .then((result) => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ id, result })))
+      .catch((error: unknown) => logger.error('browser host: bridge call failed', { call, error: String(error) }));
   });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
