@@ -20,12 +20,22 @@ export interface BrowserHostOptions {
 }
 
 export interface BrowserHost {
-  /** The launch URL, token included: the only way in. */
+  /** The page's URL, session token included: for a person or a test to open, never for argv. */
   url: string;
   origin: string;
+  /** A fresh one-time link for a browser's command line: see LAUNCH_PATH. */
+  launchUrl(): string;
   close(): Promise<void>;
 }
 
+/**
+ * How the browser the host opens gets in without the session token on its command line (where
+ * `ps` shows it to every user of the machine): its argv carries `/launch/<nonce>`, a link that
+ * works once and only for LAUNCH_LINK_TTL_MS, and that answers with a redirect to the page URL
+ * with the token. The token then only lives in the browser's memory, never in any argv.
+ */
+const LAUNCH_PATH = '/launch/';
+const LAUNCH_LINK_TTL_MS = 60_000;
 /** The bridge's largest call (a settings import) is 100 kB; a bigger frame is refused (1009). */
 const MAX_FRAME_BYTES = 1024 * 1024;
 
@@ -45,11 +55,20 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const logger = services.logger.child({ host: 'browser' });
   const { rendererDir } = options;
   let origin = '';
+  let hostHeader = '';
+  const launchLinks = new Map<string, number>();
 
   const tokenMatches = (candidate: string | null) =>
     candidate !== null &&
     candidate.length === token.length &&
     crypto.timingSafeEqual(Buffer.from(candidate), Buffer.from(token));
+
+  /**
+   * Only `127.0.0.1:<port>`, the one name the page is served under: a page reaching us under any
+   * other name (a DNS-rebound one) is not ours. `localhost` is refused too: its origin would fail
+   * the bridge's Origin check anyway, so it could only ever show a page that cannot work.
+   */
+  const isOwnHost = (request: http.IncomingMessage) => request.headers.host === hostHeader;
 
   /** The request target as a URL of this origin, or null (`//[`, `%`, another host). */
   const parseTarget = (request: http.IncomingMessage): URL | null => {
@@ -59,6 +78,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     } catch {
       return null;
     }
+  };
+
+  const useLaunchLink = (nonce: string): boolean => {
+    const expiresAt = launchLinks.get(nonce);
+    launchLinks.delete(nonce);
+    return expiresAt !== undefined && expiresAt > Date.now();
   };
 
   const serve = (request: http.IncomingMessage, response: http.ServerResponse) => {
@@ -72,9 +97,21 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       if (!text) return void response.writeHead(status, headers).end();
       response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
     };
+    if (!isOwnHost(request)) {
+      logRefusedHost(logger, request);
+      return refuse(421, 'This kiosk page answers only at 127.0.0.1.');
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405);
     const url = parseTarget(request);
     if (!url) return refuse(400);
+    if (url.pathname.startsWith(LAUNCH_PATH) && request.method === 'GET') {
+      if (!useLaunchLink(url.pathname.slice(LAUNCH_PATH.length))) {
+        logger.warn('browser host: launch link used again, expired or unknown');
+        return refuse(403, 'This launch link has been used or has expired.');
+      }
+      response.writeHead(303, { ...headers, Location: `/?token=${token}` }).end();
+      return;
+    }
     if (url.pathname === '/' || url.pathname === '/index.html') {
       if (!tokenMatches(url.searchParams.get('token'))) {
         logger.warn('browser host: page requested without a valid token');
@@ -123,6 +160,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     // A client that resets mid-handshake must not take the host down with it.
     socket.on('error', () => socket.destroy());
     const refuse = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+    if (!isOwnHost(request)) {
+      logRefusedHost(logger, request);
+      return refuse('421 Misdirected Request');
+    }
     const url = parseTarget(request);
     if (!url) return refuse('400 Bad Request');
     const allowed =
@@ -142,12 +183,19 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   server.on('error', (error) => logger.error('browser host: server error', { error: String(error) }));
   const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
+  hostHeader = `127.0.0.1:${port}`;
+  origin = `http://${hostHeader}`;
   logger.info('browser host listening', { origin });
 
   return {
     url: `${origin}/?token=${token}`,
     origin,
+    launchUrl() {
+      for (const [nonce, expiresAt] of launchLinks) if (expiresAt <= Date.now()) launchLinks.delete(nonce);
+      const nonce = crypto.randomBytes(24).toString('base64url');
+      launchLinks.set(nonce, Date.now() + LAUNCH_LINK_TTL_MS);
+      return `${origin}${LAUNCH_PATH}${nonce}`;
+    },
     async close() {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
@@ -164,6 +212,11 @@ function clientErrorResponse(error: NodeJS.ErrnoException): string {
     : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout'
     : '400 Bad Request';
   return `HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`;
+}
+
+/** The Host header is the client's text: logged cut short, as JSON escapes it. */
+function logRefusedHost(logger: Logger, request: http.IncomingMessage) {
+  logger.warn('browser host: refused a request for another host', { host: (request.headers.host ?? 'none').slice(0, 100) });
 }
 
 /** One WebSocket is one bridge connection: calls in, answers and events out. */

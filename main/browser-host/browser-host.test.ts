@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { EventBus } from '../bridge/event-bus.std.ts';
 import { openBridge, startInProcessHost, type InProcessHost } from '../../test/support/browser-host-in-process.node.ts';
+import { rawExchange } from '../../test/support/raw-http.node.ts';
 import { startBrowserHost } from './browser-host.node.ts';
 
 describe('browser host bridge connections', () => {
@@ -30,6 +31,60 @@ describe('browser host bridge connections', () => {
     } finally {
       manager.close();
       other.close();
+    }
+  });
+});
+
+describe('browser host requests', () => {
+  let running: InProcessHost;
+  let port: number;
+
+  beforeAll(async () => {
+    running = await startInProcessHost();
+    port = Number(new URL(running.host.origin).port);
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  const pagePath = () => new URL(running.host.url).pathname + new URL(running.host.url).search;
+  const get = (target: string, host: string, extra = '') => rawExchange(port, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\n${extra}Connection: close\r\n\r\n`);
+  const upgrade = (host: string) =>
+    get(
+      `/bridge${new URL(running.host.url).search}`,
+      host,
+      `Origin: ${running.host.origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`,
+    );
+
+  it('serves the page and the bridge only to requests for 127.0.0.1 and its port', async () => {
+    await expect(get(pagePath(), `127.0.0.1:${port}`)).resolves.toMatchObject({ status: 200 });
+    await expect(upgrade(`127.0.0.1:${port}`)).resolves.toMatchObject({ status: 101 });
+    // A DNS-rebound name, another port, localhost, none at all.
+    for (const host of ['evil.example', `evil.example:${port}`, `127.0.0.1:${port + 1}`, `localhost:${port}`, '127.0.0.1']) {
+      await expect(get(pagePath(), host)).resolves.toMatchObject({ status: 421 });
+      await expect(upgrade(host)).resolves.toMatchObject({ status: 421 });
+    }
+    await expect(rawExchange(port, `GET ${pagePath()} HTTP/1.1\r\n\r\n`)).resolves.toMatchObject({ status: 400 });
+  });
+
+  it('lets a launch link in once, by a redirect to the page with its token, and never again', async () => {
+    const link = running.host.launchUrl();
+    expect(link).not.toContain(new URL(running.host.url).searchParams.get('token'));
+    const first = await fetch(link, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect(new URL(first.headers.get('location')!, running.host.origin).href).toBe(running.host.url);
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(403);
+    expect((await fetch(`${running.host.origin}/launch/made-up`, { redirect: 'manual' })).status).toBe(403);
+  });
+
+  it('lets a launch link in only within a minute of its making', async () => {
+    const link = running.host.launchUrl();
+    const later = Date.now() + 61_000;
+    vi.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(403);
+    } finally {
+      vi.restoreAllMocks();
     }
   });
 });

@@ -54,7 +54,8 @@ process.stdout.write(`Kiosk UI: ${host.url}\n`);
 if (services.sandbox) {
   process.stdout.write(`Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n`);
 }
-if (!values['no-open']) openKioskBrowser(host.url, services.dataDir);
+// Chromium gets a one-time launch link, never the token: its argv is visible to every user (ps).
+if (!values['no-open']) openKioskBrowser(host.launchUrl(), services.dataDir);
 
 let stopping = false;
 async function stop(exit = true) {
@@ -73,7 +74,7 @@ process.on('SIGINT', () => void stop());
 process.on('SIGTERM', () => void stop());
 
 /** The system Chromium, full-screen on the kiosk page, with its own profile in the data folder. */
-function openKioskBrowser(url: string, dataDir: string) {
+function openKioskBrowser(launchUrl: string, dataDir: string) {
   const candidates = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
   const browser = process.env.KIOSK_BROWSER ?? candidates.find((file) => fs.existsSync(file));
   if (!browser) {
@@ -84,7 +85,7 @@ function openKioskBrowser(url: string, dataDir: string) {
     browser,
     [
       '--kiosk',
-      `--app=${url}`,
+      `--app=${launchUrl}`,
       `--user-data-dir=${path.join(dataDir, 'chromium-profile')}`,
       '--no-first-run',
       '--disable-sync',

@@ -116,7 +116,7 @@ describe('browser host smoke', () => {
 });
 
 describe('browser host opening Chromium', () => {
-  it('opens KIOSK_BROWSER in kiosk mode on the printed URL', async () => {
+  it('opens KIOSK_BROWSER in kiosk mode on a one-time launch link, the token in no argv', async () => {
     const dir = tempDir('kiosk-browser-stub-');
     const argsFile = path.join(dir, 'argv.txt');
     const stub = path.join(dir, 'chromium');
@@ -126,7 +126,15 @@ describe('browser host opening Chromium', () => {
       await expect.poll(() => fs.existsSync(argsFile) && fs.readFileSync(argsFile, 'utf8')).toMatch(/\n$/);
       const argv = fs.readFileSync(argsFile, 'utf8').trimEnd().split('\n');
       expect(argv).toContain('--kiosk');
-      expect(argv).toContain(`--app=${opened.url}`);
+      const token = new URL(opened.url).searchParams.get('token')!;
+      expect(argv.join(' ')).not.toContain(token);
+      const launchLink = argv.find((arg) => arg.startsWith('--app='))!.slice('--app='.length);
+      expect(launchLink).toMatch(new RegExp(`^${opened.origin}/launch/[A-Za-z0-9_-]{32}$`));
+      // The link opens the page once (by a redirect to it with its token), then never again.
+      const launched = await fetch(launchLink);
+      expect(launched.status).toBe(200);
+      expect(launched.url).toBe(opened.url);
+      expect((await fetch(launchLink)).status).toBe(403);
     } finally {
       await opened.stop();
     }
