@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BridgeConnection } from '../../main/bridge/dispatcher.std.ts';
+import { startKioskServices, type KioskServices } from '../../main/kiosk-services.node.ts';
+import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
+import { silentLogger } from '../../main/logging/logger.std.ts';
+import { bridgeCall, isClearAnswer } from './bridge-inputs.node.ts';
+import { recordFuzzInputs } from './fuzz-budget.node.ts';
+
+const SEED = 1_205_001;
+const INPUTS = 10_000;
+
+/**
+ * Every call of the contract, with arbitrary and hostile payloads, through the dispatcher of real
+ * demo services (own data folder, own keychain service). The console has a PIN and the fuzzing
+ * connection never learns it, so restart, quit and settings calls are all refused.
+ */
+describe('bridge fuzz', () => {
+  const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+  const hostCalls = { restart: 0, quit: 0 };
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown) => unhandled.push(reason);
+  let services: KioskServices;
+
+  beforeAll(async () => {
+    process.on('unhandledRejection', record);
+    services = await startKioskServices({
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-bridge-fuzz-')),
+      version: 'test',
+      keychainService,
+      host: { restart: () => void hostCalls.restart++, quit: () => void hostCalls.quit++ },
+    });
+    await services.dispatch('setManagerPin', { pin: '97531864' }, new BridgeConnection('setup'));
+  });
+  afterAll(async () => {
+    process.off('unhandledRejection', record);
+    await services?.close();
+    const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+    for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
+  });
+
+  it(`answers ${INPUTS} hostile calls clearly and keeps working (seed ${SEED})`, async () => {
+    const connection = new BridgeConnection('fuzz');
+    const unclear: unknown[] = [];
+    let ran = 0;
+    try {
+      await fc.assert(
+        fc.asyncProperty(bridgeCall, async ({ call, payload }) => {
+          ran++;
+          const result = await services.dispatch(call, payload, connection);
+          if (!isClearAnswer(result)) unclear.push({ call, result });
+          return isClearAnswer(result);
+        }),
+        { seed: SEED, numRuns: INPUTS, endOnFailure: true },
+      );
+    } catch (error) {
+      throw new Error(`bridge fuzz failed (seed ${SEED}): ${String(error)}`);
+    } finally {
+      recordFuzzInputs('bridge', SEED, ran);
+    }
+    expect(unclear).toEqual([]);
+    expect(ran).toBe(INPUTS);
+    // Let any stray promise settle before looking for unhandled rejections.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(unhandled).toEqual([]);
+    expect(hostCalls).toEqual({ restart: 0, quit: 0 });
+
+    // Afterwards the kiosk still answers a shopper normally.
+    await expect(services.dispatch('getAppInfo', {}, connection)).resolves.toMatchObject({ ok: true, value: { name: 'Loyalty Kiosk' } });
+    const card = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')).contacts[0].identifiers[0];
+    await expect(services.dispatch('lookupScan', { value: card }, connection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
+  });
+});
