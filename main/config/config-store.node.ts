@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
 import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
 import { candidateValues, isConfigKey } from './config-keys.std.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
+import { recoverConfig } from './config-recovery.std.ts';
+import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../persistence/durable-file.node.ts';
+import { PRIVATE_DIR_MODE } from '../paths/data-dir.node.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -18,28 +20,34 @@ export interface ConfigStoreOptions {
   migrations?: ConfigMigrations;
   /** Keys a provisioning file fixes (dotted key → value): applied over the file, refused to every writer. */
   locked?: Record<string, unknown>;
+  /** Look only: nothing is written, created or moved (kioskctl config show, doctor). Writes are refused. */
+  readOnly?: boolean;
 }
 
 type Listener = (config: KioskConfig) => void;
 
+/** What is on disk: nothing yet, bytes that are no settings object, or a settings tree. */
+type StoredFile = { kind: 'missing' } | { kind: 'unreadable'; reason: string } | { kind: 'tree'; text: string; raw: Record<string, unknown> };
+
 /**
- * The kiosk's settings file (`config.json` in the data folder). Writes are atomic (conf), every
- * value is checked against the one schema, and a file that cannot be read is moved aside so the
- * kiosk starts on defaults instead of crashing.
+ * The kiosk's settings file (`config.json` in the data folder). Writes are atomic and owner-only,
+ * every value is checked against the one schema. A file with bad values loses only those values
+ * (each logged by name); a file that is no JSON at all is copied aside before defaults replace it;
+ * a file from a newer kiosk is left as it is and opened read-only.
  */
 export class ConfigStore {
   readonly path: string;
-  #conf: Conf<Record<string, unknown>>;
   #config: KioskConfig;
   #locked: Record<string, unknown>;
+  /** Why writes are refused, or null when they are taken. */
+  #readOnlyReason: string | null;
   #listeners = new Set<Listener>();
 
   constructor(private readonly options: ConfigStoreOptions) {
     this.path = path.join(options.dataDir, 'config.json');
     this.#locked = options.locked ?? {};
-    const { conf, config } = this.#open();
-    this.#conf = conf;
-    this.#config = config;
+    this.#readOnlyReason = options.readOnly ? 'the settings were opened read-only' : null;
+    this.#config = this.#open();
   }
 
   get(): KioskConfig {
@@ -51,6 +59,11 @@ export class ConfigStore {
     return readDotted(this.#config, key);
   }
 
+  /** Null when writes are taken; otherwise why they are refused (a newer kiosk's file, a read-only open). */
+  readOnlyReason(): string | null {
+    return this.#readOnlyReason;
+  }
+
   /** Sets one key from typed value; throws ConfigError (nothing written) when it is not allowed. */
   set(key: string, value: unknown): KioskConfig {
     return this.setMany({ [key]: value });
@@ -58,6 +71,7 @@ export class ConfigStore {
 
   /** Sets several keys at once, checked as a whole: all are written or none is. */
   setMany(values: Record<string, unknown>): KioskConfig {
+    if (this.#readOnlyReason) throw new ConfigError(`${this.#readOnlyReason}; nothing was changed`);
     let next: unknown = this.#config;
     for (const [key, value] of Object.entries(values)) {
       this.#assertKey(key);
@@ -144,58 +158,91 @@ export class ConfigStore {
   }
 
   #write(config: KioskConfig) {
-    this.#conf.store = config;
+    fs.mkdirSync(this.options.dataDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    writeFileDurablySync(this.path, `${JSON.stringify(config, null, '\t')}\n`);
     this.#config = config;
     this.#notify();
   }
 
   /**
-   * Only a file that exists and cannot be used is moved aside. Provisioned values that do not fit
-   * the settings file are no reason to discard it: they are ignored, like an invalid provisioning file.
+   * Provisioned values that do not fit the settings file are no reason to change it: they are
+   * ignored, like an invalid provisioning file. The file is written back only when the store
+   * takes writes and what it holds differs (a fresh folder, a repaired or migrated file).
    */
-  #open(): { conf: Conf<Record<string, unknown>>; config: KioskConfig } {
-    let conf: Conf<Record<string, unknown>>;
-    let stored: KioskConfig;
-    try {
-      conf = this.#openConf();
-      stored = KioskConfig.parse(migrateConfig(conf.store, this.options.migrations ?? configMigrations));
-    } catch (error) {
-      this.#moveAside(error);
-      conf = this.#openConf();
-      stored = defaultConfig();
-    }
-    const provisioned = KioskConfig.safeParse(withDotted(stored, this.#locked));
+  #open(): KioskConfig {
+    const file = this.#readFile();
+    const stored = file.kind === 'tree' ? this.#recover(file.raw) : { config: defaultConfig(), repaired: false };
+    if (file.kind === 'unreadable') this.#keepUnreadable(file.reason);
+    const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
       this.options.logger.error('provisioned settings do not fit the settings file; provisioning ignored', {
         reason: describeIssues(provisioned.error),
       });
       this.#locked = {};
     }
-    const config = provisioned.success ? provisioned.data : stored;
-    if (JSON.stringify(conf.store) !== JSON.stringify(config)) conf.store = config;
-    return { conf, config };
+    const config = provisioned.success ? provisioned.data : stored.config;
+    const onDisk = file.kind === 'tree' ? JSON.stringify(file.raw) : null;
+    if (this.#readOnlyReason === null && onDisk !== JSON.stringify(config)) {
+      if (file.kind === 'tree' && stored.repaired) this.#copyAside(file.text);
+      this.#write(config);
+    }
+    return config;
   }
 
-  #moveAside(error: unknown) {
-    // Only a file that exists is moved: a folder nothing could be written to has none.
+  #readFile(): StoredFile {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
+      throw error;
+    }
+    try {
+      const raw: unknown = JSON.parse(text);
+      if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { kind: 'tree', text, raw: raw as Record<string, unknown> };
+      return { kind: 'unreadable', reason: 'not a JSON object' };
+    } catch (error) {
+      // The parser quotes the file; the reason is logged, so only its kind and position are kept.
+      return { kind: 'unreadable', reason: `not valid JSON (${String(error).replace(/,?\s*".*$/s, '')})` };
+    }
+  }
+
+  /** The settings a file holds, at this kiosk's schema version, every bad key logged by name. */
+  #recover(raw: Record<string, unknown>): { config: KioskConfig; repaired: boolean } {
+    const { logger } = this.options;
+    const version = raw.schemaVersion;
+    let current = raw;
+    if (typeof version === 'number' && version > CONFIG_SCHEMA_VERSION) {
+      this.#readOnlyReason = `config.json was written by a newer kiosk (schema version ${version}; this one reads ${CONFIG_SCHEMA_VERSION}) and is kept as it is`;
+      logger.error('config file is from a newer kiosk: opened read-only, left untouched; settings changes are refused', {
+        schemaVersion: version,
+        reads: CONFIG_SCHEMA_VERSION,
+      });
+    } else {
+      try {
+        current = migrateConfig(raw, this.options.migrations ?? configMigrations);
+      } catch (error) {
+        logger.warn('config file cannot be migrated; keeping the settings that still fit', { reason: String(error) });
+      }
+    }
+    const { config, invalid, ignored } = recoverConfig(current);
+    for (const { key, reason } of invalid) logger.warn(`config key ${key} is invalid; using its default`, { key, reason });
+    if (ignored.length > 0) logger.warn('config file entries that are no setting were ignored', { ignored });
+    return { config, repaired: invalid.length > 0 || ignored.length > 0 };
+  }
+
+  /** Bytes that are no settings at all: a copy is kept aside (never lost), the kiosk runs on defaults. */
+  #keepUnreadable(reason: string) {
+    const copy = this.#readOnlyReason === null ? this.#copyAside(fs.readFileSync(this.path)) : null;
+    this.options.logger.error('config file unreadable; using defaults', { reason, copy });
+  }
+
+  /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */
+  #copyAside(content: string | Buffer): string {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const movedTo = fs.existsSync(this.path) ? `${this.path}.corrupt-${stamp}` : null;
-    if (movedTo) fs.renameSync(this.path, movedTo);
-    this.options.logger.warn(`config file unreadable; ${movedTo ? 'moved aside, ' : ''}using defaults`, {
-      movedTo,
-      reason: error instanceof z.ZodError ? describeIssues(error) : String(error),
-    });
-  }
-
-  #openConf() {
-    return new Conf<Record<string, unknown>>({
-      cwd: this.options.dataDir,
-      configName: 'config',
-      projectName: 'loyalty-kiosk',
-      clearInvalidConfig: false,
-      accessPropertiesByDotNotation: false,
-      defaults: { schemaVersion: CONFIG_SCHEMA_VERSION },
-    });
+    const copy = `${this.path}.corrupt-${stamp}`;
+    fs.writeFileSync(copy, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    return copy;
   }
 }
 

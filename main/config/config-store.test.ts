@@ -6,8 +6,26 @@ import type { Logger } from '../logging/logger.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { migrateConfig } from './config-migrations.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
+import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-config-'));
+
+/** A connected kiosk's file: what one bad value elsewhere must never take with it. */
+const storedKiosk = {
+  schemaVersion: 1,
+  api: { baseUrl: 'https://loyalty.example.com/api', shopUuid: '7d5b3f0e-3c1a-4f8e-9a57-0c2d7b1e4a10' },
+  kiosk: { mode: 'vouchers' },
+  manager: { pinHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA' },
+};
+const storedConfig = () => KioskConfig.parse(storedKiosk);
+
+/** A logger that keeps each line as `level message {fields}`. */
+function recordingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const record = (level: string) => (message: string, fields?: object) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+  const logger: Logger = { ...silentLogger, info: record('info'), warn: record('warn'), error: record('error'), child: () => logger };
+  return { logger, lines };
+}
 
 describe('ConfigStore', () => {
   it('starts on the spec defaults and writes them', () => {
@@ -44,15 +62,18 @@ describe('ConfigStore', () => {
     expect(fs.readFileSync(store.path, 'utf8')).toBe(before);
   });
 
-  it('moves a corrupt file aside, warns and starts on defaults', () => {
+  it('keeps a file that is no JSON as a copy aside, byte for byte, warns and starts on defaults', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'config.json'), '{ not json');
-    const warnings: string[] = [];
-    const logger: Logger = { ...silentLogger, warn: (message) => void warnings.push(message) };
+    const truncated = JSON.stringify(storedKiosk, null, 2).slice(0, 90);
+    fs.writeFileSync(path.join(dir, 'config.json'), truncated);
+    const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('kiosk.mode')).toBe('regular');
-    expect(fs.readdirSync(dir).some((file) => file.startsWith('config.json.corrupt-'))).toBe(true);
-    expect(warnings.join()).toMatch(/moved aside/);
+    const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
+    expect(copies.map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))).toEqual([truncated]);
+    expect(lines.join('\n')).toMatch(/config file unreadable; using defaults.*not valid JSON/);
+    // The parser quotes the file; the log line must not.
+    expect(lines.join('\n')).not.toContain('scrypt');
   });
 
   it('moves nothing aside and keeps the settings file when provisioned values do not fit it', () => {
@@ -96,11 +117,93 @@ describe('ConfigStore', () => {
     expect(written.idle).toEqual({ timeoutSeconds: 45 });
   });
 
-  it('treats a schema-breaking file as corrupt too', () => {
+  it('keeps every valid key when one value is bad: only that key falls back to its default, logged by name', () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ schemaVersion: 1, idle: { timeoutSeconds: -5 } }));
-    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    const original = JSON.stringify({ ...storedKiosk, idle: { timeoutSeconds: 5 } });
+    fs.writeFileSync(path.join(dir, 'config.json'), original);
+    const { logger, lines } = recordingLogger();
+    const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('idle.timeoutSeconds')).toBe(60);
+    expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60 } });
+    expect(lines.filter((line) => line.startsWith('warn'))).toEqual([expect.stringMatching(/^warn config key idle\.timeoutSeconds is invalid; using its default/)]);
+    // Repaired on disk, with the file as it was kept beside it.
+    expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual(store.get());
+    const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
+    expect(copies.map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))).toEqual([original]);
+  });
+
+  it('never drops the PIN hash or the platform settings for bad values elsewhere, nor for entries it does not know', () => {
+    const dir = tempDir();
+    const bad = {
+      ...storedKiosk,
+      kiosk: { mode: 'casino' },
+      scanner: { serial: { baudRate: 'fast', usb: { vendorId: 'zz' } }, wedge: 7 },
+      locale: { default: 'xx', enabled: ['de', 'fr'] },
+      brand: { name: '', color: 'red', logo: 'x.png' },
+      extra: true,
+    };
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(bad));
+    const { logger, lines } = recordingLogger();
+    const store = new ConfigStore({ dataDir: dir, logger });
+    expect(store.get().manager).toEqual(storedKiosk.manager);
+    expect(store.get().api).toEqual(storedKiosk.api);
+    expect(store.getKey('kiosk.mode')).toBe('regular');
+    expect(store.getKey('scanner.serial.baudRate')).toBe(9600);
+    expect(store.getKey('scanner.serial.usb')).toBeNull();
+    const warned = lines.join('\n');
+    for (const key of ['kiosk.mode', 'scanner.serial.baudRate', 'scanner.serial.usb', 'locale.default', 'brand.name', 'brand.color']) {
+      expect(warned).toContain(`config key ${key} is invalid`);
+    }
+    expect(warned).toMatch(/no setting were ignored.*brand\.logo.*extra/s);
+  });
+
+  it('keeps a language pair that fits together, and falls back on both when the default is not one of the enabled', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ locale: { default: 'de', enabled: ['de', 'fr'] } }));
+    expect(new ConfigStore({ dataDir: dir, logger: silentLogger }).get().locale).toEqual({ default: 'de', enabled: ['de', 'fr'] });
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ locale: { default: 'xx', enabled: ['de', 'fr'] } }));
+    expect(new ConfigStore({ dataDir: dir, logger: silentLogger }).get().locale).toEqual({ default: 'en', enabled: ['en', 'nl'] });
+  });
+
+  it('opens a newer kiosk\'s file read-only: left untouched, its readable keys used, every write refused', () => {
+    const dir = tempDir();
+    const newer = JSON.stringify({ ...storedKiosk, schemaVersion: 2, kiosk: { mode: 'vouchers', theme: 'dark' }, printer: { model: 'x' } });
+    fs.writeFileSync(path.join(dir, 'config.json'), newer);
+    const { logger, lines } = recordingLogger();
+    const store = new ConfigStore({ dataDir: dir, logger });
+    expect(store.get().manager).toEqual(storedKiosk.manager);
+    expect(store.get().api).toEqual(storedKiosk.api);
+    expect(store.getKey('kiosk.mode')).toBe('vouchers');
+    expect(lines.join('\n')).toMatch(/^error config file is from a newer kiosk: opened read-only/m);
+    expect(store.readOnlyReason()).toMatch(/newer kiosk \(schema version 2/);
+    expect(() => store.set('kiosk.mode', 'regular')).toThrow(ConfigError);
+    expect(() => store.set('kiosk.mode', 'regular')).toThrow(/newer kiosk.*nothing was changed/);
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+    expect(fs.readFileSync(store.path, 'utf8')).toBe(newer);
+  });
+
+  it('a read-only open writes, creates and moves nothing, whatever the folder holds, and refuses writes', () => {
+    const dir = tempDir();
+    const open = () => new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly: true });
+    expect(open().get()).toEqual(defaultConfig());
+    expect(fs.readdirSync(dir)).toEqual([]);
+    for (const content of ['{ "kiosk": ', JSON.stringify({ ...storedKiosk, idle: { timeoutSeconds: 5 } }), '[1, 2]']) {
+      fs.writeFileSync(path.join(dir, 'config.json'), content);
+      const store = open();
+      expect(() => store.set('kiosk.mode', 'vouchers')).toThrow(/opened read-only/);
+      expect(fs.readdirSync(dir)).toEqual(['config.json']);
+      expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(content);
+    }
+  });
+
+  it('writes the file for its owner only (0600), also over a file an older kiosk left readable to all', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), '{}', { mode: 0o644 });
+    fs.chmodSync(path.join(dir, 'config.json'), 0o644);
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    store.set('kiosk.mode', 'vouchers');
+    expect(fs.statSync(store.path).mode & 0o777).toBe(0o600);
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
   });
 });
 

@@ -44,7 +44,14 @@ export function readProvisioning(file: string, logger: Logger): Record<string, u
   return Object.fromEntries(keys.map((key) => [key, readDotted(checked.data, key)]));
 }
 
-/** The kiosk's settings with the provisioning file's keys applied and locked: what every tool opens. */
-export function openProvisionedConfig(dataDir: string, logger: Logger, env: NodeJS.ProcessEnv = process.env): ConfigStore {
-  return new ConfigStore({ dataDir, logger, locked: readProvisioning(provisioningFilePath(env), logger) });
+/**
+ * The kiosk's settings with the provisioning file's keys applied and locked: what every tool opens.
+ * `readOnly`: only to look (kioskctl config show, doctor): nothing is written, created or moved.
+ */
+export function openProvisionedConfig(
+  dataDir: string,
+  logger: Logger,
+  { env = process.env, readOnly = false }: { env?: NodeJS.ProcessEnv; readOnly?: boolean } = {},
+): ConfigStore {
+  return new ConfigStore({ dataDir, logger, readOnly, locked: readProvisioning(provisioningFilePath(env), logger) });
 }
