@@ -5,7 +5,9 @@ import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
 import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
-import type { Logger } from '../logging/logger.std.ts';
+import { silentLogger, type Logger } from '../logging/logger.std.ts';
+import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node.ts';
+import { EXIT_CONFIG } from '../startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { runDoctor } from './doctor.node.ts';
@@ -22,8 +24,11 @@ export interface KioskctlContext {
   stderr: (text: string) => void;
 }
 
-/** Exit codes scripts can rely on: 2 means the request itself was refused and nothing changed. */
-export const EXIT = { ok: 0, failed: 1, refused: 2 } as const;
+/**
+ * Exit codes scripts can rely on: 2 means the request itself was refused and nothing changed; 78
+ * (EX_CONFIG) that the data folder cannot be written.
+ */
+export const EXIT = { ok: 0, failed: 1, refused: 2, config: EXIT_CONFIG } as const;
 
 const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
 
@@ -42,12 +47,15 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
 Secrets and the PIN are never taken from the command line:
   printf %s "$API_KEY" | npm run kioskctl -- secrets set api-key
 
-Exit codes: 0 done, 1 failed (doctor: something is wrong), 2 refused (nothing changed).
+Exit codes: 0 done, 1 failed (doctor: something is wrong), 2 refused (nothing changed),
+78 the data folder cannot be written.
 The data folder defaults to the one the kiosk app uses.
 `;
 
 interface Command {
   args: string[];
+  /** Only looks: the settings are opened read-only, nothing in the data folder is written or moved. */
+  readOnly?: true;
   /** What the command reads from stdin; it is handed to run after the arguments. */
   stdin?: string;
   run(context: KioskctlContext, tools: Tools, ...args: string[]): number | Promise<number>;
@@ -62,6 +70,11 @@ interface Tools {
 /** A request refused before anything changed (exit 2). */
 class Refused extends Error {}
 
+const PIN_HASH_KEY = 'manager.pinHash';
+
+/** The PIN hash is never printed (it could be attacked offline): only whether there is one. */
+const pinHashShown = (hash: string | null) => (hash === null ? 'not set' : 'set');
+
 /** The names an admin types, for the keychain's names. */
 const SECRET_ARGS: Record<string, SecretName> = { 'api-key': 'apiKey', 'access-token': 'accessToken', pat: 'personalAccessToken' };
 
@@ -74,15 +87,20 @@ function secretName(arg: string): SecretName {
 const commands: Record<string, Command> = {
   'config show': {
     args: [],
+    readOnly: true,
     run: (context, tools) => {
-      context.stdout(`${JSON.stringify(tools.config().get(), null, 2)}\n`);
+      const config = tools.config().get();
+      const shown = { ...config, manager: { pinHash: pinHashShown(config.manager.pinHash) } };
+      context.stdout(`${JSON.stringify(shown, null, 2)}\n`);
       return EXIT.ok;
     },
   },
   'config get': {
     args: ['key'],
+    readOnly: true,
     run: (context, tools, key) => {
-      context.stdout(`${JSON.stringify(tools.config().getKey(key))}\n`);
+      const value = tools.config().getKey(key);
+      context.stdout(`${JSON.stringify(key === PIN_HASH_KEY ? pinHashShown(value as string | null) : value)}\n`);
       return EXIT.ok;
     },
   },
@@ -90,7 +108,7 @@ const commands: Record<string, Command> = {
     args: ['key', 'value'],
     run: (context, tools, key, value) => {
       // A hand-typed "hash" would lock every manager out: the PIN has its own command.
-      if (key === 'manager.pinHash') throw new Refused('manager.pinHash is set with kioskctl pin set (the PIN on stdin)');
+      if (key === PIN_HASH_KEY) throw new Refused('manager.pinHash is set with kioskctl pin set (the PIN on stdin)');
       const store = tools.config();
       store.setFromText(key, value);
       tools.logger.info('setting changed by kioskctl', { key });
@@ -121,6 +139,7 @@ const commands: Record<string, Command> = {
   },
   'config keys': {
     args: [],
+    readOnly: true,
     run: (context) => {
       context.stdout(`${CONFIG_KEYS.join('\n')}\n`);
       return EXIT.ok;
@@ -137,6 +156,7 @@ const commands: Record<string, Command> = {
   },
   'secrets status': {
     args: [],
+    readOnly: true,
     run: async (context, tools) => {
       const status = await tools.secrets().status();
       const available = status.keychain === 'available';
@@ -163,7 +183,7 @@ const commands: Record<string, Command> = {
     stdin: 'the PIN',
     run: async (context, tools, pin) => {
       if (!PIN_PATTERN.test(pin)) throw new Refused('a PIN is 4 to 8 digits');
-      tools.config().set('manager.pinHash', await hashPin(pin));
+      tools.config().set(PIN_HASH_KEY, await hashPin(pin));
       tools.logger.info('manager PIN set by kioskctl');
       context.stdout('manager PIN set\n');
       return EXIT.ok;
@@ -171,8 +191,9 @@ const commands: Record<string, Command> = {
   },
   doctor: {
     args: [],
+    readOnly: true,
     run: async (context, tools) => {
-      const checks = await runDoctor({ dataDir: context.dataDir, logger: tools.logger, config: tools.config, secrets: tools.secrets() });
+      const checks = await runDoctor({ dataDir: context.dataDir, logger: tools.logger, secrets: tools.secrets() });
       context.stdout(formatTable([['CHECK', 'STATUS', 'DETAIL'], ...checks.map(({ name, status, detail }) => [name, status, detail])]));
       const failed = checks.filter((check) => check.status === 'FAIL').map((check) => check.name);
       tools.logger.info('kioskctl doctor', { failed });
@@ -217,18 +238,32 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
     context.stderr(`kioskctl: expected ${usage}\n${USAGE}`);
     return EXIT.refused;
   }
-  const logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
-  const logger = createLogger(logSink).child({ tool: 'kioskctl' });
+  const unwritable = (code: string) => {
+    context.stderr(`kioskctl: the data folder ${context.dataDir} cannot be written (${code}); nothing was changed\n`);
+    return EXIT.config;
+  };
+  let logSink: FileLogSink | null = null;
+  try {
+    // Only a command that writes creates the data folder (owner-only, like the kiosk does).
+    if (!command.readOnly) ensurePrivateDataDir(context.dataDir);
+    if (fs.existsSync(context.dataDir)) logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
+  } catch (error) {
+    const code = folderWriteFailure(error);
+    if (code === null) throw error;
+    // Looking needs no log: a read-only folder can still be inspected.
+    if (!command.readOnly) return unwritable(code);
+  }
+  const logger = logSink ? createLogger(logSink).child({ tool: 'kioskctl' }) : silentLogger;
   let store: ConfigStore | undefined;
   let secrets: SecretStore | undefined;
   const tools: Tools = {
     logger,
-    config: () => (store ??= openProvisionedConfig(context.dataDir, logger)),
+    config: () => (store ??= openProvisionedConfig(context.dataDir, logger, { readOnly: command.readOnly })),
     secrets: () =>
       (secrets ??= new KeytarSecretStore({
         logger,
         service: context.keychainService,
-        onSecretSeen: (value) => logSink.redactor.addSecret(value),
+        onSecretSeen: (value) => logSink?.redactor.addSecret(value),
       })),
   };
   try {
@@ -243,6 +278,8 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
       context.stderr(`kioskctl: ${error.message}\n`);
       return EXIT.failed;
     }
+    const code = folderWriteFailure(error);
+    if (code !== null) return unwritable(code);
     throw error;
   }
 }

@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
@@ -29,20 +27,17 @@ const API_TIMEOUT_MS = 8_000;
 export interface DoctorOptions {
   dataDir: string;
   logger: Logger;
-  config: () => ConfigStore;
   secrets: SecretStore;
 }
 
 /** Everything a kiosk needs to serve, checked the way the kiosk itself would use it. */
 export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> {
-  const problems = configProblems(options.dataDir, options.logger);
+  const { store, problems } = openConfigNoting(options.dataDir, options.logger);
   const secrets = await options.secrets.status();
   const keychain =
     secrets.keychain === 'available' ? ok('keychain', 'reachable') : fail('keychain', secrets.reason ?? 'unreachable');
-  // Opening a broken config.json moves it aside; the doctor only reports it.
   if (problems.length > 0) return [fail('config', `the kiosk would log: ${problems.join('; ')}`), keychain];
 
-  const store = options.config();
   const config = store.get();
   const locked = store.lockedKeys().length;
   const baseUrl = config.api.baseUrl;
@@ -124,10 +119,10 @@ async function scannerCheck(scanner: KioskConfig['scanner']): Promise<DoctorChec
 }
 
 /**
- * What the kiosk would complain about when it opens its settings (config.json, the provisioning
- * file), found by opening a copy: opening the real file would move a bad one aside.
+ * The settings as the kiosk would open them, read-only (a broken file is reported, never moved),
+ * with what the kiosk would complain about: every warning and error the store logs.
  */
-function configProblems(dataDir: string, logger: Logger): string[] {
+function openConfigNoting(dataDir: string, logger: Logger): { store: ConfigStore; problems: string[] } {
   const problems: string[] = [];
   const noted = (level: 'warn' | 'error') => (message: string, fields?: LogFields) => {
     const why = fields?.reason ?? (Array.isArray(fields?.unknown) ? fields.unknown.join(', ') : undefined);
@@ -141,13 +136,5 @@ function configProblems(dataDir: string, logger: Logger): string[] {
     error: noted('error'),
     child: (fields) => logger.child(fields),
   };
-  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'kioskctl-doctor-'));
-  try {
-    const file = path.join(dataDir, 'config.json');
-    if (fs.existsSync(file)) fs.copyFileSync(file, path.join(copy, 'config.json'));
-    openProvisionedConfig(copy, collecting);
-  } finally {
-    fs.rmSync(copy, { recursive: true, force: true });
-  }
-  return problems;
+  return { store: openProvisionedConfig(dataDir, collecting, { readOnly: true }), problems };
 }

@@ -10,6 +10,7 @@ import { silentLogger } from '../logging/logger.std.ts';
 import { verifyPin } from '../manager/pin-hash.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../secrets/secret-store.node.ts';
 import { runKioskctl } from './commands.node.ts';
+import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -275,6 +276,58 @@ describe('kioskctl secrets and PIN', () => {
     expect(refused.map((run) => run.code)).toEqual([2, 2]);
     expect(refused[0]?.stderr).toBe('kioskctl: a PIN is 4 to 8 digits\n');
     expect(refused[1]?.stderr).toMatch(/the PIN is read from stdin/);
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
+  });
+});
+
+describe('kioskctl on a kiosk\'s own files', () => {
+  it('config show and config get never print the PIN hash, only whether one is set', async () => {
+    const dir = tempDir();
+    const unset = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
+    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set' });
+    expect(unset[1]).toMatchObject({ code: 0, stdout: '"not set"\n' });
+    expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
+    const hash = JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).manager.pinHash as string;
+    const [shown, got] = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
+    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set' });
+    expect(got).toMatchObject({ code: 0, stdout: '"set"\n' });
+    for (const run of [shown, got]) expect(run.stdout + run.stderr).not.toContain(hash.split('$').at(-1));
+  });
+
+  it('the read-only commands never write, create or move anything in the settings, even a file with bad values', async () => {
+    const dir = tempDir();
+    const original = JSON.stringify({ idle: { timeoutSeconds: 5 }, kiosk: { mode: 'vouchers' }, manager: { pinHash: 'scrypt$1$1$1$a$b' } });
+    fs.writeFileSync(configFile(dir), original);
+    const runs = await Promise.all(
+      [['config', 'show'], ['config', 'get', 'kiosk.mode'], ['config', 'keys'], ['doctor'], ['secrets', 'status']].map((args) => kioskctl(dir, args)),
+    );
+    expect(JSON.parse(runs[0]!.stdout)).toMatchObject({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 60 }, manager: { pinHash: 'set' } });
+    expect(runs[1]!.stdout).toBe('"vouchers"\n');
+    expect(doctorRows(runs[3]!.stdout).config).toEqual(['FAIL', expect.stringMatching(/config key idle\.timeoutSeconds is invalid/)]);
+    for (const run of runs) expect(run.stderr).not.toMatch(noStack);
+    expect(fs.readdirSync(dir).filter((name) => name !== 'logs')).toEqual(['config.json']);
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(original);
+
+    // A folder that does not exist yet is not made by looking.
+    const missing = path.join(tempDir(), 'not-yet');
+    expect((await kioskctl(missing, ['config', 'show'])).code).toBe(0);
+    expect(fs.existsSync(missing)).toBe(false);
+  });
+
+  it('on a read-only data folder: looks as usual; a change is refused in one line with exit code 78', async () => {
+    const dir = tempDir();
+    await kioskctl(dir, ['config', 'set', 'kiosk.mode', 'vouchers']);
+    fs.rmSync(path.join(dir, 'logs'), { recursive: true, force: true });
+    const before = fs.readFileSync(configFile(dir), 'utf8');
+    const restore = makeFolderReadOnly(dir);
+    try {
+      const [shown, set] = await Promise.all([kioskctl(dir, ['config', 'get', 'kiosk.mode']), kioskctl(dir, ['config', 'set', 'kiosk.mode', 'regular'])]);
+      expect(shown).toMatchObject({ code: 0, stdout: '"vouchers"\n' });
+      expect(set.code).toBe(78);
+      expect(set.stderr).toMatch(/^kioskctl: the data folder .* cannot be written \((EPERM|EACCES)\); nothing was changed\n$/);
+    } finally {
+      restore();
+    }
     expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
   });
 });
