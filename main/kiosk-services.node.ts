@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { KioskSettingsView } from '../preload/contract.std.ts';
 import type { KioskConfig } from '../preload/config-schema.std.ts';
@@ -6,6 +5,7 @@ import { BridgeFailure, createDispatcher, type CallHandlers, type Dispatch } fro
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';
 import { openProvisionedConfig } from './config/provisioning.node.ts';
+import { claimDataDir, type DataDirLock } from './paths/data-dir-lock.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
@@ -53,8 +53,21 @@ export interface KioskServices {
   close(): Promise<void>;
 }
 
+/**
+ * Starts the services on a data folder no other kiosk uses. A folder that cannot be written, a
+ * damaged demo state or a kiosk already running there is a StartupError (one line for the host).
+ */
 export async function startKioskServices(options: KioskServicesOptions): Promise<KioskServices> {
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  const dataDirLock = claimDataDir(options.dataDir);
+  try {
+    return await startServices(options, dataDirLock);
+  } catch (error) {
+    dataDirLock.release();
+    throw error;
+  }
+}
+
+async function startServices(options: KioskServicesOptions, dataDirLock: DataDirLock): Promise<KioskServices> {
   const logSink = new FileLogSink({ dir: path.join(options.dataDir, 'logs'), echo: options.echoLogs });
   const logger = createLogger(logSink);
   const config = openProvisionedConfig(options.dataDir, logger);
@@ -215,6 +228,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
       await scanner.close();
       await sandboxStarting?.then((started) => started.close(), () => undefined);
       logger.info('kiosk services stopped');
+      dataDirLock.release();
     },
   };
 }

@@ -53,6 +53,14 @@ export class DurableStore {
   }
 }
 
+/**
+ * A state file that cannot be read back. Its message names the file and what to do, never its
+ * content: the state holds the demo credentials, and the parser would quote them.
+ */
+export class SandboxStateError extends Error {
+  override readonly name = 'SandboxStateError';
+}
+
 async function readState(file: string): Promise<SandboxState | null> {
   let text: string;
   try {
@@ -61,9 +69,17 @@ async function readState(file: string): Promise<SandboxState | null> {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  const state = JSON.parse(text) as SandboxState;
-  if (state.version !== STATE_VERSION) {
-    throw new Error(`${file} has state version ${String(state.version)}; this sandbox reads version ${STATE_VERSION}.`);
+  const startAfresh = `move it aside (or delete it) to start afresh on new demo data`;
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch {
+    throw new SandboxStateError(`the demo state ${file} is not valid JSON (damaged or cut short); ${startAfresh}`);
   }
-  return state;
+  const version = typeof state === 'object' && state !== null ? (state as { version?: unknown }).version : undefined;
+  if (version !== STATE_VERSION) {
+    const found = typeof version === 'number' ? `version ${version}` : 'no state version';
+    throw new SandboxStateError(`the demo state ${file} has ${found}; this sandbox reads version ${STATE_VERSION}; ${startAfresh}`);
+  }
+  return state as SandboxState;
 }

@@ -11,6 +11,7 @@ import { floorToSecond } from './timestamps.std.ts';
 
 export type { SandboxLogger } from './http-server.node.ts';
 export type { SandboxManifest } from './manifest.std.ts';
+export { SandboxStateError } from './durable-store.node.ts';
 
 export interface SandboxOptions {
   /** Where `state.json` and `sandbox.json` live; created when missing, seeded when empty. */

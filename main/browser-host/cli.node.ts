@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseCliArgs } from '../cli-args.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
+import { startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput, missingBuild } from '../paths/build-output.node.ts';
 import { defaultDataDir } from '../paths/data-dir.node.ts';
 import { startBrowserHost } from './browser-host.node.ts';
@@ -43,6 +44,12 @@ const services = await startKioskServices({
     restart: () => void stop(false).then(relaunch),
     quit: () => void stop(),
   },
+}).catch((error: unknown) => {
+  const failure = startupFailure(error);
+  if (!failure) throw error;
+  // One line for the admin, never a stack (nor a state file's content).
+  process.stderr.write(failure.line);
+  process.exit(failure.exitCode);
 });
 const host = await startBrowserHost({
   services,

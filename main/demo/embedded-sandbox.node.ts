@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { startSandbox } from '../../sandbox/sandbox.node.ts';
+import { SandboxStateError, startSandbox } from '../../sandbox/sandbox.node.ts';
+import { StartupError } from '../startup-error.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 
 export interface EmbeddedSandbox {
@@ -20,6 +21,9 @@ export async function startEmbeddedSandbox(options: { dataDir: string; logger: L
     port: 0,
     dataDir: path.join(options.dataDir, 'sandbox'),
     logger: options.logger.child({ part: 'sandbox' }),
+  }).catch((error: unknown) => {
+    // A damaged demo state is the admin's to fix: one line at start-up, not a crash.
+    throw error instanceof SandboxStateError ? new StartupError(error.message) : error;
   });
   return {
     baseUrl: sandbox.baseUrl,

@@ -5,6 +5,7 @@ import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSess
 import { EXIT } from '../kioskctl/commands.node.ts';
 import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
+import { EXIT_ALREADY_RUNNING, startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
@@ -31,8 +32,14 @@ if (kioskctlAt >= 0) {
     .then((code) => app.exit(code));
 } else {
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+  const dataDir = kioskDataDir();
+  // Electron keys its single-instance lock by the userData folder: making that the data folder
+  // lets kiosks on different folders run side by side, and never two on one.
+  if (dataDir !== app.getPath('userData')) app.setPath('userData', dataDir);
   if (!app.requestSingleInstanceLock()) {
-    app.quit();
+    // The running kiosk has been told (second-instance) and comes to the front.
+    process.stderr.write(`Loyalty Kiosk cannot start: another kiosk is already running on the data folder ${dataDir}\n`);
+    app.exit(EXIT_ALREADY_RUNNING);
   } else {
     // A link that starts the kiosk comes in its arguments (Windows, Linux) or, on macOS, as an
     // open-url that may fire before ready; both are held until the renderer can show them.
@@ -43,14 +50,25 @@ if (kioskctlAt >= 0) {
         portalSessions.receive(portalSessionFromDeepLink(url));
       });
     });
-    void start();
+    start(dataDir).catch((error: unknown) => {
+      const failure = startupFailure(error);
+      if (!failure) throw error;
+      // One line for the admin, never a stack (nor a state file's content).
+      process.stderr.write(failure.line);
+      app.exit(failure.exitCode);
+    });
   }
 }
 
-async function start() {
+/** KIOSK_DATA_DIR, else `--data DIR`, else Electron's userData folder. */
+function kioskDataDir(): string {
+  return process.env.KIOSK_DATA_DIR ?? dataDirArgument(process.argv) ?? app.getPath('userData');
+}
+
+async function start(dataDir: string) {
   await app.whenReady();
   const services = await startKioskServices({
-    dataDir: process.env.KIOSK_DATA_DIR ?? dataDirArgument(process.argv) ?? app.getPath('userData'),
+    dataDir,
     version: appVersion(),
     echoLogs: dev,
     keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../preload/contract.std.ts';
 import { buildOutput } from '../paths/build-output.node.ts';
 import { fakeElectron, fakeKioskServices, FakeWebContents } from './fake-electron.test-support.ts';
+import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 
 /**
  * app.main.ts is the Electron entry: it does its work on import. Each test imports it afresh
@@ -16,21 +17,25 @@ async function runApp({
   env = {} as Record<string, string>,
   args = [] as string[],
   userData = '/fake/userData',
+  heldUserData = undefined as Set<string> | undefined,
   ready = undefined as Promise<void> | undefined,
+  /** The real kiosk services, for start-ups that fail; the app is not waited for. */
+  realServices = false,
 } = {}) {
-  const electron = fakeElectron({ singleInstanceLock, userData });
+  const electron = fakeElectron({ singleInstanceLock, userData, heldUserData });
   if (ready) electron.app.whenReady.mockReturnValue(ready);
   const fake = fakeKioskServices();
   const startKioskServices = vi.fn(async () => fake.services);
   for (const [name, value] of Object.entries({ KIOSK_DEV: '', KIOSK_DATA_DIR: undefined, ...env })) vi.stubEnv(name, value);
   vi.resetModules();
   vi.doMock('electron', () => electron.module);
-  vi.doMock('../kiosk-services.node.ts', () => ({ startKioskServices }));
+  if (!realServices) vi.doMock('../kiosk-services.node.ts', () => ({ startKioskServices }));
   const argv = process.argv;
   process.argv = ['/opt/kiosk/loyalty-kiosk', ...args];
   try {
     await import('./app.main.ts');
-    if (singleInstanceLock && !ready && !args.includes('--kioskctl')) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
+    const starts = singleInstanceLock && !heldUserData && !ready && !realServices && !args.includes('--kioskctl');
+    if (starts) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
   } finally {
     process.argv = argv;
   }
@@ -44,10 +49,21 @@ function sentEvents(events: ReturnType<typeof fakeKioskServices>['events']): unk
   return sent;
 }
 
+/** Everything written to stderr from now until the test ends. */
+function captureStderr(): string[] {
+  const written: string[] = [];
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    written.push(String(chunk));
+    return true;
+  });
+  return written;
+}
+
 const uuid = '3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b';
 const link = `loyalty-kiosk://portal-session/${uuid}`;
 
 afterEach(() => {
+  vi.restoreAllMocks();
   vi.unstubAllEnvs();
   vi.doUnmock('electron');
   vi.doUnmock('../kiosk-services.node.ts');
@@ -62,12 +78,68 @@ describe('Electron app: before ready', () => {
     expect(protocol.registerSchemesAsPrivileged.mock.invocationCallOrder[0]!).toBeLessThan(app.whenReady.mock.invocationCallOrder[0]!);
   });
 
-  it('quits at once, starting nothing, when another instance holds the lock', async () => {
+  it('exits at once with a clear line and code 75, starting nothing, when another instance holds the lock', async () => {
+    const written = captureStderr();
     const { app, startKioskServices, windows } = await runApp({ singleInstanceLock: false });
-    expect(app.quit).toHaveBeenCalledOnce();
+    expect(app.exit).toHaveBeenCalledExactlyOnceWith(75);
+    expect(written.join('')).toBe('Loyalty Kiosk cannot start: another kiosk is already running on the data folder /fake/userData\n');
     expect(app.whenReady).not.toHaveBeenCalled();
     expect(startKioskServices).not.toHaveBeenCalled();
     expect(windows).toHaveLength(0);
+  });
+
+  it('keys the single-instance lock by the data folder: kiosks on two folders both run, a second on one folder does not', async () => {
+    const held = new Set<string>();
+    const first = await runApp({ heldUserData: held, args: ['--data', '/srv/kiosk-a'] });
+    const other = await runApp({ heldUserData: held, env: { KIOSK_DATA_DIR: '/srv/kiosk-b' } });
+    const written = captureStderr();
+    const same = await runApp({ heldUserData: held, args: ['--data', '/srv/kiosk-a'] });
+    for (const started of [first, other]) await vi.waitFor(() => expect(started.startKioskServices).toHaveBeenCalled());
+    expect(first.app.setPath).toHaveBeenCalledWith('userData', '/srv/kiosk-a');
+    expect(other.startKioskServices).toHaveBeenCalledWith(expect.objectContaining({ dataDir: '/srv/kiosk-b' }));
+    expect(same.app.exit).toHaveBeenCalledExactlyOnceWith(75);
+    expect(same.startKioskServices).not.toHaveBeenCalled();
+    expect(written.join('')).toMatch(/already running on the data folder \/srv\/kiosk-a\n$/);
+  });
+});
+
+describe('Electron app: a start that cannot go on', () => {
+  const dataDirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dataDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const dataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-electron-start-'));
+    dataDirs.push(dir);
+    return dir;
+  };
+
+  it('on a read-only data folder: one line, exit code 78, no stack and no window', async () => {
+    const dir = dataDir();
+    const restore = makeFolderReadOnly(dir);
+    const written = captureStderr();
+    try {
+      const { app, windows } = await runApp({ realServices: true, env: { KIOSK_DATA_DIR: dir } });
+      await vi.waitFor(() => expect(app.exit).toHaveBeenCalledExactlyOnceWith(78));
+      expect(windows).toHaveLength(0);
+    } finally {
+      restore();
+    }
+    expect(written.join('')).toMatch(new RegExp(`^Loyalty Kiosk cannot start: the data folder ${dir} cannot be written \\((EPERM|EACCES)\\)[^\n]*\n$`));
+  });
+
+  it('on a damaged demo state: one line, exit code 78, nothing of the file (it holds demo credentials) on the console', async () => {
+    const dir = dataDir();
+    fs.mkdirSync(path.join(dir, 'sandbox'));
+    const secret = 'sk_demo_do_not_print_me';
+    fs.writeFileSync(path.join(dir, 'sandbox', 'state.json'), `{"version":1,"credentials":{"api_key":"${secret}"`);
+    const written = captureStderr();
+    const { app } = await runApp({ realServices: true, args: ['--data', dir] });
+    await vi.waitFor(() => expect(app.exit).toHaveBeenCalledExactlyOnceWith(78), { timeout: 10_000 });
+    expect(written.join('')).toMatch(/^Loyalty Kiosk cannot start: the demo state .*state\.json is not valid JSON[^\n]*\n$/);
+    expect(written.join('')).not.toContain(secret);
+    // The folder is free again for the next start.
+    expect(fs.existsSync(path.join(dir, 'kiosk.lock'))).toBe(false);
   });
 });
 
@@ -313,9 +385,9 @@ describe('Electron app: --kioskctl', () => {
     await runKioskctl(['config', 'set', 'idle.timeoutSeconds', '90'], { env: { KIOSK_DATA_DIR: fromEnv } });
     expect(JSON.parse(fs.readFileSync(path.join(fromEnv, 'config.json'), 'utf8')).idle.timeoutSeconds).toBe(90);
     const userData = dataDir();
+    fs.writeFileSync(path.join(userData, 'config.json'), JSON.stringify({ idle: { timeoutSeconds: 75 } }));
     const { output } = await runKioskctl(['config', 'get', 'idle.timeoutSeconds'], { userData });
-    expect(output).toBe('60\n');
-    expect(fs.existsSync(path.join(userData, 'config.json'))).toBe(true);
+    expect(output).toBe('75\n');
   });
 });
 

@@ -187,15 +187,27 @@ export class FakeBrowserWindow extends CancellableEmitter {
  * A whole `electron` module for `vi.doMock('electron', () => fake.module)`. Like Electron, a new
  * window announces its web contents through the app's `web-contents-created`.
  */
-export function fakeElectron({ singleInstanceLock = true, userData = '/fake/userData' } = {}) {
+/**
+ * `heldUserData`: the userData folders whose single-instance lock other (fake) instances hold, as
+ * Electron keys it; a granted lock is added. Without it the lock is simply `singleInstanceLock`.
+ */
+export function fakeElectron({ singleInstanceLock = true, userData = '/fake/userData', heldUserData = undefined as Set<string> | undefined } = {}) {
   const app = Object.assign(new CancellableEmitter(), {
-    requestSingleInstanceLock: vi.fn(() => singleInstanceLock),
+    requestSingleInstanceLock: vi.fn(() => {
+      if (!heldUserData) return singleInstanceLock;
+      if (heldUserData.has(userData)) return false;
+      heldUserData.add(userData);
+      return true;
+    }),
     quit: vi.fn(),
     exit: vi.fn(),
     relaunch: vi.fn(),
     whenReady: vi.fn(async () => {}),
     setAsDefaultProtocolClient: vi.fn(() => true),
     getPath: vi.fn((name: string) => (name === 'userData' ? userData : `/fake/${name}`)),
+    setPath: vi.fn((name: string, value: string) => {
+      if (name === 'userData') userData = value;
+    }),
   });
   const windows: FakeBrowserWindow[] = [];
   const BrowserWindow = vi.fn(function (options: BrowserWindowConstructorOptions) {

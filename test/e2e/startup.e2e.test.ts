@@ -1,0 +1,101 @@
+import { execFile, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
+import { makeFolderReadOnly } from '../support/read-only-folder.node.ts';
+
+// The browser host as a kiosk image runs it: its own process, under this file's own keychain name.
+const env = { KIOSK_KEYCHAIN_SERVICE: `loyalty-kiosk-test-${crypto.randomUUID()}` };
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-startup-'));
+  cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+};
+const startHost = async (dataDir: string) => {
+  const host = await startBrowserHostProcess({ dataDir, env });
+  cleanups.push(() => host.stop('SIGKILL'));
+  return host;
+};
+
+/** A browser host expected not to start: its exit code and everything it wrote. */
+function hostThatExits(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'main/browser-host/cli.node.ts', '--no-open', '--port', '0', '--data', dataDir], {
+      env: { ...process.env, ...env },
+    });
+    cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function kioskctl(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args], { env: { ...process.env, ...env } }, (_error, stdout) =>
+      resolve({ code: child.exitCode, stdout }),
+    );
+  });
+}
+
+const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
+
+describe('browser host: one kiosk per data folder', () => {
+  it('refuses a second host on the folder in one line; kioskctl still works beside it; after a SIGKILL a new host starts', async () => {
+    const dataDir = path.join(tempDir(), 'Loyalty Kiosk');
+    const first: BrowserHostProcess = await startHost(dataDir);
+    // A fresh folder and its settings are its owner's alone.
+    expect(modeOf(dataDir)).toBe(0o700);
+    expect(modeOf(path.join(dataDir, 'config.json'))).toBe(0o600);
+
+    const [second, looked, changed] = await Promise.all([
+      hostThatExits(dataDir),
+      kioskctl(dataDir, ['config', 'get', 'kiosk.mode']),
+      kioskctl(dataDir, ['config', 'set', 'idle.timeoutSeconds', '90']),
+    ]);
+    expect(second.code).toBe(75);
+    expect(second.stderr).toMatch(/^Loyalty Kiosk cannot start: another kiosk \(process \d+\) is already running on the data folder .*Loyalty Kiosk; stop it first\n$/);
+    expect(second.stdout).not.toMatch(/Kiosk UI/);
+    expect(looked).toMatchObject({ code: 0, stdout: '"regular"\n' });
+    expect(changed.code).toBe(0);
+
+    await first.stop('SIGKILL');
+    const next = await startHost(dataDir);
+    expect(next.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+  });
+});
+
+describe('browser host: a start that cannot go on', () => {
+  it('on a read-only data folder: one line, exit code 78, no stack', async () => {
+    const dataDir = tempDir();
+    const restore = makeFolderReadOnly(dataDir);
+    cleanups.push(restore);
+    const run = await hostThatExits(dataDir);
+    expect(run.code).toBe(78);
+    expect(run.stderr).toMatch(new RegExp(`^Loyalty Kiosk cannot start: the data folder ${dataDir} cannot be written \\((EPERM|EACCES)\\)[^\\n]*\\n$`));
+  });
+
+  it('on a damaged demo state: one line, exit code 78, and nothing of the file (it holds demo credentials)', async () => {
+    const dataDir = tempDir();
+    const first = await startHost(dataDir);
+    await first.stop();
+    const stateFile = path.join(dataDir, 'sandbox', 'state.json');
+    const state = fs.readFileSync(stateFile, 'utf8');
+    const apiKey = (JSON.parse(state) as { credentials: { api_key: string } }).credentials.api_key;
+    fs.writeFileSync(stateFile, state.slice(0, state.indexOf(apiKey) + apiKey.length + 3));
+    const run = await hostThatExits(dataDir);
+    expect(run.code).toBe(78);
+    expect(run.stderr).toBe(`Loyalty Kiosk cannot start: the demo state ${stateFile} is not valid JSON (damaged or cut short); move it aside (or delete it) to start afresh on new demo data\n`);
+    expect(run.stdout + run.stderr).not.toContain(apiKey);
+  });
+});
