@@ -6,8 +6,14 @@ import { ScanSource } from './scan.std.ts';
 /** What the store manager's console is shown: settings without the PIN hash, secrets only as "stored". */
 
 export const ManagerStatus = z.object({
-  /** No PIN yet: a first run, the console opens straight to the setup wizard. */
+  /** No PIN yet: on a fresh kiosk (demo, no stored secrets) the console opens straight to the setup wizard. */
   pinSet: z.boolean(),
+  /**
+   * Why the console cannot open at all: `pin_required` when there is no PIN but the kiosk has
+   * stored secrets or a platform address (or the keychain cannot say): the PIN is set with
+   * `kioskctl pin set`. Null otherwise.
+   */
+  setupBlocked: z.enum(['pin_required']).nullable(),
   unlocked: z.boolean(),
   /** Epoch ms until which the PIN pad is locked after repeated wrong PINs. */
   lockedUntil: z.number().int().nullable(),

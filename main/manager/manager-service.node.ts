@@ -67,8 +67,21 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
   let reportedScan: { at: number; source: ScanSource } | null = null;
 
   const pinSet = () => config.get().manager.pinHash !== null;
-  const status = (connection: BridgeConnection): ManagerStatus => ({
+  /**
+   * Only a fresh kiosk (demo, nothing in the keychain) may be set up without a PIN. One that has
+   * a platform address or stored secrets but lost its PIN (a damaged config.json) stays locked:
+   * else anyone at the screen could point the stored API key at a server of their own. A keychain
+   * that cannot say what it holds counts as holding something.
+   */
+  const setupBlocked = async (): Promise<ManagerStatus['setupBlocked']> => {
+    if (pinSet()) return null;
+    if (config.get().api.baseUrl !== null) return 'pin_required';
+    const stored = await secrets.status();
+    return stored.keychain === 'unavailable' || Object.values(stored.stored).some(Boolean) ? 'pin_required' : null;
+  };
+  const status = async (connection: BridgeConnection): Promise<ManagerStatus> => ({
     pinSet: pinSet(),
+    setupBlocked: await setupBlocked(),
     unlocked: isUnlocked(connection),
     lockedUntil: lockout.lockedUntil(),
     attemptsLeft: lockout.attemptsLeft(),
@@ -93,17 +106,24 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     return status(connection);
   };
 
-  /** A first run (no PIN yet) is open: the wizard sets the PIN. Otherwise the PIN, recently. */
-  const requireUnlocked = (connection: BridgeConnection) => {
-    if (!pinSet()) return;
-    if (!isUnlocked(connection)) throw new BridgeFailure('forbidden', 'the console is locked');
+  /**
+   * The PIN, recently. A fresh kiosk's first run (no PIN yet) opens a setup session instead, which
+   * lasts like an unlock: the wizard may store credentials before it sets the PIN, but once the
+   * session ends (lock, cancel, timeout) a kiosk left with credentials and no PIN stays locked.
+   */
+  const requireUnlocked = async (connection: BridgeConnection) => {
+    const open = isUnlocked(connection);
+    if (!open && pinSet()) throw new BridgeFailure('forbidden', 'the console is locked');
+    if (!open && (await setupBlocked()) !== null) {
+      throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk with credentials: set one with kioskctl pin set');
+    }
     keepUnlocked(connection);
   };
 
   const guarded =
     <I, O>(handler: (input: I, connection: BridgeConnection) => Promise<O>) =>
     async (input: I, connection: BridgeConnection): Promise<O> => {
-      requireUnlocked(connection);
+      await requireUnlocked(connection);
       try {
         return await handler(input, connection);
       } catch (error) {

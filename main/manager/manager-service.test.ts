@@ -113,6 +113,9 @@ describe('manager console in main', () => {
   it('exports settings without secrets or PIN and imports them all or nothing', async () => {
     const { call } = await kiosk();
     await call('setManagerPin', { pin: '2580' });
+    // Before the secret is stored: the keychain is the user's, and a fresh kiosk beside stored secrets stays locked.
+    const other = await kiosk();
+    await other.call('setManagerPin', { pin: '1234' });
     await call('setSecret', { name: 'apiKey', value: 'fake-console-secret-value' });
     await call('updateSettings', { values: { 'brand.name': 'Bakkerij Jansen' } });
     const exported = (await call('exportSettings')).value;
@@ -122,8 +125,6 @@ describe('manager console in main', () => {
     expect(json).not.toContain('fake-console-secret-value');
     expect(json).not.toContain('pinHash');
 
-    const other = await kiosk();
-    await other.call('setManagerPin', { pin: '1234' });
     await expect(other.call('importSettings', { json })).resolves.toMatchObject({ ok: true, value: { config: { brand: { name: 'Bakkerij Jansen' } } } });
     const broken = JSON.stringify({ brand: { name: 'X' }, idle: { timeoutSeconds: 'soon' } });
     await expect(other.call('importSettings', { json: broken })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
@@ -183,5 +184,61 @@ describe('manager console in main', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'conflict', platformCode: 80003 } });
     const attribute = await call('adminCreateRewardAttribute', { name: 'flavour', type: 'select', options: [{ label: 'Vanilla', value: 'vanilla' }] });
     expect(attribute.value).toMatchObject({ name: 'flavour', fieldType: 'select', options: [{ label: 'Vanilla', value: 'vanilla' }] });
+  });
+});
+
+describe('manager console without a PIN', () => {
+  const keychain = () => new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+  const dataDirWith = (config: object) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-manager-'));
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(config));
+    return dir;
+  };
+  const blocked = { ok: false, error: { code: 'forbidden', message: expect.stringMatching(/kioskctl pin set/) } };
+
+  it('stays locked on a kiosk with stored secrets or a platform address: no wizard, no settings, no PIN from the console', async () => {
+    const staysLocked = async (call: Awaited<ReturnType<typeof kiosk>>['call']) => {
+      await expect(call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: 'pin_required', unlocked: false } });
+      await expect(call('getConsoleSettings')).resolves.toMatchObject(blocked);
+      await expect(call('setManagerPin', { pin: '2580' })).resolves.toMatchObject(blocked);
+      await expect(call('updateSettings', { values: { 'api.baseUrl': 'https://attacker.example/api' } })).resolves.toMatchObject(blocked);
+    };
+    await keychain().set('apiKey', 'stored-before-the-pin-was-lost');
+    await staysLocked((await kiosk(dataDirWith({ kiosk: { mode: 'vouchers' } }))).call);
+    await keychain().remove('apiKey');
+    const connected = await kiosk(dataDirWith({ api: { baseUrl: 'http://127.0.0.1:9/api' } }));
+    await staysLocked(connected.call);
+    expect(connected.services.config.get().manager.pinHash).toBeNull();
+    expect(connected.services.config.get().api.baseUrl).toBe('http://127.0.0.1:9/api');
+  });
+
+  it('keeps the PIN when another value in config.json is bad, and stays locked when a damaged file lost it', async () => {
+    const pinHash = await hashPin('2580');
+    await keychain().set('apiKey', 'a-stored-key');
+    const badValue = await kiosk(dataDirWith({ idle: { timeoutSeconds: 5 }, manager: { pinHash } }));
+    await expect(badValue.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: true, setupBlocked: null } });
+    await expect(badValue.call('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(badValue.call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
+
+    const truncated = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-manager-'));
+    fs.writeFileSync(path.join(truncated, 'config.json'), JSON.stringify({ manager: { pinHash } }).slice(0, 20));
+    const damaged = await kiosk(truncated);
+    await expect(damaged.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: 'pin_required' } });
+    await expect(damaged.call('getConsoleSettings')).resolves.toMatchObject(blocked);
+  });
+
+  it('lets a fresh kiosk\'s wizard store credentials before its PIN, but an abandoned setup leaves the kiosk locked', async () => {
+    const finished = await kiosk();
+    await expect(finished.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: null } });
+    await expect(finished.call('setSecret', { name: 'apiKey', value: 'entered-in-the-wizard' })).resolves.toMatchObject({ ok: true });
+    await expect(finished.call('updateSettings', { values: { 'api.baseUrl': 'http://127.0.0.1:9/api' } })).resolves.toMatchObject({ ok: true });
+    await expect(finished.call('setManagerPin', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { pinSet: true } });
+
+    await keychain().remove('apiKey');
+    const abandoned = await kiosk();
+    await expect(abandoned.call('setSecret', { name: 'apiKey', value: 'entered-in-the-wizard' })).resolves.toMatchObject({ ok: true });
+    await abandoned.call('lockManager');
+    await expect(abandoned.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: 'pin_required' } });
+    await expect(abandoned.call('getConsoleSettings')).resolves.toMatchObject(blocked);
   });
 });

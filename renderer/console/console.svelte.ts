@@ -11,7 +11,10 @@ const CONSOLE_IDLE_MS = 2 * 60_000;
  */
 const KEEP_ALIVE_MS = 30_000;
 
-/** closed: the shopper screens; pin: the PIN pad; wizard: first run (no PIN yet); open: unlocked. */
+/**
+ * closed: the shopper screens; pin: the PIN pad (or, with no PIN where one is required, why it
+ * stays locked); wizard: a fresh kiosk's first run (no PIN yet); open: unlocked.
+ */
 type ConsolePhase = 'closed' | 'pin' | 'wizard' | 'open';
 
 /** Whether the store manager's console shows, and in which phase. The PIN itself is checked in main. */
@@ -30,7 +33,8 @@ class ManagerConsole {
     const status = await kiosk.managerStatus();
     if (!status.ok) return;
     this.status = status.value;
-    this.phase = status.value.pinSet ? 'pin' : 'wizard';
+    // Only a fresh kiosk gets the wizard: one with credentials but no PIN stays locked.
+    this.phase = status.value.pinSet || status.value.setupBlocked !== null ? 'pin' : 'wizard';
   }
 
   /** Answers main's status (wrong PIN, attempts left, locked until) or its refusal. */

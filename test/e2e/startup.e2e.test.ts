@@ -4,6 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../main/logging/logger.std.ts';
+import { KeytarSecretStore } from '../../main/secrets/secret-store.node.ts';
+import { launchChromium, KIOSK_VIEWPORTS } from '../support/chromium.node.ts';
+import { screenshot } from '../support/kiosk-journey.node.ts';
+import { tapCorner } from '../support/manager-console.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { makeFolderReadOnly } from '../support/read-only-folder.node.ts';
 
@@ -97,5 +102,31 @@ describe('browser host: a start that cannot go on', () => {
     expect(run.code).toBe(78);
     expect(run.stderr).toBe(`Loyalty Kiosk cannot start: the demo state ${stateFile} is not valid JSON (damaged or cut short); move it aside (or delete it) to start afresh on new demo data\n`);
     expect(run.stdout + run.stderr).not.toContain(apiKey);
+  });
+});
+
+describe('browser host: a kiosk that lost its PIN', () => {
+  it('keeps the console locked when secrets are stored, and says how to set the PIN instead of offering the wizard', async () => {
+    const secrets = new KeytarSecretStore({ logger: silentLogger, service: env.KIOSK_KEYCHAIN_SERVICE });
+    await secrets.set('apiKey', 'stored-before-config-json-broke');
+    cleanups.push(() => secrets.remove('apiKey'));
+    const dataDir = tempDir();
+    // A config.json cut short: the PIN hash in it cannot be read back.
+    fs.writeFileSync(path.join(dataDir, 'config.json'), '{"manager": {"pinHash": "scrypt$16384$8$1$c2Fs');
+    const host = await startHost(dataDir);
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    await tapCorner(page);
+    const blocked = page.getByTestId('pin-setup-blocked');
+    await blocked.waitFor();
+    await expect(blocked.textContent()).resolves.toMatch(/no manager PIN: the console stays locked.*kioskctl pin set/);
+    await expect(page.getByTestId('pin-input').count()).resolves.toBe(0);
+    await expect(page.getByTestId('wizard-demo').count()).resolves.toBe(0);
+    await screenshot(page, 'console-setup-blocked');
+    // The damaged file is kept beside the fresh one.
+    expect(fs.readdirSync(dataDir).some((name) => name.startsWith('config.json.corrupt-'))).toBe(true);
   });
 });
