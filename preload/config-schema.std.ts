@@ -50,11 +50,15 @@ export function isLoopbackUrl(url: URL): boolean {
   return LOOPBACK_HOSTS.has(url.hostname);
 }
 
-/** The platform's address: credentials travel with every request, so never in clear over a network. */
+/**
+ * The platform's address: credentials travel with every request, so never in clear over a network.
+ * zod runs the refinements even after the url check failed: an unparsable value is left to that check.
+ */
 const apiBaseUrl = z
   .url({ protocol: /^https?$/ })
   .refine((value) => !value.endsWith('/'), 'leave out the trailing slash')
   .refine((value) => {
+    if (!URL.canParse(value)) return true;
     const url = new URL(value);
     return url.protocol === 'https:' || isLoopbackUrl(url);
   }, 'use https; plain http is allowed only to this computer (localhost)');

@@ -240,9 +240,16 @@ export class ConfigStore {
   /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */
   #copyAside(content: string | Buffer): string {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const copy = `${this.path}.corrupt-${stamp}`;
-    fs.writeFileSync(copy, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-    return copy;
+    // Never over an earlier copy: two repairs within one millisecond get a number each.
+    for (let count = 0; ; count += 1) {
+      const copy = `${this.path}.corrupt-${stamp}${count === 0 ? '' : `-${count}`}`;
+      try {
+        fs.writeFileSync(copy, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+        return copy;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
   }
 }
 

@@ -58,6 +58,9 @@ describe('ConfigStore', () => {
     expect(() => store.setFromText('session.camera_service', '4')).toThrow(ConfigError);
     expect(() => store.setFromText('kiosk.mode', 'casino')).toThrow(ConfigError);
     expect(() => store.setFromText('api.baseUrl', 'ftp://x.example')).toThrow(ConfigError);
+    // Found by the config fuzz suite: an address that is no URL at all threw a TypeError from the https rule.
+    expect(() => store.setFromText('api.baseUrl', '')).toThrow(ConfigError);
+    expect(() => store.set('api.baseUrl', 'not a url')).toThrow(ConfigError);
     expect(() => store.setFromText('no.such.key', '1')).toThrow(/unknown setting/);
     expect(fs.readFileSync(store.path, 'utf8')).toBe(before);
   });
