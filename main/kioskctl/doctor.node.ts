@@ -125,7 +125,8 @@ async function scannerCheck(scanner: KioskConfig['scanner']): Promise<DoctorChec
 function openConfigNoting(dataDir: string, logger: Logger): { store: ConfigStore; problems: string[] } {
   const problems: string[] = [];
   const noted = (level: 'warn' | 'error') => (message: string, fields?: LogFields) => {
-    const why = fields?.reason ?? (Array.isArray(fields?.unknown) ? fields.unknown.join(', ') : undefined);
+    const listed = fields?.unknown ?? fields?.ignored;
+    const why = fields?.reason ?? (Array.isArray(listed) ? listed.join(', ') : undefined);
     problems.push(why === undefined ? message : `${message}: ${String(why)}`);
     logger[level](message, fields);
   };
