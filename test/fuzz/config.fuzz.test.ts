@@ -143,7 +143,7 @@ describe('config fuzz', () => {
       .readdirSync(dir)
       .filter((name) => name !== 'logs')
       .sort()
-      .map((name) => [name, fs.readFileSync(path.join(dir, name), 'utf8')]);
+      .map((name): [string, string] => [name, fs.readFileSync(path.join(dir, name), 'utf8')]);
   const fresh = (text: string) => {
     for (const name of fs.readdirSync(dir)) if (name !== 'logs') fs.rmSync(path.join(dir, name), { force: true });
     fs.writeFileSync(file(), text);
