@@ -60,9 +60,9 @@ if (kioskctlAt >= 0) {
   }
 }
 
-/** KIOSK_DATA_DIR, else `--data DIR`, else Electron's userData folder. */
+/** KIOSK_DATA_DIR, else `--data DIR`, else Electron's userData folder; absolute, as setPath needs it. */
 function kioskDataDir(): string {
-  return process.env.KIOSK_DATA_DIR ?? dataDirArgument(process.argv) ?? app.getPath('userData');
+  return path.resolve(process.env.KIOSK_DATA_DIR ?? dataDirArgument(process.argv) ?? app.getPath('userData'));
 }
 
 async function start(dataDir: string) {
