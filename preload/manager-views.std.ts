@@ -9,11 +9,11 @@ export const ManagerStatus = z.object({
   /** No PIN yet: on a fresh kiosk (demo, no stored secrets) the console opens straight to the setup wizard. */
   pinSet: z.boolean(),
   /**
-   * Why the console cannot open at all: `pin_required` when there is no PIN but the kiosk has
-   * stored secrets or a platform address (or the keychain cannot say): the PIN is set with
-   * `kioskctl pin set`. Null otherwise.
+   * Why the console cannot open at all, with no PIN set: `pin_required` when the kiosk has stored
+   * secrets or a platform address, `keychain_unavailable` when the keychain cannot say whether it
+   * has secrets. Either way the PIN is set with `kioskctl pin set`. Null otherwise.
    */
-  setupBlocked: z.enum(['pin_required']).nullable(),
+  setupBlocked: z.enum(['pin_required', 'keychain_unavailable']).nullable(),
   unlocked: z.boolean(),
   /** Epoch ms until which the PIN pad is locked after repeated wrong PINs. */
   lockedUntil: z.number().int().nullable(),

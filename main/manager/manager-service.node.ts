@@ -77,7 +77,8 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     if (pinSet()) return null;
     if (config.get().api.baseUrl !== null) return 'pin_required';
     const stored = await secrets.status();
-    return stored.keychain === 'unavailable' || Object.values(stored.stored).some(Boolean) ? 'pin_required' : null;
+    if (stored.keychain === 'unavailable') return 'keychain_unavailable';
+    return Object.values(stored.stored).some(Boolean) ? 'pin_required' : null;
   };
   const status = async (connection: BridgeConnection): Promise<ManagerStatus> => ({
     pinSet: pinSet(),
@@ -115,7 +116,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     const open = isUnlocked(connection);
     if (!open && pinSet()) throw new BridgeFailure('forbidden', 'the console is locked');
     if (!open && (await setupBlocked()) !== null) {
-      throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk with credentials: set one with kioskctl pin set');
+      throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
     }
     keepUnlocked(connection);
   };

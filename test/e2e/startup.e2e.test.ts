@@ -129,4 +129,18 @@ describe('browser host: a kiosk that lost its PIN', () => {
     // The damaged file is kept beside the fresh one.
     expect(fs.readdirSync(dataDir).some((name) => name.startsWith('config.json.corrupt-'))).toBe(true);
   });
+
+  it('keeps a fresh kiosk locked too when the keychain cannot say whether it holds credentials', async () => {
+    const host = await startBrowserHostProcess({ dataDir: tempDir(), env: { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+    cleanups.push(() => host.stop('SIGKILL'));
+    const browser = await launchChromium();
+    cleanups.push(() => browser.close());
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: 'keychain_unavailable' } });
+    await tapCorner(page);
+    await expect(page.getByTestId('pin-setup-blocked').textContent()).resolves.toMatch(/keychain cannot be read.*kioskctl pin set/);
+    await expect(page.getByTestId('wizard-demo').count()).resolves.toBe(0);
+  });
 });
