@@ -27,7 +27,8 @@ export interface ConfigStoreOptions {
 type Listener = (config: KioskConfig) => void;
 
 /** What is on disk: nothing yet, bytes that are no settings object, or a settings tree. */
-type StoredFile = { kind: 'missing' } | { kind: 'unreadable'; reason: string } | { kind: 'tree'; text: string; raw: Record<string, unknown> };
+/** `bytes` as read: a copy kept aside is the file exactly, even where it is no UTF-8. */
+type StoredFile = { kind: 'missing' } | { kind: 'unreadable'; bytes: Buffer; reason: string } | { kind: 'tree'; bytes: Buffer; raw: Record<string, unknown> };
 
 /**
  * The kiosk's settings file (`config.json` in the data folder). Writes are atomic and owner-only,
@@ -172,7 +173,7 @@ export class ConfigStore {
   #open(): KioskConfig {
     const file = this.#readFile();
     const stored = file.kind === 'tree' ? this.#recover(file.raw) : { config: defaultConfig(), repaired: false };
-    if (file.kind === 'unreadable') this.#keepUnreadable(file.reason);
+    if (file.kind === 'unreadable') this.#keepUnreadable(file.bytes, file.reason);
     const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
       this.options.logger.error('provisioned settings do not fit the settings file; provisioning ignored', {
@@ -183,27 +184,27 @@ export class ConfigStore {
     const config = provisioned.success ? provisioned.data : stored.config;
     const onDisk = file.kind === 'tree' ? JSON.stringify(file.raw) : null;
     if (this.#readOnlyReason === null && onDisk !== JSON.stringify(config)) {
-      if (file.kind === 'tree' && stored.repaired) this.#copyAside(file.text);
+      if (file.kind === 'tree' && stored.repaired) this.#copyAside(file.bytes);
       this.#write(config);
     }
     return config;
   }
 
   #readFile(): StoredFile {
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = fs.readFileSync(this.path, 'utf8');
+      bytes = fs.readFileSync(this.path);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
       throw error;
     }
     try {
-      const raw: unknown = JSON.parse(text);
-      if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { kind: 'tree', text, raw: raw as Record<string, unknown> };
-      return { kind: 'unreadable', reason: 'not a JSON object' };
+      const raw: unknown = JSON.parse(bytes.toString('utf8'));
+      if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { kind: 'tree', bytes, raw: raw as Record<string, unknown> };
+      return { kind: 'unreadable', bytes, reason: 'not a JSON object' };
     } catch (error) {
       // The parser quotes the file; the reason is logged, so only its kind and position are kept.
-      return { kind: 'unreadable', reason: `not valid JSON (${String(error).replace(/,?\s*".*$/s, '')})` };
+      return { kind: 'unreadable', bytes, reason: `not valid JSON (${String(error).replace(/,?\s*".*$/s, '')})` };
     }
   }
 
@@ -232,13 +233,13 @@ export class ConfigStore {
   }
 
   /** Bytes that are no settings at all: a copy is kept aside (never lost), the kiosk runs on defaults. */
-  #keepUnreadable(reason: string) {
-    const copy = this.#readOnlyReason === null ? this.#copyAside(fs.readFileSync(this.path)) : null;
+  #keepUnreadable(bytes: Buffer, reason: string) {
+    const copy = this.#readOnlyReason === null ? this.#copyAside(bytes) : null;
     this.options.logger.error('config file unreadable; using defaults', { reason, copy });
   }
 
   /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */
-  #copyAside(content: string | Buffer): string {
+  #copyAside(content: Buffer): string {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     // Never over an earlier copy: two repairs within one millisecond get a number each.
     for (let count = 0; ; count += 1) {

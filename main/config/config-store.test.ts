@@ -77,6 +77,14 @@ describe('ConfigStore', () => {
     expect(lines.join('\n')).toMatch(/config file unreadable; using defaults.*not valid JSON/);
     // The parser quotes the file; the log line must not.
     expect(lines.join('\n')).not.toContain('scrypt');
+
+    // Bytes that are no text at all are kept exactly too.
+    const garbage = Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]);
+    const other = tempDir();
+    fs.writeFileSync(path.join(other, 'config.json'), garbage);
+    new ConfigStore({ dataDir: other, logger: silentLogger });
+    const kept = fs.readdirSync(other).filter((file) => file.startsWith('config.json.corrupt-'));
+    expect(kept.map((file) => fs.readFileSync(path.join(other, file)))).toEqual([garbage]);
   });
 
   it('moves nothing aside and keeps the settings file when provisioned values do not fit it', () => {
