@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { errorFromAnswer, LoyaltyError, type LoyaltyErrorKind } from './errors.std.ts';
 import { maskedForLog } from './log-masking.std.ts';
 import { chooseCredential, wireRequest, type LoyaltyCredentials, type WireRequest } from './request.std.ts';
+import { remainingBudgetMs } from './time-budget.node.ts';
 
 /**
  * The kiosk's client of the loyalty platform: one typed function per operation of
@@ -15,7 +16,11 @@ export interface LoyaltyClientOptions {
   baseUrl: string;
   /** Read on every call: credentials live in the OS keychain and are never cached here. */
   credentials: () => Promise<LoyaltyCredentials>;
-  /** Per attempt, including reading the answer. */
+  /**
+   * Per attempt, including reading the answer. Inside a shopper action's time budget
+   * (time-budget.node.ts) an attempt gets no more than what is left of it, and no retry starts
+   * that the budget cannot wait for.
+   */
   timeoutMs?: number;
   /** Extra attempts for GETs after a network error, a timeout or a 5xx (not 503). Never for POST/PUT. */
   retries?: number;
@@ -66,6 +71,8 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
   } = options;
 
   async function send(operation: Operation, request: WireRequest, credential: string): Promise<Attempt> {
+    const attemptMs = Math.ceil(Math.min(timeoutMs, remainingBudgetMs()));
+    if (attemptMs <= 0) return { ok: false, error: outOfTime(operation.id) };
     const headers: Record<string, string> = { Accept: 'application/json', Authorization: `Bearer ${credential}` };
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     let status: number | undefined;
@@ -75,12 +82,12 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
         method: request.method,
         headers,
         body: request.body,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.timeout(attemptMs),
       });
       status = response.status;
       text = await response.text();
     } catch (error) {
-      return { status, ok: false, error: transportError(operation.id, error, timeoutMs) };
+      return { status, ok: false, error: transportError(operation.id, error, attemptMs) };
     }
     const body = parseJson(text);
     if (status < 200 || status > 299) return { status, ok: false, error: errorFromAnswer(operation.id, status, body) };
@@ -120,7 +127,9 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
       // Kind and code only: the platform's message may quote a voucher code or an e-mail address.
       log.debug('loyalty call failed', { attempt, status: result.status, durationMs, kind: error.kind, code: error.code });
       if (attempt >= attempts || !retriedKinds.has(error.kind)) throw error;
-      await sleep(retryDelayMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2));
+      const delayMs = retryDelayMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2);
+      if (delayMs >= remainingBudgetMs()) throw error;
+      await sleep(delayMs);
     }
   }
 
@@ -141,6 +150,10 @@ function parseJson(text: string): unknown {
 
 function badResponse(operation: OperationId, status: number, message: string): LoyaltyError {
   return new LoyaltyError({ kind: 'bad_response', operation, status, message });
+}
+
+function outOfTime(operation: OperationId): LoyaltyError {
+  return new LoyaltyError({ kind: 'timeout', operation, message: 'The shopper action ran out of time before this request' });
 }
 
 /** No usable answer: the time ran out, or the connection failed or broke off. */
