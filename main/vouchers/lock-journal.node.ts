@@ -10,20 +10,38 @@ import { writeFileDurably } from '../persistence/durable-file.node.ts';
  * disk before its promise resolves, and a crash at any moment leaves the old or the new file.
  */
 
-export const LockEntry = z.object({
+const Shared = {
   voucherUuid: z.string().min(1),
   code: z.string().min(1),
-  /** Opens the lock for redeem and release; not a platform secret, but never logged. */
-  releaseKey: z.string().min(1),
   /** times_redeemed read under the lock: a higher count later means a redemption landed. */
   timesRedeemedBefore: z.number().int().min(0),
+};
+
+/**
+ * A lock this kiosk holds. 'redeeming' from just before a redeem request leaves until its outcome
+ * is known; 'settling' once the platform no longer holds the lock while that redemption may have
+ * landed: kept, and the voucher not locked again, until Find Voucher tells which.
+ */
+export const HeldLockEntry = z.object({
+  ...Shared,
+  /** Opens the lock for redeem and release; not a platform secret, but never logged. */
+  releaseKey: z.string().min(1),
   lockedAt: z.string(),
   /** When the platform releases the lock by itself; no point retrying a release after it. */
   systemReleaseAt: z.string(),
-  /** 'redeeming' from just before a redeem request leaves until its outcome is known. */
-  phase: z.enum(['locked', 'redeeming']),
+  phase: z.enum(['locked', 'redeeming', 'settling']),
   contactUuid: z.string().optional(),
 });
+export type HeldLockEntry = z.output<typeof HeldLockEntry>;
+
+/**
+ * Written before the Lock request leaves: should its answer be lost, or the kiosk die before the
+ * lock is journaled, the next start still knows the voucher may be locked by this kiosk.
+ */
+export const LockIntent = z.object({ ...Shared, phase: z.literal('locking'), intendedAt: z.string() });
+export type LockIntent = z.output<typeof LockIntent>;
+
+export const LockEntry = z.discriminatedUnion('phase', [LockIntent, HeldLockEntry]);
 export type LockEntry = z.output<typeof LockEntry>;
 
 const JournalFile = z.object({ version: z.literal(1), entries: z.array(LockEntry) });
@@ -42,12 +60,14 @@ export interface LockJournal {
 
 /**
  * Reads `dir/voucher-locks.json` (none yet: empty). A file that cannot be read as a journal is
- * moved aside and logged, and the journal starts empty: a bad file must not stop the kiosk.
+ * moved aside and logged, and every entry that can still be read from it is kept (and written
+ * anew at once): a bad file must neither stop the kiosk nor make it forget a lock.
  */
 export async function openLockJournal({ dir, logger }: { dir: string; logger: Logger }): Promise<LockJournal> {
   const file = path.join(dir, JOURNAL_FILE);
   await fs.mkdir(dir, { recursive: true });
-  const held = new Map((await readEntries(file, logger)).map((entry) => [entry.voucherUuid, entry]));
+  const { entries, salvaged } = await readEntries(file, logger);
+  const held = new Map(entries.map((entry) => [entry.voucherUuid, entry]));
 
   // One write at a time, each of the whole map as it stands when the write starts, so a
   // later write never lands under an earlier one.
@@ -59,6 +79,8 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
     writes = write.catch(() => {});
     return write;
   };
+  // The bad file is aside now: the entries read from it must be on disk before anything else.
+  if (salvaged) await persist();
 
   return {
     path: file,
@@ -74,23 +96,55 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
   };
 }
 
-async function readEntries(file: string, logger: Logger): Promise<LockEntry[]> {
+async function readEntries(file: string, logger: Logger): Promise<{ entries: LockEntry[]; salvaged: boolean }> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], salvaged: false };
     throw error;
   }
   try {
-    return JournalFile.parse(JSON.parse(text)).entries;
+    return { entries: JournalFile.parse(JSON.parse(text)).entries, salvaged: false };
   } catch (error) {
     const aside = `${file}.corrupt-${Date.now()}`;
     await fs.rename(file, aside);
-    // The reason only: the content holds release keys and voucher codes.
+    const { entries, codeless } = salvageEntries(text);
+    // The reason and voucher uuids only: the content holds release keys and voucher codes.
     const reason = error instanceof z.ZodError ? 'not a lock journal' : 'not JSON';
-    logger.warn('voucher lock journal unreadable; moved aside, starting empty', { movedTo: aside, reason });
-    return [];
+    logger.warn('voucher lock journal unreadable; moved aside, the entries still readable kept', {
+      movedTo: aside,
+      reason,
+      kept: entries.map(({ voucherUuid, phase }) => ({ voucherUuid, phase })),
+    });
+    if (codeless.length > 0) {
+      logger.warn('voucher lock journal entries without a code cannot be looked up; the platform frees their locks within the hour', {
+        voucherUuids: codeless,
+      });
+    }
+    return { entries, salvaged: entries.length > 0 };
   }
 }
 
+// A JSON string or integer value and its key, wherever it stands in the text.
+const FIELD = /"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/g;
+
+/**
+ * Each entry still legible in a truncated or damaged journal. An entry whose key or times were
+ * lost becomes an intent (Find Voucher settles it); one whose phase was lost is taken as
+ * 'redeeming', so its redemption is looked for before its lock is released.
+ */
+export function salvageEntries(text: string): { entries: LockEntry[]; codeless: string[] } {
+  const entries: LockEntry[] = [];
+  const codeless: string[] = [];
+  for (const chunk of text.split(/(?="voucherUuid")/).slice(1)) {
+    const fields: Record<string, unknown> = {};
+    for (const [, key, value] of chunk.matchAll(FIELD)) fields[key!] ??= JSON.parse(value!) as unknown;
+    const held = HeldLockEntry.safeParse({ phase: 'redeeming', ...fields });
+    const intent = LockIntent.safeParse({ timesRedeemedBefore: 0, intendedAt: new Date().toISOString(), ...fields, phase: 'locking' });
+    if (held.success) entries.push(held.data);
+    else if (intent.success) entries.push(intent.data);
+    else if (typeof fields.voucherUuid === 'string') codeless.push(fields.voucherUuid);
+  }
+  return { entries, codeless };
+}

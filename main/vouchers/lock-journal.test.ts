@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
-import { JOURNAL_FILE, openLockJournal, type LockEntry } from './lock-journal.node.ts';
+import { JOURNAL_FILE, openLockJournal, type HeldLockEntry } from './lock-journal.node.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -13,7 +13,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const entry = (voucherUuid: string, overrides: Partial<LockEntry> = {}): LockEntry => ({
+const entry = (voucherUuid: string, overrides: Partial<HeldLockEntry> = {}): HeldLockEntry => ({
   voucherUuid,
   code: `CODE-${voucherUuid}`,
   releaseKey: `key-${voucherUuid}`,
@@ -64,10 +64,42 @@ describe('lock journal', () => {
     const aside = (await readdir(dir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`));
     expect(aside).toHaveLength(1);
     expect(await readFile(join(dir, aside[0]!), 'utf8')).toBe(content);
-    expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/moved aside/), fields: expect.objectContaining({ reason }) }]);
+    expect(lines[0]).toEqual({ level: 'warn', message: expect.stringMatching(/moved aside/), fields: expect.objectContaining({ reason }) });
     expect(JSON.stringify(lines)).not.toContain('secret-key');
 
     await journal.put(entry('a'));
     expect((await openLockJournal({ dir, logger: silent })).entries()).toEqual([entry('a')]);
+  });
+
+  it('keeps every entry still legible in a truncated journal, on disk at once, and logs the uuids it cannot look up', async () => {
+    const intact = [entry('a'), entry('b', { phase: 'redeeming', timesRedeemedBefore: 2 }), entry('c'), entry('d')];
+    const text = `${JSON.stringify({ version: 1, entries: intact }, null, 2)}\n`;
+    // Cut inside c's release key (its code is legible), leaving d's uuid alone past a damaged stretch.
+    const cut = text.indexOf('key-c') + 3;
+    const damaged = `${text.slice(0, cut)}\u0000\u0000{"voucherUuid": "d"`;
+    await writeFile(join(dir, JOURNAL_FILE), damaged);
+    const lines: Parameters<typeof recordingLogger>[0] = [];
+    const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
+
+    expect(journal.entries()).toEqual([
+      entry('a'),
+      entry('b', { phase: 'redeeming', timesRedeemedBefore: 2 }),
+      { voucherUuid: 'c', code: 'CODE-c', timesRedeemedBefore: 0, phase: 'locking', intendedAt: expect.any(String) },
+    ]);
+    // The bad file is aside, so what was read from it is written anew before anything else.
+    expect((await openLockJournal({ dir, logger: silent })).entries()).toEqual(journal.entries());
+    expect((await readdir(dir)).filter((name) => name.includes('.corrupt-'))).toHaveLength(1);
+    expect(lines.map((line) => line.fields)).toEqual([
+      expect.objectContaining({ kept: [{ voucherUuid: 'a', phase: 'locked' }, { voucherUuid: 'b', phase: 'redeeming' }, { voucherUuid: 'c', phase: 'locking' }] }),
+      { voucherUuids: ['d'] },
+    ]);
+    expect(JSON.stringify(lines)).not.toMatch(/key-|CODE-/);
+  });
+
+  it('takes an entry whose phase was lost as redeeming: its redemption is looked for before any release', async () => {
+    const text = JSON.stringify({ version: 1, entries: [entry('a', { phase: 'redeeming' })] }, null, 2);
+    await writeFile(join(dir, JOURNAL_FILE), text.slice(0, text.indexOf('"phase"')));
+    const journal = await openLockJournal({ dir, logger: silent });
+    expect(journal.entries()).toEqual([entry('a', { phase: 'redeeming' })]);
   });
 });

@@ -4,7 +4,8 @@ import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { platformErrors } from '../../api/errors.std.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from '../loyalty/errors.std.ts';
-import type { LockEntry, LockJournal } from './lock-journal.node.ts';
+import { outsideTimeBudget, remainingBudgetMs, SHOPPER_ACTION_BUDGET_MS } from '../loyalty/time-budget.node.ts';
+import type { HeldLockEntry, LockEntry, LockIntent, LockJournal } from './lock-journal.node.ts';
 
 /**
  * Exactly-once voucher redemption. A lock is journaled before the shopper sees the confirm
@@ -52,8 +53,9 @@ export type RedeemResult =
   | { outcome: 'unsettled' };
 
 /**
- * released: by this call; lock_gone: the platform no longer held it (released by itself, redeemed);
- * retrying: the platform could not be reached, the release goes on in the background.
+ * released: by this call; lock_gone: the platform no longer held it (released by itself, or a
+ * redemption that may have landed consumed it: then the entry stays until Find Voucher settles
+ * it); retrying: the platform could not be reached, the release goes on in the background.
  */
 export type LockSettlement = 'released' | 'lock_gone' | 'retrying';
 /**
@@ -62,13 +64,25 @@ export type LockSettlement = 'released' | 'lock_gone' | 'retrying';
  */
 export type LetGoResult = { outcome: LockSettlement } | Redeemed;
 export type ReleaseResult = LetGoResult | { outcome: 'not_held' };
+/** kept: still journaled, and the voucher not locked again, until Find Voucher can settle it. */
+type Settlement = LetGoResult | { outcome: 'kept' };
 
-export type ReleaseReason = 'cancel' | 'back' | 'timeout' | 'idle' | 'quit' | 'startup' | 'refused' | 'relock' | 'lock_failed';
+export type ReleaseReason = 'cancel' | 'back' | 'timeout' | 'idle' | 'quit' | 'startup' | 'refused' | 'relock' | 'lock_failed' | 'confirm';
 
 export interface SettledLock {
   voucherUuid: string;
   /** redeemed: a redemption whose answer was lost (before a restart, say) had landed. */
-  outcome: LockSettlement | 'redeemed';
+  outcome: Settlement['outcome'];
+}
+
+/** A second confirm while the first one's redeem is still on its way: answered at once. */
+export class RedemptionInFlight extends Error {
+  override readonly name = 'RedemptionInFlight';
+  /** The bridge passes this on as its error code. */
+  readonly kind = 'busy';
+  constructor() {
+    super('a redemption of this voucher is already under way');
+  }
 }
 
 export interface RedemptionService {
@@ -77,7 +91,8 @@ export interface RedemptionService {
   /**
    * Redeems with the held lock. Throws a platform refusal (its code kept) once the lock is
    * released; answers `unsettled`, the lock still held (phase 'redeeming'), when the outcome could
-   * not be learnt: call redeem again (safe) or release.
+   * not be learnt: call redeem again (safe) or release. Throws RedemptionInFlight while another
+   * redeem() of the voucher runs.
    */
   redeem(voucherUuid: string, options?: { contactUuid?: string }): Promise<RedeemResult>;
   release(voucherUuid: string, reason: ReleaseReason): Promise<ReleaseResult>;
@@ -90,10 +105,21 @@ export interface RedemptionService {
 
 // No answer, or one that cannot be trusted: the request may have been carried out.
 const uncertainKinds = new Set<LoyaltyErrorKind>(['network', 'timeout', 'server', 'maintenance', 'bad_response']);
+const isUncertain = (error: unknown) => error instanceof LoyaltyError && uncertainKinds.has(error.kind);
 // Release refusals that mean the key opens no lock any more.
 const lockGoneKinds = new Set<LoyaltyErrorKind>(['conflict', 'not_found']);
 
 const LOCK_DURATION_MS = 60 * 60 * 1000;
+
+/**
+ * Whether one of this kiosk's redemptions landed, as Find Voucher tells it: under the lock
+ * nobody else can redeem, so a count above the one read under the lock, or a redemption later
+ * than the lock, is ours. (Timestamps are whole seconds: only a strictly later one counts.)
+ */
+function landed(entry: HeldLockEntry, found: VoucherWithRedemptions): boolean {
+  if (found.status === 'REDEEMED' || found.times_redeemed > entry.timesRedeemedBefore) return true;
+  return found.redeemed_at !== null && Date.parse(found.redeemed_at) > Date.parse(entry.lockedAt);
+}
 
 export function createRedemptionService(options: RedemptionServiceOptions): RedemptionService {
   const { client, journal, shopUuid, now = Date.now, redeemAttempts = 3, redeemRetryDelayMs = 500 } = options;
@@ -101,6 +127,7 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
   // Voucher uuids only: codes and release keys stay out of the logs.
   const log = (options.logger ?? silentLogger).child({ part: 'vouchers' });
   const retryTimers = new Map<string, NodeJS.Timeout>();
+  const redeeming = new Set<string>();
   let closed = false;
 
   // One operation per voucher at a time: an idle release waits for a redeem in flight.
@@ -124,73 +151,90 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     log.info(message, { voucherUuid: entry.voucherUuid, ...fields });
   }
 
-  /**
-   * What Find Voucher says became of a redemption: redeemed (only if one of ours may have
-   * landed: the count rose or no uses are left), lock_lost (ACTIVE: the lock lapsed), or
-   * unsettled (still LOCKED, or unusable for another reason).
-   */
-  function settle(entry: LockEntry, found: VoucherWithRedemptions, mayHaveLanded: boolean) {
-    if (mayHaveLanded && (found.status === 'REDEEMED' || found.times_redeemed > entry.timesRedeemedBefore)) {
-      return 'redeemed';
-    }
-    return found.status === 'ACTIVE' ? 'lock_lost' : 'unsettled';
+  function redeemed(found: VoucherWithRedemptions): Redeemed {
+    return { outcome: 'redeemed', voucher: found, redeemedAt: found.redeemed_at ?? new Date(now()).toISOString() };
   }
 
-  async function releaseEntry(entry: LockEntry, reason: ReleaseReason, failures = 0): Promise<LockSettlement> {
+  /**
+   * The platform no longer holds the lock of a redemption that may have landed: the entry stays,
+   * and the voucher is not locked again, until Find Voucher tells whether it did.
+   */
+  async function keepUnsettled(entry: HeldLockEntry, message: string, fields: Record<string, unknown>) {
+    await journal.put({ ...entry, phase: 'settling' });
+    log.warn(message, { voucherUuid: entry.voucherUuid, ...fields });
+  }
+
+  async function releaseEntry(entry: HeldLockEntry, reason: ReleaseReason, failures = 0): Promise<LockSettlement> {
     const { voucherUuid } = entry;
     try {
       await client.releaseVoucher({ voucher_uuid: voucherUuid, release_key: entry.releaseKey });
+      // A landed redemption consumes the lock: a release that worked proves it never landed.
       await forget(entry, 'voucher lock released', { reason, failures });
       return 'released';
     } catch (error) {
       if (!(error instanceof LoyaltyError)) throw error;
       if (lockGoneKinds.has(error.kind)) {
-        await forget(entry, 'voucher lock already gone', { reason, ...failureFields(error) });
+        if (entry.phase === 'redeeming') {
+          await keepUnsettled(entry, 'voucher lock gone while its redemption may have landed; kept until Find Voucher settles it', {
+            reason,
+            ...failureFields(error),
+          });
+        } else {
+          await forget(entry, 'voucher lock already gone', { reason, ...failureFields(error) });
+        }
         return 'lock_gone';
       }
       if (closed) return 'retrying';
-      const systemReleaseAt = Date.parse(entry.systemReleaseAt);
-      const delay = Math.min(initialDelayMs * 2 ** failures, maxDelayMs, Math.max(0, systemReleaseAt - now()));
-      log.warn('voucher lock release failed; retrying in the background', {
-        voucherUuid,
-        reason,
-        ...failureFields(error),
-        delayMs: delay,
-      });
-      clearTimeout(retryTimers.get(voucherUuid));
-      const timer = setTimeout(() => {
-        retryTimers.delete(voucherUuid);
-        exclusive(voucherUuid, async () => {
-          const current = journal.get(voucherUuid);
-          if (!current || closed) return;
-          if (now() >= Date.parse(current.systemReleaseAt)) {
-            await forget(current, 'voucher lock lapsed before it could be released; the platform released it', { reason });
-          } else {
-            await releaseEntry(current, reason, failures + 1);
-          }
-        }).catch((failure: unknown) =>
-          log.error('background voucher release failed', { voucherUuid, ...failureFields(failure) }),
-        );
-      }, delay);
-      // A pending release must not keep the process alive: recover() takes over at the next start.
-      timer.unref();
-      retryTimers.set(voucherUuid, timer);
+      scheduleRelease(entry, reason, failures, error);
       return 'retrying';
     }
+  }
+
+  function scheduleRelease(entry: HeldLockEntry, reason: ReleaseReason, failures: number, error: LoyaltyError) {
+    const { voucherUuid } = entry;
+    const systemReleaseAt = Date.parse(entry.systemReleaseAt);
+    const delay = Math.min(initialDelayMs * 2 ** failures, maxDelayMs, Math.max(0, systemReleaseAt - now()));
+    log.warn('voucher lock release failed; retrying in the background', { voucherUuid, reason, ...failureFields(error), delayMs: delay });
+    clearTimeout(retryTimers.get(voucherUuid));
+    const retry = () =>
+      exclusive(voucherUuid, async () => {
+        const current = journal.get(voucherUuid);
+        if (!current || closed || (current.phase !== 'locked' && current.phase !== 'redeeming')) return;
+        if (now() < Date.parse(current.systemReleaseAt)) return void (await releaseEntry(current, reason, failures + 1));
+        if (current.phase === 'redeeming') {
+          await keepUnsettled(current, 'voucher lock lapsed while its redemption may have landed; kept until Find Voucher settles it', { reason });
+        } else {
+          await forget(current, 'voucher lock lapsed before it could be released; the platform released it', { reason });
+        }
+      }).catch((failure: unknown) => log.error('background voucher release failed', { voucherUuid, ...failureFields(failure) }));
+    // Background work, not the shopper's action: it must not spend (or be cut by) its budget.
+    const timer = outsideTimeBudget(() =>
+      setTimeout(() => {
+        retryTimers.delete(voucherUuid);
+        void retry();
+      }, delay),
+    );
+    // A pending release must not keep the process alive: recover() takes over at the next start.
+    timer.unref();
+    retryTimers.set(voucherUuid, timer);
   }
 
   async function lock(code: string): Promise<HeldLock> {
     const found = await find(code);
     const voucherUuid = found.uuid;
     return exclusive(voucherUuid, async () => {
-      // A release still retrying in the background would make the platform refuse this lock; an
-      // unsettled redemption may have landed, and a multi-use voucher would lock again regardless.
       const stale = journal.get(voucherUuid);
-      if (stale && (await letGo(stale, 'relock')).outcome === 'redeemed') {
-        throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyRedeemed.code, message: 'this kiosk has just redeemed the voucher' });
-      }
-      const { lock: held } = (await client.lockVoucher({ voucher_uuid: voucherUuid })).data;
-      const entry: LockEntry = {
+      if (stale) await clearForRelock(stale, found);
+      const intent: LockIntent = {
+        voucherUuid,
+        code,
+        timesRedeemedBefore: found.times_redeemed,
+        phase: 'locking',
+        intendedAt: new Date(now()).toISOString(),
+      };
+      await journal.put(intent);
+      const held = await lockOrKeepIntent(intent);
+      const entry: HeldLockEntry = {
         voucherUuid,
         code,
         releaseKey: held.release_key,
@@ -217,104 +261,179 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     });
   }
 
-  function redeem(voucherUuid: string, { contactUuid }: { contactUuid?: string } = {}): Promise<RedeemResult> {
-    return exclusive(voucherUuid, async () => {
-      const held = journal.get(voucherUuid);
-      if (!held) throw new Error('No voucher lock is held for this voucher');
-      // An earlier redeem() that ended unsettled may have landed: its refusals prove nothing.
-      let mayHaveLanded = held.phase === 'redeeming';
-      const entry: LockEntry = { ...held, phase: 'redeeming', contactUuid: contactUuid ?? held.contactUuid };
-      await journal.put(entry);
-
-      for (let attempt = 1; ; attempt++) {
-        let failure: LoyaltyError;
-        try {
-          const { data } = await client.redeemVoucher({
-            code: entry.code,
-            shop_uuid: shopUuid(),
-            contact_uuid: entry.contactUuid,
-            release_key: entry.releaseKey,
-          });
-          await forget(entry, 'voucher redeemed', { attempt });
-          return { outcome: 'redeemed', voucher: data, redeemedAt: data.voucher_redemption.created_at };
-        } catch (error) {
-          if (!(error instanceof LoyaltyError)) throw error;
-          failure = error;
-        }
-        const answerLost = uncertainKinds.has(failure.kind);
-        mayHaveLanded ||= answerLost;
-        const found = await find(entry.code).catch((error: unknown) => {
-          if (error instanceof LoyaltyError && uncertainKinds.has(error.kind)) return undefined;
-          throw error;
+  /** A refused Lock made no lock: its intent goes. A lost answer may have made one: it stays. */
+  async function lockOrKeepIntent(intent: LockIntent) {
+    try {
+      return (await client.lockVoucher({ voucher_uuid: intent.voucherUuid })).data.lock;
+    } catch (error) {
+      if (isUncertain(error)) {
+        log.warn('voucher lock answer lost; the intent stays journaled until Find Voucher settles it', {
+          voucherUuid: intent.voucherUuid,
+          ...failureFields(error),
         });
-        if (!found) return unsettled(entry, attempt, failure);
-        const state = settle(entry, found, mayHaveLanded);
-        if (state === 'redeemed') {
-          await forget(entry, 'voucher redeemed (confirmed by Find Voucher)', { attempt, kind: failure.kind });
-          return { outcome: 'redeemed', voucher: found, redeemedAt: found.redeemed_at ?? new Date(now()).toISOString() };
-        }
-        if (state === 'lock_lost') {
-          await forget(entry, 'voucher lock lost before the redemption', { attempt, kind: failure.kind });
-          return { outcome: 'lock_lost' };
-        }
-        if (!answerLost) {
-          log.info('voucher redemption refused', { voucherUuid, ...failureFields(failure) });
-          await releaseEntry(entry, 'refused');
-          throw failure;
-        }
-        if (attempt >= redeemAttempts) return unsettled(entry, attempt, failure);
-        await sleep(redeemRetryDelayMs * attempt);
+      } else {
+        await journal.remove(intent.voucherUuid);
       }
-    });
+      throw error;
+    }
   }
 
-  function unsettled(entry: LockEntry, attempt: number, failure: LoyaltyError): RedeemResult {
+  /**
+   * What this kiosk still journals for a voucher about to be locked again, settled with the Find
+   * answer lock() just had: a landed redemption refuses the lock (a multi-use voucher would lock
+   * again regardless), and so does a lock this kiosk may hold but cannot release.
+   */
+  async function clearForRelock(stale: LockEntry, found: VoucherWithRedemptions) {
+    const settled = await letGo(stale, 'relock', found);
+    if (settled.outcome === 'redeemed') {
+      throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyRedeemed.code, message: 'this kiosk has just redeemed the voucher' });
+    }
+    if (settled.outcome === 'kept') {
+      throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyLocked.code, message: 'a lock of this kiosk may still hold the voucher' });
+    }
+  }
+
+  function redeem(voucherUuid: string, { contactUuid }: { contactUuid?: string } = {}): Promise<RedeemResult> {
+    if (redeeming.has(voucherUuid)) return Promise.reject(new RedemptionInFlight());
+    redeeming.add(voucherUuid);
+    return exclusive(voucherUuid, async () => {
+      const held = journal.get(voucherUuid);
+      if (!held || held.phase === 'locking') throw new Error('No voucher lock is held for this voucher');
+      if (held.phase === 'settling') return settledAsRedeem(await letGo(held, 'confirm'));
+      return redeemWith(held, contactUuid);
+    }).finally(() => redeeming.delete(voucherUuid));
+  }
+
+  /** A confirm on a voucher whose lock went while its redemption may have landed. */
+  function settledAsRedeem(settled: Settlement): RedeemResult {
+    if (settled.outcome === 'redeemed') return settled;
+    return settled.outcome === 'kept' ? { outcome: 'unsettled' } : { outcome: 'lock_lost' };
+  }
+
+  async function redeemWith(held: HeldLockEntry, contactUuid: string | undefined): Promise<RedeemResult> {
+    const { voucherUuid } = held;
+    // An earlier redeem() that ended unsettled may have landed: its refusals prove nothing.
+    let mayHaveLanded = held.phase === 'redeeming';
+    const entry: HeldLockEntry = { ...held, phase: 'redeeming', contactUuid: contactUuid ?? held.contactUuid };
+    await journal.put(entry);
+
+    for (let attempt = 1; ; attempt++) {
+      let failure: LoyaltyError;
+      try {
+        const { data } = await client.redeemVoucher({
+          code: entry.code,
+          shop_uuid: shopUuid(),
+          contact_uuid: entry.contactUuid,
+          release_key: entry.releaseKey,
+        });
+        await forget(entry, 'voucher redeemed', { attempt });
+        return { outcome: 'redeemed', voucher: data, redeemedAt: data.voucher_redemption.created_at };
+      } catch (error) {
+        if (!(error instanceof LoyaltyError)) throw error;
+        failure = error;
+      }
+      const answerLost = uncertainKinds.has(failure.kind);
+      mayHaveLanded ||= answerLost;
+      const found = await find(entry.code).catch((error: unknown) => {
+        if (isUncertain(error)) return undefined;
+        throw error;
+      });
+      if (!found) return unsettled(entry, attempt, failure);
+      if (mayHaveLanded && landed(entry, found)) {
+        await forget(entry, 'voucher redeemed (confirmed by Find Voucher)', { attempt, kind: failure.kind });
+        return redeemed(found);
+      }
+      if (found.status === 'ACTIVE') {
+        await forget(entry, 'voucher lock lost before the redemption', { attempt, kind: failure.kind });
+        return { outcome: 'lock_lost' };
+      }
+      if (!answerLost) {
+        log.info('voucher redemption refused', { voucherUuid, ...failureFields(failure) });
+        // Find Voucher has just shown that no redemption of ours landed.
+        await releaseEntry({ ...entry, phase: 'locked' }, 'refused');
+        throw failure;
+      }
+      const delayMs = redeemRetryDelayMs * attempt;
+      if (attempt >= redeemAttempts || delayMs >= remainingBudgetMs()) return unsettled(entry, attempt, failure);
+      await sleep(delayMs);
+    }
+  }
+
+  function unsettled(entry: HeldLockEntry, attempt: number, failure: LoyaltyError): RedeemResult {
     log.warn('voucher redemption unsettled; the lock stays held', { voucherUuid: entry.voucherUuid, attempt, ...failureFields(failure) });
     return { outcome: 'unsettled' };
   }
 
+  /** Find Voucher for settling an entry; no answer is no verdict (logged). */
+  async function findToSettle(entry: LockEntry, reason: ReleaseReason): Promise<VoucherWithRedemptions | undefined> {
+    return find(entry.code).catch((error: unknown) => {
+      log.warn('could not settle a voucher lock with Find Voucher', { voucherUuid: entry.voucherUuid, reason, ...failureFields(error) });
+      return undefined;
+    });
+  }
+
   /**
-   * Lets go of a lock the kiosk no longer needs. One whose redemption may have landed is settled
-   * with Find Voucher first, so the shopper and the log hear what really happened; should that
-   * fail, releasing is still right: it never redeems, and a landed redemption consumed the lock.
+   * Lets go of whatever the journal holds for a voucher the kiosk no longer needs. A redemption
+   * that may have landed is settled with Find Voucher (`found`, when the caller already has it)
+   * first, so the shopper and the log hear what really happened; should that fail, releasing is
+   * still right while the platform holds the lock: it never redeems, and a landed redemption
+   * consumed the lock. Once the lock is gone, only Find Voucher can settle the entry.
    */
-  async function letGo(entry: LockEntry, reason: ReleaseReason): Promise<LetGoResult> {
-    if (entry.phase === 'redeeming') {
-      const found = await find(entry.code).catch((error: unknown) => {
-        log.warn('could not settle a voucher redemption before letting go of its lock; releasing', {
-          voucherUuid: entry.voucherUuid,
-          reason,
-          ...failureFields(error),
-        });
-        return undefined;
-      });
-      const state = found && settle(entry, found, true);
-      if (found && state === 'redeemed') {
-        await forget(entry, 'voucher redemption had landed', { reason });
-        return { outcome: 'redeemed', voucher: found, redeemedAt: found.redeemed_at ?? new Date(now()).toISOString() };
-      }
-      if (state === 'lock_lost') {
-        await forget(entry, 'voucher lock had lapsed', { reason });
-        return { outcome: 'lock_gone' };
-      }
+  async function letGo(entry: LockEntry, reason: ReleaseReason, found?: VoucherWithRedemptions): Promise<Settlement> {
+    if (entry.phase === 'locking') return settleIntent(entry, reason, found);
+    if (entry.phase === 'locked') return { outcome: await releaseEntry(entry, reason) };
+    found ??= await findToSettle(entry, reason);
+    if (found && landed(entry, found)) {
+      await forget(entry, 'voucher redemption had landed', { reason });
+      return redeemed(found);
     }
+    if (found && (entry.phase === 'settling' || found.status === 'ACTIVE')) {
+      await forget(entry, 'voucher redemption had not landed; the lock is gone', { reason, status: found.status });
+      return { outcome: 'lock_gone' };
+    }
+    if (entry.phase === 'settling') return { outcome: 'kept' };
     return { outcome: await releaseEntry(entry, reason) };
+  }
+
+  /**
+   * A Lock whose answer never came may have locked the voucher, but without its release key the
+   * kiosk cannot release it (Release Voucher needs the key): only the platform's own release, an
+   * hour after the lock, frees it. So the intent stays, and the voucher is not locked again by
+   * this kiosk, until Find Voucher shows it unlocked or that hour (plus the Lock's own time) is up.
+   */
+  async function settleIntent(entry: LockIntent, reason: ReleaseReason, found?: VoucherWithRedemptions): Promise<Settlement> {
+    found ??= await findToSettle(entry, reason);
+    if (!found) return { outcome: 'kept' };
+    const lapsesBy = Date.parse(entry.intendedAt) + LOCK_DURATION_MS + SHOPPER_ACTION_BUDGET_MS;
+    if (found.status === 'LOCKED' && now() < lapsesBy) {
+      log.warn('voucher may be held by a lock whose answer was lost; only the platform can release it', {
+        voucherUuid: entry.voucherUuid,
+        reason,
+        lapsesBy: new Date(lapsesBy).toISOString(),
+      });
+      return { outcome: 'kept' };
+    }
+    await forget(entry, 'voucher lock intent settled: no lock of this kiosk holds the voucher', { reason, status: found.status });
+    return { outcome: 'lock_gone' };
   }
 
   function release(voucherUuid: string, reason: ReleaseReason): Promise<ReleaseResult> {
     return exclusive(voucherUuid, async () => {
       const entry = journal.get(voucherUuid);
-      return entry ? letGo(entry, reason) : { outcome: 'not_held' };
+      // An intent holds no key: nothing this kiosk could release.
+      if (!entry || entry.phase === 'locking') return { outcome: 'not_held' };
+      const settled = await letGo(entry, reason);
+      return settled.outcome === 'kept' ? { outcome: 'lock_gone' } : settled;
     });
   }
 
   /** Settles every journaled lock, each in its turn with any operation on the same voucher. */
-  async function settleAll(settleOne: (entry: LockEntry) => Promise<SettledLock['outcome']>): Promise<SettledLock[]> {
+  async function settleAll(reason: ReleaseReason): Promise<SettledLock[]> {
     const settled = await Promise.all(
       journal.entries().map(({ voucherUuid }) =>
         exclusive(voucherUuid, async () => {
           const entry = journal.get(voucherUuid);
-          return entry && { voucherUuid, outcome: await settleOne(entry) };
+          return entry && { voucherUuid, outcome: (await letGo(entry, reason)).outcome };
         }),
       ),
     );
@@ -331,9 +450,9 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     lock,
     redeem,
     release,
-    releaseAll: (reason) => settleAll(async (entry) => (await letGo(entry, reason)).outcome),
+    releaseAll: settleAll,
     // A lock left by a crash: the shopper is gone, so a LOCKED voucher is released, never redeemed.
-    recover: () => settleAll(async (entry) => (await letGo(entry, 'startup')).outcome),
+    recover: () => settleAll('startup'),
     close,
   };
 }

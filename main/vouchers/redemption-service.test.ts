@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,9 +7,10 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
-import { JOURNAL_FILE, openLockJournal, type LockEntry } from './lock-journal.node.ts';
+import { JOURNAL_FILE, openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
 import {
   createRedemptionService,
+  RedemptionInFlight,
   type RedemptionService,
   type RedemptionServiceOptions,
 } from './redemption-service.node.ts';
@@ -127,6 +129,12 @@ async function journalOnDisk(dir: string): Promise<LockEntry[]> {
   return (JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')) as { entries: LockEntry[] }).entries;
 }
 
+/** The journal's entry for a lock this kiosk holds (not a mere intent). */
+function heldEntry(entry: LockEntry | undefined): HeldLockEntry {
+  if (!entry || entry.phase === 'locking') throw new Error(`no held lock: ${JSON.stringify(entry?.phase)}`);
+  return entry;
+}
+
 /** Moves the sandbox clock forward; answers the sandbox's new time. */
 async function advanceClock(seconds: number): Promise<string> {
   const response = await fetch(`${sandbox.baseUrl}/_sandbox/clock`, {
@@ -142,15 +150,15 @@ describe('lock and redeem', () => {
   it('journals the lock before lock() resolves, with the key that opens it', async () => {
     const voucher = await freshVoucher();
     const { service, dir } = await kiosk();
-    const held = await service.lock(voucher.code);
+    const lock = await service.lock(voucher.code);
 
-    expect(held).toEqual({ voucherUuid: voucher.uuid, lockedAt: expect.any(String), systemReleaseAt: expect.any(String) });
-    expect(held).not.toHaveProperty('releaseKey');
-    const [entry] = await journalOnDisk(dir);
+    expect(lock).toEqual({ voucherUuid: voucher.uuid, lockedAt: expect.any(String), systemReleaseAt: expect.any(String) });
+    expect(lock).not.toHaveProperty('releaseKey');
+    const entry = heldEntry((await journalOnDisk(dir))[0]);
     expect(entry).toMatchObject({ voucherUuid: voucher.uuid, code: voucher.code, phase: 'locked', timesRedeemedBefore: 0 });
-    expect(Date.parse(entry!.systemReleaseAt) - Date.parse(entry!.lockedAt)).toBe(60 * 60 * 1000);
+    expect(Date.parse(entry.systemReleaseAt) - Date.parse(entry.lockedAt)).toBe(60 * 60 * 1000);
     expect((await platformView(voucher.code)).status).toBe('LOCKED');
-    const released = await admin.releaseVoucher({ voucher_uuid: voucher.uuid, release_key: entry!.releaseKey });
+    const released = await admin.releaseVoucher({ voucher_uuid: voucher.uuid, release_key: entry.releaseKey });
     expect(released.data.voucher.status).toBe('ACTIVE');
   });
 
@@ -159,7 +167,7 @@ describe('lock and redeem', () => {
     const logs: LogLine[] = [];
     const { service, journal, dir, line } = await kiosk({ logs });
     await service.lock(voucher.code);
-    const releaseKey = journal.get(voucher.uuid)!.releaseKey;
+    const releaseKey = heldEntry(journal.get(voucher.uuid)).releaseKey;
 
     const result = await service.redeem(voucher.uuid);
     expect(result).toMatchObject({ outcome: 'redeemed', voucher: { uuid: voucher.uuid, times_redeemed: 1 } });
@@ -202,7 +210,7 @@ describe('lock and redeem', () => {
     const voucher = await freshVoucher();
     const { service, journal, line } = await kiosk();
     await service.lock(voucher.code);
-    const releaseKey = journal.get(voucher.uuid)!.releaseKey;
+    const releaseKey = heldEntry(journal.get(voucher.uuid)).releaseKey;
     line.faults.push({ path: '/vouchers/redeem', fault: 'unsent' });
 
     expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
@@ -376,7 +384,7 @@ describe('releasing while offline', () => {
 
     expect(await service.release(voucher.uuid, 'quit')).toEqual({ outcome: 'retrying' });
     await advanceClock(60 * 60 + 1);
-    clock = Date.parse(journal.get(voucher.uuid)!.systemReleaseAt) + 1;
+    clock = Date.parse(heldEntry(journal.get(voucher.uuid)).systemReleaseAt) + 1;
 
     // Logged once the entry is off the disk.
     await vi.waitFor(() => expect(logs.map((logged) => logged.message)).toContainEqual(expect.stringMatching(/lapsed/)), {
@@ -385,5 +393,141 @@ describe('releasing while offline', () => {
     });
     expect(journal.entries()).toEqual([]);
     expect((await platformView(voucher.code)).status).toBe('ACTIVE');
+  });
+});
+
+describe('a redemption that may have landed, once its lock is gone', () => {
+  it('is never redeemed twice: cancelled while Find Voucher fails, the voucher is not locked again until Find settles it', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 3 });
+    const { service, journal, line, dir } = await kiosk();
+    await service.lock(voucher.code);
+    // The redeem lands but its answer is lost, and Find Voucher fails too.
+    line.faults.push({ path: '/vouchers/redeem', fault: 'lost' }, { path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'unsettled' });
+
+    // The shopper cancels, Find still failing: the release finds the lock consumed.
+    line.faults.push({ path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.release(voucher.uuid, 'cancel')).toEqual({ outcome: 'lock_gone' });
+    expect(await journalOnDisk(dir)).toEqual([expect.objectContaining({ voucherUuid: voucher.uuid, phase: 'settling' })]);
+
+    // The shopper redeems again: Find Voucher now answers, and the use that landed is reported, not repeated.
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80005 });
+    expect(await platformView(voucher.code)).toMatchObject({ status: 'ACTIVE', times_redeemed: 1 });
+    expect(line.redeemRequests()).toHaveLength(1);
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('lets the voucher be locked again once Find Voucher shows the redemption never landed', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 3 });
+    const { service, journal, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'unsent' }, { path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'unsettled' });
+    // The lock lapses before the shopper cancels: the release cannot tell what became of the redeem.
+    await advanceClock(60 * 60 + 1);
+    line.faults.push({ path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.release(voucher.uuid, 'cancel')).toEqual({ outcome: 'lock_gone' });
+    expect(journal.get(voucher.uuid)?.phase).toBe('settling');
+
+    await service.lock(voucher.code);
+    expect(journal.get(voucher.uuid)?.phase).toBe('locked');
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', voucher: { times_redeemed: 1 } });
+  });
+
+  it('is settled at the next start', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 2 });
+    const crashed = await kiosk();
+    await crashed.service.lock(voucher.code);
+    crashed.line.faults.push({ path: '/vouchers/redeem', fault: 'lost' }, { path: '/vouchers/find', fault: 'unsent' });
+    await crashed.service.redeem(voucher.uuid);
+    crashed.line.faults.push({ path: '/vouchers/find', fault: 'unsent' });
+    await crashed.service.release(voucher.uuid, 'cancel');
+
+    const { service, journal } = await kiosk({ dir: crashed.dir });
+    expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'redeemed' }]);
+    expect(journal.entries()).toEqual([]);
+  });
+});
+
+describe('a second confirm while a redeem is in flight', () => {
+  it('answers busy at once instead of queueing a second redeem', async () => {
+    const voucher = await freshVoucher();
+    const { service, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'stall' });
+    void service.redeem(voucher.uuid);
+
+    const second = await Promise.race([service.redeem(voucher.uuid).catch((error: unknown) => error), sleep(1_000, 'queued')]);
+    expect(second).toBeInstanceOf(RedemptionInFlight);
+    expect(second).toMatchObject({ kind: 'busy' });
+    expect(line.redeemRequests()).toHaveLength(0);
+  });
+});
+
+describe('locks the journal would not know of', () => {
+  it('journals an intent before the Lock request; a lost answer keeps it, and the voucher is not locked again', async () => {
+    const voucher = await freshVoucher();
+    const logs: LogLine[] = [];
+    const { service, journal, line, dir } = await kiosk({ logs });
+    line.faults.push({ path: '/lock', fault: 'lost' });
+
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'network' });
+    expect(await journalOnDisk(dir)).toEqual([
+      { voucherUuid: voucher.uuid, code: voucher.code, timesRedeemedBefore: 0, phase: 'locking', intendedAt: expect.any(String) },
+    ]);
+    expect((await platformView(voucher.code)).status).toBe('LOCKED');
+    // No key: nothing this kiosk could release, and locking again is refused while it may hold it.
+    expect(await service.release(voucher.uuid, 'cancel')).toEqual({ outcome: 'not_held' });
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80017 });
+    expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'kept' }]);
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/only the platform can release it/) }));
+
+    // The platform's own release, an hour on, settles it: the voucher serves again.
+    await advanceClock(60 * 60 + 1);
+    expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'lock_gone' }]);
+    expect(journal.entries()).toEqual([]);
+    await service.lock(voucher.code);
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+  });
+
+  it('forgets an intent at the next start when Find Voucher shows the Lock never landed', async () => {
+    const voucher = await freshVoucher();
+    const crashed = await kiosk();
+    crashed.line.faults.push({ path: '/lock', fault: 'stall' });
+    void crashed.service.lock(voucher.code);
+    await vi.waitFor(async () => expect((await journalOnDisk(crashed.dir))[0]?.phase).toBe('locking'));
+
+    const { service, journal } = await kiosk({ dir: crashed.dir });
+    expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'lock_gone' }]);
+    expect(journal.entries()).toEqual([]);
+    expect((await platformView(voucher.code)).status).toBe('ACTIVE');
+  });
+
+  it('drops the intent of a Lock the platform refused', async () => {
+    const voucher = await freshVoucher();
+    await admin.lockVoucher({ voucher_uuid: voucher.uuid });
+    const { service, journal } = await kiosk();
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict' });
+    expect(journal.entries()).toEqual([]);
+  });
+
+  it('reconciles each lock still legible in a truncated journal instead of forgetting them', async () => {
+    const [first, second] = [await freshVoucher(), await freshVoucher()];
+    const crashed = await kiosk();
+    await crashed.service.lock(first.code);
+    await crashed.service.lock(second.code);
+    const text = await readFile(join(crashed.dir, JOURNAL_FILE), 'utf8');
+    const secondKey = heldEntry(crashed.journal.get(second.uuid)).releaseKey;
+    await writeFile(join(crashed.dir, JOURNAL_FILE), text.slice(0, text.indexOf(secondKey) + 4));
+
+    const { service, journal } = await kiosk({ dir: crashed.dir });
+    expect(await service.recover()).toEqual([
+      { voucherUuid: first.uuid, outcome: 'released' },
+      // Its key is lost: only the platform's own release frees it; until then it is kept.
+      { voucherUuid: second.uuid, outcome: 'kept' },
+    ]);
+    expect((await platformView(first.code)).status).toBe('ACTIVE');
+    expect(journal.entries()).toEqual([expect.objectContaining({ voucherUuid: second.uuid, phase: 'locking' })]);
+    expect((await readdir(crashed.dir)).some((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`))).toBe(true);
   });
 });
