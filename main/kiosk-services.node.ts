@@ -12,6 +12,7 @@ import { VisitLog } from './logging/visit-log.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
 import { createPlatformConnection } from './loyalty/platform-connection.node.ts';
+import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from './loyalty/time-budget.node.ts';
 import { ServiceHealth } from './loyalty/service-health.node.ts';
 import { listSerialPorts } from './scanner/serial-ports.node.ts';
 import { ScannerService } from './scanner/scanner-service.node.ts';
@@ -32,6 +33,8 @@ export interface KioskServicesOptions {
   serviceRetryMs?: number;
   /** What restart and quit mean for the host carrying these services. */
   host?: ManagerHost;
+  /** One shopper action's time with the platform, across all its requests and retries (default 12 s). */
+  actionBudgetMs?: number;
 }
 
 /**
@@ -153,6 +156,9 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
   );
 
+  const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
+  const shopperAction = <T>(action: () => Promise<T>) => withTimeBudget(actionBudgetMs, action);
+
   const scanner = new ScannerService({
     config,
     logger,
@@ -171,7 +177,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     getServiceStatus: async () => health.check(),
     getScannerStatus: async () => scanner.status(),
     listSerialPorts: () => listSerialPorts(),
-    ...createShopperHandlers({ connection, health, config, visit }),
+    ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs }),
     ...createManagerHandlers({
       dataDir: options.dataDir,
       version: options.version,
@@ -184,22 +190,25 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       host: options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') },
       platformOrigin: () => platformOrigin(),
     }),
-    lockVoucher: async ({ voucherUuid, code }) => {
-      const lock = await redemptions.lock(code);
-      if (lock.voucherUuid !== voucherUuid) {
-        await redemptions.release(lock.voucherUuid, 'cancel');
-        throw new BridgeFailure('conflict', 'the code names another voucher');
-      }
-      return lock;
-    },
-    redeemVoucher: async ({ voucherUuid, contactUuid }) => {
-      const result = await redemptions.redeem(voucherUuid, { contactUuid });
-      return result.outcome === 'redeemed' ? redeemedView(result) : result;
-    },
-    releaseVoucher: async ({ voucherUuid, reason }) => {
-      const result = await redemptions.release(voucherUuid, reason);
-      return result.outcome === 'redeemed' ? redeemedView(result) : { outcome: 'released' };
-    },
+    lockVoucher: ({ voucherUuid, code }) =>
+      shopperAction(async () => {
+        const lock = await redemptions.lock(code);
+        if (lock.voucherUuid !== voucherUuid) {
+          await redemptions.release(lock.voucherUuid, 'cancel');
+          throw new BridgeFailure('conflict', 'the code names another voucher');
+        }
+        return lock;
+      }),
+    redeemVoucher: ({ voucherUuid, contactUuid }) =>
+      shopperAction(async () => {
+        const result = await redemptions.redeem(voucherUuid, { contactUuid });
+        return result.outcome === 'redeemed' ? redeemedView(result) : result;
+      }),
+    releaseVoucher: ({ voucherUuid, reason }) =>
+      shopperAction(async () => {
+        const result = await redemptions.release(voucherUuid, reason);
+        return result.outcome === 'redeemed' ? redeemedView(result) : { outcome: result.outcome };
+      }),
     endVisit: async () => {
       await redemptions.releaseAll('idle');
       visit.end();

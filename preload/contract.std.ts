@@ -217,6 +217,8 @@ export const BridgeErrorCode = z.enum([
   'maintenance',
   'server',
   'bad_response',
+  /** The same action is already under way (a second tap on confirm): harmless, the first one answers. */
+  'busy',
   'internal',
 ]);
 export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;

@@ -78,8 +78,17 @@ export const RedeemOutcome = z.discriminatedUnion('outcome', [
 ]);
 export type RedeemOutcome = z.infer<typeof RedeemOutcome>;
 
-/** Letting go of a lock: released, or redeemed after all (a confirm whose answer was lost had landed). */
-export const ReleaseOutcome = z.discriminatedUnion('outcome', [z.object({ outcome: z.literal('released') }), Redeemed]);
+/**
+ * Letting go of a lock, as it really went: released; lock_gone (the platform no longer held it;
+ * after a confirm whose answer was lost, the kiosk will not lock the voucher again until it knows
+ * whether that confirm landed); retrying (the platform could not be reached: released in the
+ * background); not_held (this kiosk held no lock on it); or redeemed after all (a confirm whose
+ * answer was lost had landed).
+ */
+export const ReleaseOutcome = z.discriminatedUnion('outcome', [
+  z.object({ outcome: z.enum(['released', 'lock_gone', 'retrying', 'not_held']) }),
+  Redeemed,
+]);
 export type ReleaseOutcome = z.infer<typeof ReleaseOutcome>;
 
 export const PortalSessionView = z.object({

@@ -6,6 +6,7 @@ import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { isOutage, type ServiceHealth } from '../loyalty/service-health.node.ts';
+import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget.node.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
 
@@ -56,8 +57,10 @@ export function createShopperHandlers(options: {
   config: ConfigStore;
   /** Tagged with the visit's portal session once there is one. */
   visit: VisitLog;
+  /** A lookup's time with the platform, across its requests and retries (default 12 s). */
+  actionBudgetMs?: number;
 }): InputOnlyHandlers<ShopperCalls> {
-  const { connection, health, config, visit } = options;
+  const { connection, health, config, visit, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   const logger = visit.logger;
   const platform = <T>(use: (client: LoyaltyClient) => Promise<T>) => health.track(use(connection.client()));
 
@@ -92,10 +95,12 @@ export function createShopperHandlers(options: {
 
   return {
     async lookupScan({ value }) {
-      const [card, voucher] = await Promise.allSettled([
-        platform((client) => client.findContactIdentifier({ contact_identifier_value: value })),
-        platform((client) => client.findVoucher({ code: value })),
-      ]);
+      const [card, voucher] = await withTimeBudget(actionBudgetMs, () =>
+        Promise.allSettled([
+          platform((client) => client.findContactIdentifier({ contact_identifier_value: value })),
+          platform((client) => client.findVoucher({ code: value })),
+        ]),
+      );
       if (card.status === 'fulfilled') {
         const identifier = card.value.data;
         if (!identifier.active) return { kind: 'inactive_card' };
@@ -157,7 +162,8 @@ export function createShopperHandlers(options: {
     },
 
     async findVoucher({ code }) {
-      return toVoucherView((await platform((client) => client.findVoucher({ code }))).data);
+      const found = await withTimeBudget(actionBudgetMs, () => platform((client) => client.findVoucher({ code })));
+      return toVoucherView(found.data);
     },
 
     async checkVoucher({ voucherUuid, contactUuid }) {

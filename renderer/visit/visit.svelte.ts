@@ -4,6 +4,7 @@ import type { Scan } from '../../preload/scan.std.ts';
 import type {
   HeldLock,
   LookupResult,
+  ReleaseOutcome,
   PortalSessionView,
   ShopperView,
   VoucherCheck,
@@ -13,6 +14,9 @@ import type {
 import { i18n } from '../i18n/i18n.svelte';
 import { kiosk } from '../kiosk.dom.ts';
 import { problemForError, problemForStatus, type ProblemKey } from './problem-messages.std.ts';
+
+/** What the shopper is told once a held voucher is let go of: each outcome in its own words. */
+export type ReleaseNoticeKey = `release.${ReleaseOutcome['outcome']}`;
 
 /** How long the shopper has to confirm a locked voucher; well inside the platform's hour. */
 export const CONFIRM_SECONDS = 60;
@@ -43,6 +47,8 @@ export class Visit {
   vouchers = $state<VoucherPage | null>(null);
   /** A problem with the last action, shown on the current screen. */
   problem = $state<ProblemKey | null>(null);
+  /** What became of a voucher lock the shopper let go of; cleared by the next action. */
+  notice = $state<ReleaseNoticeKey | null>(null);
   busy = $state(false);
   #settings: () => KioskSettingsView | null;
   /** The unlinked card scanned before joining; linked to the new contact. */
@@ -137,6 +143,8 @@ export class Visit {
     );
     if (outcome?.outcome === 'redeemed') return this.#showRedeemed(outcome);
     if (this.screen.name !== 'confirm') return;
+    // A second tap answered `busy`: the first confirm is still on its way and will answer.
+    if (!outcome && !this.problem) return;
     if (outcome?.outcome === 'unsettled') {
       // The lock is still held: confirming again is safe (main settles it), and so is cancelling.
       this.problem = 'problem.voucher.unsettled';
@@ -152,8 +160,10 @@ export class Visit {
     const { voucher } = this.screen;
     this.screen = { name: 'voucher', voucher, check: null };
     const released = await this.#call(() => kiosk.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
+    if (!released) return;
     // A confirm whose answer was lost had landed after all: say so rather than offer it again.
-    if (released?.outcome === 'redeemed') this.#showRedeemed(released);
+    if (released.outcome === 'redeemed') this.#showRedeemed(released);
+    this.notice = `release.${released.outcome}`;
   }
 
   #showRedeemed({ voucher, redeemedAt }: { voucher: VoucherView; redeemedAt: string }) {
@@ -165,6 +175,7 @@ export class Visit {
   async goHome() {
     if (!this.shopper) return this.reset();
     this.problem = null;
+    this.notice = null;
     this.screen = { name: 'home' };
   }
 
@@ -214,6 +225,7 @@ export class Visit {
     this.creditBalance = null;
     this.vouchers = null;
     this.problem = null;
+    this.notice = null;
     this.busy = false;
     this.#unlinkedCard = null;
     this.#queuedScan = null;
@@ -291,6 +303,7 @@ export class Visit {
     const generation = this.#generation;
     this.busy = true;
     this.problem = null;
+    this.notice = null;
     let result: BridgeResult<T>;
     try {
       result = await run();
@@ -303,7 +316,8 @@ export class Visit {
     }
     if (generation !== this.#generation) return null;
     if (result.ok) return result.value;
-    if (!quiet) this.problem = problemForError(result.error as BridgeError);
+    // busy: the same action is already under way, and its own answer is what counts.
+    if (!quiet && result.error.code !== 'busy') this.problem = problemForError(result.error as BridgeError);
     return null;
   }
 }
