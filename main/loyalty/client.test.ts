@@ -5,6 +5,7 @@ import { sampleVoucher, sampleVoucherWithRedemptions, samplePortalSession } from
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClientOptions } from './client.node.ts';
 import { failure } from './loyalty-error.test-support.ts';
+import { outsideTimeBudget, withTimeBudget } from './time-budget.node.ts';
 import type { LoyaltyCredentials } from './request.std.ts';
 
 const credentials = {
@@ -467,5 +468,49 @@ describe('secrets and personal data', () => {
     for (const secret of secrets) expect(logged).not.toContain(secret);
     expect(logged).not.toContain('SECRETCODE-98765');
     expect(logged).not.toContain('jane.doe@example.com');
+  });
+});
+
+describe('a shopper action\'s time budget', () => {
+  // A slow platform: every answer comes after 300 ms, past each attempt's 250 ms.
+  const slow: Script = (_request, response) => void setTimeout(() => found(_request, response), 300);
+
+  it('bounds all attempts and retries of a call together, not each attempt', async () => {
+    const server = await scriptedServer(slow);
+    const client = clientFor(server.baseUrl, { timeoutMs: 250, retries: 2, retryDelayMs: 10 });
+    // Unbudgeted, three attempts of 250 ms each.
+    let started = performance.now();
+    expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('timeout');
+    expect(performance.now() - started).toBeGreaterThanOrEqual(700);
+    expect(server.requests).toHaveLength(3);
+
+    started = performance.now();
+    const error = await failure(withTimeBudget(400, () => client.findVoucher({ code: 'C' })));
+    const elapsed = performance.now() - started;
+    expect(error.kind).toBe('timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(380);
+    expect(elapsed).toBeLessThan(600);
+    // The first attempt took 250 ms; the second had only what was left; there was no time for a third.
+    expect(server.requests).toHaveLength(5);
+  });
+
+  it('is shared by every call of the action, and an action out of time sends nothing more', async () => {
+    const server = await scriptedServer(slow);
+    const client = clientFor(server.baseUrl, { timeoutMs: 250, retries: 0 });
+    const started = performance.now();
+    await withTimeBudget(350, async () => {
+      expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('timeout');
+      expect((await failure(client.redeemVoucher({ code: 'C', shop_uuid: shopUuid }))).kind).toBe('timeout');
+      expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('timeout');
+    });
+    expect(performance.now() - started).toBeLessThan(550);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('does not reach work begun outside it (a background release)', async () => {
+    const server = await scriptedServer(slow);
+    const client = clientFor(server.baseUrl, { timeoutMs: 1_000, retries: 0 });
+    const background = await withTimeBudget(100, () => outsideTimeBudget(() => client.findVoucher({ code: 'C' })));
+    expect(background.data.uuid).toBe(sampleVoucherWithRedemptions.uuid);
   });
 });
