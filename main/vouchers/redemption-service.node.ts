@@ -261,13 +261,18 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     });
   }
 
-  /** A refused Lock made no lock: its intent goes. A lost answer may have made one: it stays. */
+  /**
+   * A refused Lock made no lock: its intent goes. A lost answer may have made one: it stays. So
+   * does a refusal because the voucher is locked: the lock in the way may be an earlier one of
+   * this kiosk's whose answer was lost and that the platform carried out late (after the Find
+   * that let its intent go).
+   */
   async function lockOrKeepIntent(intent: LockIntent) {
     try {
       return (await client.lockVoucher({ voucher_uuid: intent.voucherUuid })).data.lock;
     } catch (error) {
-      if (isUncertain(error)) {
-        log.warn('voucher lock answer lost; the intent stays journaled until Find Voucher settles it', {
+      if (isUncertain(error) || (error instanceof LoyaltyError && error.code === platformErrors.voucherAlreadyLocked.code)) {
+        log.warn('voucher lock answer lost or refused as locked; the intent stays journaled until Find Voucher settles it', {
           voucherUuid: intent.voucherUuid,
           ...failureFields(error),
         });

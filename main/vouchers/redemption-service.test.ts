@@ -505,10 +505,26 @@ describe('locks the journal would not know of', () => {
 
   it('drops the intent of a Lock the platform refused', async () => {
     const voucher = await freshVoucher();
-    await admin.lockVoucher({ voucher_uuid: voucher.uuid });
+    await admin.updateVoucher({ voucher_uuid: voucher.uuid, status: 'DEACTIVATED' });
     const { service, journal } = await kiosk();
-    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict' });
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80012 });
     expect(journal.entries()).toEqual([]);
+  });
+
+  it('keeps the intent of a Lock refused as locked: the lock in the way may be its own, carried out late', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal } = await kiosk();
+    // Find sees the voucher free; the earlier Lock whose answer was lost lands just before this one.
+    const findThenLateLock = async (input: { code: string }) => {
+      const found = await admin.findVoucher(input);
+      await admin.lockVoucher({ voucher_uuid: voucher.uuid });
+      return found;
+    };
+    const racing = createRedemptionService({ client: { ...admin, findVoucher: findThenLateLock }, journal, shopUuid });
+    services.push(racing);
+    expect(await failure(racing.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80017 });
+    expect(journal.get(voucher.uuid)?.phase).toBe('locking');
+    expect(await service.release(voucher.uuid, 'cancel')).toEqual({ outcome: 'not_held' });
   });
 
   it('reconciles each lock still legible in a truncated journal instead of forgetting them', async () => {
