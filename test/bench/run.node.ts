@@ -3,6 +3,7 @@ import os from 'node:os';
 import { benchCameraDecode } from '../camera/decode.bench.node.ts';
 import { benchClientOverhead } from './client-overhead.bench.node.ts';
 import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
+import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
 import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
 import { benchRendererBundle, benchScanToVoucherPaint, benchVisitHeap } from './visit.bench.node.ts';
@@ -24,6 +25,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'visit-heap', run: benchVisitHeap },
   { name: 'visit-bundle', run: benchRendererBundle },
   { name: 'fuzz-counts', run: benchFuzzCounts },
+  { name: 'redemption-faults', run: benchRedemptionFaults },
 ];
 
 const filters = process.argv.slice(2);
