@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { LogFields, Logger } from '../../main/logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
 import { openLockJournal, type LockEntry, type LockJournal } from '../../main/vouchers/lock-journal.node.ts';
-import { createRedemptionService, type RedemptionService } from '../../main/vouchers/redemption-service.node.ts';
+import { createRedemptionService } from '../../main/vouchers/redemption-service.node.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { FAULTS, startFaultProxy, type Fault, type FaultProxy, type ProxiedRequest, type Stage } from './fault-proxy.node.ts';
 
