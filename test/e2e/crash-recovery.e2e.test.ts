@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,6 +8,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startBrowserHostProcess } from '../support/browser-host-process.node.ts';
+import { startFaultProxy, type FaultProxy, type ProxiedRequest } from '../support/fault-proxy.node.ts';
 import { launchChromium } from '../support/chromium.node.ts';
 import {
   cardOf,
@@ -36,60 +36,7 @@ function journalEntries(dataDir: string): unknown[] {
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] }).entries;
 }
 
-interface HoldingProxy {
-  baseUrl: string;
-  /** What becomes of the next Redeem Voucher: held after or before the platform sees it, or passed on. */
-  hold: 'after' | 'before' | null;
-  /** Redeem requests held so far (their callers never hear back). */
-  held: number;
-  /** Redeem requests that reached the platform. */
-  redeemsForwarded: number;
-  close(): Promise<void>;
-}
-
-/** A loopback proxy in front of `target` (a base URL ending in /api) that can hold Redeem Voucher. */
-async function startHoldingProxy(target: string): Promise<HoldingProxy> {
-  const upstream = new URL(target);
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const isRedeem = request.method === 'POST' && request.url?.endsWith('/vouchers/redeem');
-      const hold = isRedeem ? proxy.hold : null;
-      if (hold) {
-        proxy.hold = null;
-        proxy.held++;
-      }
-      if (hold === 'before') return;
-      if (isRedeem) proxy.redeemsForwarded++;
-      const forwarded = http.request(
-        { host: upstream.hostname, port: upstream.port, path: request.url, method: request.method, headers: request.headers },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => body.push(chunk));
-          answer.on('end', () => {
-            if (hold === 'after') return;
-            response.writeHead(answer.statusCode ?? 502, answer.headers).end(Buffer.concat(body));
-          });
-        },
-      );
-      forwarded.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  const proxy: HoldingProxy = {
-    baseUrl: `http://127.0.0.1:${port}${upstream.pathname}`,
-    hold: null,
-    held: 0,
-    redeemsForwarded: 0,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
-  };
-  return proxy;
-}
+const isRedeem = (request: ProxiedRequest) => request.method === 'POST' && request.path.endsWith('/vouchers/redeem');
 
 describe('crash recovery: voucher locks survive a killed kiosk', () => {
   let browser: Browser;
@@ -171,9 +118,10 @@ describe('crash recovery: voucher locks survive a killed kiosk', () => {
   });
 
   /**
-   * A connected kiosk whose platform (an in-process sandbox) sits behind a loopback proxy that can
-   * hold Redeem Voucher: after the platform carried it out (the answer is lost) or before it gets
-   * there. The kiosk is killed while its redeem waits; a new one starts on the same data folder.
+   * A connected kiosk whose platform (an in-process sandbox) sits behind the loopback fault proxy,
+   * which holds Redeem Voucher: after the platform carried it out (the answer is dropped) or before
+   * it gets there (the request is dropped). The kiosk is killed while its redeem waits; a new one
+   * starts on the same data folder.
    */
   describe.each([
     ['after the platform redeemed it: the restart finds the redemption and never repeats it', 'after', 'redeemed', 'REDEEMED', 1],
@@ -182,11 +130,11 @@ describe('crash recovery: voucher locks survive a killed kiosk', () => {
     const keychainService = `loyalty-kiosk-e2e-crash-${hold}-${process.pid}`;
     const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
     let sandbox: RunningSandbox;
-    let proxy: HoldingProxy;
+    let proxy: FaultProxy;
 
     beforeAll(async () => {
       sandbox = await startSandbox({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'crash-platform-')), port: 0 });
-      proxy = await startHoldingProxy(sandbox.baseUrl);
+      proxy = await startFaultProxy(sandbox.baseUrl);
       const { api_key, access_token, personal_access_token } = sandbox.manifest.credentials;
       await secrets.set('apiKey', api_key);
       await secrets.set('accessToken', access_token);
@@ -214,22 +162,28 @@ describe('crash recovery: voucher locks survive a killed kiosk', () => {
 
       const first = await startConnected(dataDir);
       const { page, code } = await toConfirm(first, `crash-${hold}`);
-      proxy.hold = hold;
+      // The next redeem only: held after the platform redeemed it, or before it gets there.
+      let holding = true;
+      proxy.decide = (request) => {
+        if (!holding || !isRedeem(request)) return undefined;
+        holding = false;
+        return hold === 'after' ? 'drop_answer' : 'drop_request';
+      };
       await page.getByTestId('confirm').click();
-      await expect.poll(() => proxy.held, { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => proxy.faultCount(), { timeout: 10_000 }).toBe(1);
       await expect.poll(async () => (await first.platform.findVoucher({ code })).data.status).toBe(hold === 'after' ? 'REDEEMED' : 'LOCKED');
       await first.host.stop('SIGKILL');
       await page.close();
       // The redemption was under way: the journal says so, and keeps its key for the next start.
       expect(journalEntries(dataDir)).toEqual([expect.objectContaining({ phase: 'redeeming' })]);
 
-      proxy.hold = null;
+      proxy.decide = () => undefined;
       const second = await startConnected(dataDir);
       const settled = () => kioskLog(dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled;
       await expect.poll(settled, { timeout: 10_000 }).toEqual([{ voucherUuid: expect.any(String), outcome }]);
       expect(journalEntries(dataDir)).toEqual([]);
       expect((await second.platform.findVoucher({ code })).data).toMatchObject({ status, times_redeemed: timesRedeemed });
-      expect(proxy.redeemsForwarded).toBe(timesRedeemed);
+      expect(proxy.log.filter((request) => isRedeem(request) && request.forwarded)).toHaveLength(timesRedeemed);
 
       // The restarted kiosk serves, and shows the voucher for what it now is.
       const again = await openKiosk(browser, second);
