@@ -49,6 +49,8 @@ describe('shopper journey: card → home → voucher → redeem → cancel / bac
     expect(await koffie()).toMatchObject({ status: 'ACTIVE', times_redeemed: 0, is_redeemed: false });
     await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
     await expect(page.getByTestId('problem').count()).resolves.toBe(0);
+    // Told what became of it, as a notice, not a problem.
+    await expect(page.getByTestId('notice').textContent()).resolves.toBe('Nothing was redeemed: the voucher is free to use again.');
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Gratis koffie');
   }
 
