@@ -134,7 +134,7 @@ const FIELD = /"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/g;
  * lost becomes an intent (Find Voucher settles it); one whose phase was lost is taken as
  * 'redeeming', so its redemption is looked for before its lock is released.
  */
-export function salvageEntries(text: string): { entries: LockEntry[]; codeless: string[] } {
+function salvageEntries(text: string): { entries: LockEntry[]; codeless: string[] } {
   const entries: LockEntry[] = [];
   const codeless: string[] = [];
   for (const chunk of text.split(/(?="voucherUuid")/).slice(1)) {

@@ -45,12 +45,16 @@ export interface FaultProxy {
   /** Every request so far, in arrival order. */
   readonly log: ProxyRecord[];
   faultCount(): number;
+  /** Resolves once no request is on its way to the platform (each one forwarded has its answer). */
+  quiet(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startFaultProxy(target: string, { delayMs = 1_000 }: { delayMs?: number } = {}): Promise<FaultProxy> {
   const upstream = new URL(target);
   const log: ProxyRecord[] = [];
+  let forwarding = 0;
+  const onQuiet: Array<() => void> = [];
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse) {
     const chunks: Buffer[] = [];
@@ -64,7 +68,11 @@ export async function startFaultProxy(target: string, { delayMs = 1_000 }: { del
     if (fault === 'status_503') return void response.writeHead(503, { 'content-type': 'text/plain' }).end('Service Unavailable');
 
     record.forwarded = true;
-    const answer = await forward(upstream, request, proxied);
+    forwarding++;
+    const answer = await forward(upstream, request, proxied).finally(() => {
+      if (--forwarding > 0) return;
+      for (const resolve of onQuiet.splice(0)) resolve();
+    });
     await proxy.onStage('landed', proxied);
     switch (fault) {
       case 'drop_answer':
@@ -99,6 +107,7 @@ export async function startFaultProxy(target: string, { delayMs = 1_000 }: { del
     onStage: () => {},
     log,
     faultCount: () => log.filter((record) => record.fault !== null).length,
+    quiet: () => (forwarding === 0 ? Promise.resolve() : new Promise((resolve) => onQuiet.push(resolve))),
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

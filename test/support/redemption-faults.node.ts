@@ -260,8 +260,10 @@ async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<F
   };
 
   const confirms = await shopper(kiosk, random, voucher, uses);
-  // Killed or not, the kiosk stops here and starts again on a clean line.
+  // Killed or not, the kiosk stops here and starts again on a clean line, once what it had sent
+  // has reached the platform (a restart takes longer than a request on loopback).
   await kiosk.kill();
+  await proxy.quiet();
   proxy.decide = () => undefined;
   proxy.onStage = () => {};
   // A clean line, but a loaded machine: recovery's requests get time enough not to time out.
