@@ -14,7 +14,6 @@ describe('redemption fault injection', () => {
   it('never redeems twice and leaves no lock held once recovery has run, over 200 seeded runs', { timeout: 150_000 }, async () => {
     const totals = await runRedemptionFaults({ seed: SEED, runs: 200 });
     const summary = `seed ${SEED}: ${JSON.stringify({ ...totals, failures: totals.failures.slice(0, 10) })}`;
-    console.log(`redemption fault injection: ${summary}`);
 
     expect(totals.failures, summary).toEqual([]);
     expect(totals.doubleRedemptions, summary).toBe(0);
