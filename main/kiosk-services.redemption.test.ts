@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/sandbox.node.ts';
 import { startFaultProxy, type Fault, type FaultProxy, type ProxiedRequest } from '../test/support/fault-proxy.node.ts';
 import { kioskLog } from '../test/support/kiosk-journey.node.ts';
+import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { createLoyaltyClient, type LoyaltyClient } from './loyalty/client.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
@@ -27,7 +28,8 @@ describe('redemption across the bridge, through a fault proxy', () => {
   let admin: LoyaltyClient;
   let services: KioskServices;
   let dataDir: string;
-  const call = (name: string, input: unknown) => services.dispatch(name, input);
+  const shopper = new BridgeConnection('shopper');
+  const call = (name: string, input: unknown) => services.dispatch(name, input, shopper);
 
   beforeAll(async () => {
     platform = await startSandbox({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'bridge-platform-')), port: 0 });
