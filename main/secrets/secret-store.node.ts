@@ -70,12 +70,12 @@ export class KeytarSecretStore implements SecretStore {
     if (!trimmed) throw new Error(`${name} must not be empty`);
     this.options.onSecretSeen?.(trimmed);
     await this.#call((keytar) => keytar.setPassword(this.#service, ACCOUNTS[name], trimmed));
-    this.options.logger.info('secret stored in the keychain', { secret: name });
+    this.options.logger.info('secret stored in the keychain', { name });
   }
 
   async remove(name: SecretName): Promise<boolean> {
     const removed = await this.#call((keytar) => keytar.deletePassword(this.#service, ACCOUNTS[name]));
-    if (removed) this.options.logger.info('secret removed from the keychain', { secret: name });
+    if (removed) this.options.logger.info('secret removed from the keychain', { name });
     return removed;
   }
 
