@@ -5,14 +5,25 @@ import type { Logger } from '../logging/logger.std.ts';
 import { writeFileDurably } from '../persistence/durable-file.node.ts';
 
 export const MAX_PIN_FAILURES = 5;
-export const LOCKOUT_MS = 5 * 60_000;
+/** Each lockout in a row lasts longer: 5 min, 15 min, 1 h, then 4 h for every further one. */
+export const LOCKOUT_STEPS_MS = [5 * 60_000, 15 * 60_000, 60 * 60_000, 4 * 60 * 60_000] as const;
 
-const LockoutState = z.object({ failures: z.number().int().min(0), lockedUntil: z.number().int().nullable() });
+const LockoutState = z.object({
+  failures: z.number().int().min(0),
+  lockedUntil: z.number().int().nullable(),
+  /** Lockouts since the last right PIN; a file from before escalation has none. */
+  lockouts: z.number().int().min(0).default(0),
+});
 type LockoutState = z.infer<typeof LockoutState>;
+
+/** How long the lockout after `previous` earlier ones (since the last right PIN) lasts. */
+export function lockoutDuration(previous: number): number {
+  return LOCKOUT_STEPS_MS[Math.min(previous, LOCKOUT_STEPS_MS.length - 1)]!;
+}
 
 /**
  * Wrong PINs counted in the data folder, so pulling the plug does not reset the count: five in a
- * row lock the pad for five minutes.
+ * row lock the pad, for longer each time (LOCKOUT_STEPS_MS), until a right PIN starts over.
  */
 export class PinLockout {
   readonly #file: string;
@@ -39,17 +50,20 @@ export class PinLockout {
 
   /** Resolves once the count is on disk: a power cut right after a wrong PIN must not forget it. */
   async recordFailure() {
+    const { lockouts } = this.#state;
     const failures = this.#state.failures + 1;
     if (failures >= MAX_PIN_FAILURES) {
-      await this.#write({ failures: 0, lockedUntil: this.now() + LOCKOUT_MS });
-      this.logger.warn('manager PIN pad locked after repeated wrong PINs', { minutes: LOCKOUT_MS / 60_000 });
+      const duration = lockoutDuration(lockouts);
+      await this.#write({ failures: 0, lockedUntil: this.now() + duration, lockouts: lockouts + 1 });
+      this.logger.warn('manager PIN pad locked after repeated wrong PINs', { minutes: duration / 60_000, lockout: lockouts + 1 });
     } else {
-      await this.#write({ failures, lockedUntil: this.#state.lockedUntil });
+      await this.#write({ failures, lockedUntil: this.#state.lockedUntil, lockouts });
     }
   }
 
   async recordSuccess() {
-    if (this.#state.failures !== 0 || this.#state.lockedUntil !== null) await this.#write({ failures: 0, lockedUntil: null });
+    const { failures, lockedUntil, lockouts } = this.#state;
+    if (failures !== 0 || lockedUntil !== null || lockouts !== 0) await this.#write({ failures: 0, lockedUntil: null, lockouts: 0 });
   }
 
   #read(): LockoutState {
@@ -59,9 +73,9 @@ export class PinLockout {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
         // Unreadable counts as locked: tampering with the file must not buy more guesses.
         this.logger.warn('PIN lockout file unreadable; locking the pad', { reason: String(error) });
-        return { failures: 0, lockedUntil: this.now() + LOCKOUT_MS };
+        return { failures: 0, lockedUntil: this.now() + lockoutDuration(0), lockouts: 1 };
       }
-      return { failures: 0, lockedUntil: null };
+      return { failures: 0, lockedUntil: null, lockouts: 0 };
     }
   }
 
