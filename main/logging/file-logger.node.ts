@@ -15,20 +15,35 @@ export interface FileLoggerOptions {
 }
 
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+/** Logs hold redacted but still private operational detail: only the kiosk's own user reads them. */
+const LOG_FILE_MODE = 0o600;
+
+/** Lines the log could not write, and why the last one failed: shown in diagnostics. */
+export interface LogDrops {
+  droppedLines: number;
+  lastProblem: string | null;
+}
 
 /**
  * JSON-lines log in the data folder with size-based rotation. Every line passes the redactor,
  * so a careless call site still cannot write a secret, a full voucher code or an e-mail address.
+ * A log that cannot be written (disk full, read-only, a file where the folder should be) never
+ * throws: the line is dropped and counted, and the kiosk goes on.
  */
 export class FileLogSink {
   readonly redactor = new Redactor();
   readonly file: string;
-  #size: number;
+  #size = 0;
+  #drops: LogDrops = { droppedLines: 0, lastProblem: null };
 
   constructor(private readonly options: FileLoggerOptions) {
-    fs.mkdirSync(options.dir, { recursive: true });
     this.file = path.join(options.dir, 'kiosk.log');
-    this.#size = fs.existsSync(this.file) ? fs.statSync(this.file).size : 0;
+    this.#attempt(() => {
+      fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+      if (!fs.existsSync(this.file)) return;
+      fs.chmodSync(this.file, LOG_FILE_MODE);
+      this.#size = fs.statSync(this.file).size;
+    });
   }
 
   write(level: LogLevel, message: string, fields: LogFields) {
@@ -39,25 +54,53 @@ export class FileLogSink {
       message: this.redactor.text(message),
       ...(this.redactor.value(fields) as LogFields),
     })}\n`;
-    if (this.#size + line.length > (this.options.maxBytes ?? 1_000_000)) this.#rotate();
-    fs.appendFileSync(this.file, line);
-    this.#size += Buffer.byteLength(line);
     if (this.options.echo) process.stderr.write(line);
+    const written = this.#attempt(() => {
+      if (this.#size + line.length > (this.options.maxBytes ?? 1_000_000)) this.#rotate();
+      fs.appendFileSync(this.file, line, { mode: LOG_FILE_MODE });
+    });
+    if (written) this.#size += Buffer.byteLength(line);
+    else this.#drops.droppedLines += 1;
+  }
+
+  /** How many lines were lost to a failing disk since the kiosk started. */
+  drops(): LogDrops {
+    return { ...this.#drops };
   }
 
   /** The newest lines, already redacted, for diagnostics. */
   tail(lines: number): string[] {
-    if (!fs.existsSync(this.file)) return [];
-    return fs.readFileSync(this.file, 'utf8').trimEnd().split('\n').slice(-lines);
+    const text = this.#read(this.file);
+    return text ? text.trimEnd().split('\n').slice(-lines) : [];
   }
 
   /** Every log file kept, oldest first, already redacted: what a diagnostics export carries. */
   files(): Array<{ name: string; text: string }> {
     const names = [...Array.from({ length: this.#keep }, (_, n) => `kiosk.${this.#keep - n}.log`), 'kiosk.log'];
-    return names
-      .map((name) => path.join(this.options.dir, name))
-      .filter((file) => fs.existsSync(file))
-      .map((file) => ({ name: path.basename(file), text: fs.readFileSync(file, 'utf8') }));
+    return names.flatMap((name) => {
+      const text = this.#read(path.join(this.options.dir, name));
+      return text === null ? [] : [{ name, text }];
+    });
+  }
+
+  /** A log file's text, or null when it is missing, unreadable or not a plain file (a device never ends). */
+  #read(file: string): string | null {
+    try {
+      return fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Runs a file operation; a failure is remembered for diagnostics instead of thrown. */
+  #attempt(operation: () => void): boolean {
+    try {
+      operation();
+      return true;
+    } catch (error) {
+      this.#drops.lastProblem = (error as NodeJS.ErrnoException).code ?? String(error);
+      return false;
+    }
   }
 
   get #keep(): number {

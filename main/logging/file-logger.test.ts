@@ -61,3 +61,62 @@ describe('file logger', () => {
     expect(lines).toEqual(Array.from({ length: lines.length }, (_, n) => 60 - lines.length + n));
   });
 });
+
+describe('file logger on a disk that fails', () => {
+  const lines = (logger: ReturnType<typeof createLogger>, count: number) => {
+    for (let i = 0; i < count; i += 1) logger.warn(`line ${i}`, { apiKey: 'never-written-key' });
+  };
+
+  it('drops and counts lines a full disk refuses, and never throws', () => {
+    const dir = tempDir();
+    fs.symlinkSync('/dev/full', path.join(dir, 'kiosk.log'));
+    const sink = new FileLogSink({ dir });
+    expect(() => lines(createLogger(sink), 3)).not.toThrow();
+    expect(sink.drops()).toEqual({ droppedLines: 3, lastProblem: 'ENOSPC' });
+    expect(sink.tail(10)).toEqual([]);
+    expect(sink.files()).toEqual([]);
+  });
+
+  it('starts with a file where its folder should be, and counts every line it cannot write', () => {
+    const blocked = path.join(tempDir(), 'logs');
+    fs.writeFileSync(blocked, 'not a folder');
+    let sink: FileLogSink | undefined;
+    expect(() => (sink = new FileLogSink({ dir: blocked }))).not.toThrow();
+    lines(createLogger(sink!), 4);
+    expect(sink!.drops()).toMatchObject({ droppedLines: 4, lastProblem: expect.stringMatching(/^E[A-Z]+$/) });
+    expect(sink!.tail(10)).toEqual([]);
+  });
+
+  it('counts no drops while the disk works', () => {
+    const sink = new FileLogSink({ dir: tempDir() });
+    lines(createLogger(sink), 2);
+    expect(sink.drops()).toEqual({ droppedLines: 0, lastProblem: null });
+    expect(sink.tail(10)).toHaveLength(2);
+  });
+});
+
+describe('file logger permissions', () => {
+  const mode = (file: string) => fs.statSync(file).mode & 0o777;
+
+  it('writes every log file readable by the kiosk user only, rotated ones included', () => {
+    const dir = tempDir();
+    const previous = process.umask(0o022);
+    try {
+      const logger = createLogger(new FileLogSink({ dir, maxBytes: 300, keep: 2 }));
+      for (let i = 0; i < 20; i += 1) logger.info(`line ${i} ${'x'.repeat(40)}`);
+    } finally {
+      process.umask(previous);
+    }
+    const files = fs.readdirSync(dir).sort();
+    expect(files).toEqual(['kiosk.1.log', 'kiosk.2.log', 'kiosk.log']);
+    for (const file of files) expect(mode(path.join(dir, file))).toBe(0o600);
+  });
+
+  it('narrows a log file an older version left readable to others', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'kiosk.log'), '', { mode: 0o644 });
+    fs.chmodSync(path.join(dir, 'kiosk.log'), 0o644);
+    createLogger(new FileLogSink({ dir })).info('started');
+    expect(mode(path.join(dir, 'kiosk.log'))).toBe(0o600);
+  });
+});
