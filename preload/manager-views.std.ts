@@ -97,6 +97,8 @@ export const Diagnostics = z.object({
     lastScanAt: z.number().optional(),
     lastScanSource: ScanSource.optional(),
   }),
+  /** Lines the log file could not take (disk full, read-only) since the kiosk started, and why. */
+  log: z.object({ droppedLines: z.number().int().min(0), lastProblem: z.string().nullable() }),
   /** Already redacted by the log sink. */
   logTail: z.array(z.string()),
 });

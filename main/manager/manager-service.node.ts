@@ -300,6 +300,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       api: { reachable, latencyMs: reachable ? Math.round(performance.now() - started) : null, problem },
       secrets: await secrets.status(),
       scanner: scannerDiagnostics(),
+      log: options.logSink.drops(),
       logTail: options.logSink.tail(200),
     };
   }

@@ -170,6 +170,23 @@ describe('manager console in main', () => {
     expect(fs.readFileSync(services.logSink.file, 'utf8')).not.toContain('KOFFIE24');
   });
 
+  it('starts on a disk that refuses the log, and diagnostics show the lines it dropped', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-manager-'));
+    fs.mkdirSync(path.join(dataDir, 'logs'));
+    fs.symlinkSync('/dev/full', path.join(dataDir, 'logs', 'kiosk.log'));
+    const { call } = await kiosk(dataDir);
+    await call('setManagerPin', { pin: '2580' });
+    const { log, logTail } = (await call('getDiagnostics')).value;
+    expect(log).toMatchObject({ droppedLines: expect.any(Number), lastProblem: 'ENOSPC' });
+    expect(log.droppedLines).toBeGreaterThanOrEqual(2);
+    expect(logTail).toEqual([]);
+  });
+
+  it('shows no dropped log lines while the disk works', async () => {
+    const { call } = await kiosk();
+    await expect(call('getDiagnostics')).resolves.toMatchObject({ ok: true, value: { log: { droppedLines: 0, lastProblem: null } } });
+  });
+
   it('runs voucher and reward-attribute admin against the platform', async () => {
     const { call, services } = await kiosk();
     const manifest = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8'));

@@ -305,6 +305,7 @@ describe('manager console: settings on a demo kiosk', () => {
     await expect(tab.getByTestId('diagnostics-version').textContent()).resolves.toBe(JSON.parse(fs.readFileSync('package.json', 'utf8')).version);
     await expect(tab.getByTestId('diagnostics-mode').textContent()).resolves.toContain('Demo');
     await expect(tab.getByTestId('diagnostics-api').textContent()).resolves.toMatch(/^Bereikbaar \(\d+ ms\)$/);
+    await expect(tab.getByTestId('diagnostics-log-drops').textContent()).resolves.toBe(nl['console.diagnostics.log_ok']);
     const log = await tab.getByTestId('diagnostics-log').textContent();
     expect(log).toContain('settings changed in the console');
     expect(log!.split('\n').length).toBeLessThanOrEqual(200);
