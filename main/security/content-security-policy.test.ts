@@ -15,4 +15,11 @@ describe('contentSecurityPolicy', () => {
     expect(directive(policy, 'object-src')).toBe("object-src 'none'");
     expect(directive(policy, 'frame-ancestors')).toBe("frame-ancestors 'none'");
   });
+  it('shows images only from the app, data: and the loyalty platform', () => {
+    expect(directive(contentSecurityPolicy('https://loyalty.example'), 'img-src')).toBe("img-src 'self' data: https://loyalty.example");
+    expect(directive(contentSecurityPolicy(null), 'img-src')).toBe("img-src 'self' data:");
+  });
+  it('allows no inline styles', () => {
+    expect(directive(contentSecurityPolicy('https://loyalty.example'), 'style-src')).toBe("style-src 'self'");
+  });
 });

@@ -14,7 +14,8 @@ export function toShopperView(contact: Pick<ContactRef, 'uuid' | 'email'>): Shop
   return { contactUuid: contact.uuid, maskedEmail: maskEmail(contact.email) };
 }
 
-// The renderer's CSP allows https: and data: images; anything else would only show a broken image.
+// https: and data: images only; the renderer's CSP further allows only the platform's own origin,
+// and VoucherMedia shows the gift for an image that does not load.
 const DISPLAYABLE_IMAGE = /^(https:\/\/|data:image\/(png|jpeg|gif|webp|svg\+xml)[;,])/i;
 
 function toMedia(media: Voucher['promotion']['media']): PromotionMedia | null {

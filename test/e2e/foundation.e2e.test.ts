@@ -76,6 +76,30 @@ describe('browser host smoke', () => {
     }
   });
 
+  it('runs under its CSP without a violation of its own, and shows images only from the platform and data:', async () => {
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.landscape });
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+      // Styles and images only: zod's one caught eval probe reports a script-src violation by design.
+      document.addEventListener('securitypolicyviolation', (event) => {
+        if (/^(style|img)-src/.test(event.effectiveDirective)) seen.push(`${event.effectiveDirective} ${event.blockedURI}`);
+      });
+    });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    const violations = () => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+    // Brand colour, badge room: the app styles itself at run time without 'unsafe-inline'.
+    await expect(page.evaluate(() => getComputedStyle(document.querySelector('.kiosk')!).getPropertyValue('--brand'))).resolves.not.toBe('');
+    expect(await violations()).toEqual([]);
+    const platform = new URL(host.sandbox!.baseUrl).origin;
+    await page.evaluate((sources) => {
+      for (const src of sources) document.body.append(Object.assign(document.createElement('img'), { src }));
+    }, [`${platform}/missing.png`, 'data:image/gif;base64,R0lGODlhAQABAAAAACw=', 'https://images.elsewhere.example/promo.png']);
+    await expect.poll(violations).toEqual(['img-src https://images.elsewhere.example/promo.png']);
+    await page.close();
+  });
+
   it('refuses the page and the bridge without the right token', async () => {
     const noToken = await fetch(host.origin);
     expect(noToken.status).toBe(403);
