@@ -10,6 +10,7 @@ import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
+import { originOf, SecretOriginGuard } from './secrets/secret-origin.node.ts';
 import { startEmbeddedSandbox, type EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
 import { createPlatformConnection } from './loyalty/platform-connection.node.ts';
 import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from './loyalty/time-budget.node.ts';
@@ -113,7 +114,13 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   config.onChange((current) => events.emit('settingsChanged', settingsView(current)));
   const stopWatchingConfig = config.watchExternalChanges();
 
-  const connection = createPlatformConnection({ config, secrets, sandbox: () => sandbox, logger });
+  // Secrets follow the configured origin: checked before the first call, and at every change
+  // (console, kioskctl, provisioning, an edit of config.json).
+  const secretOrigin = new SecretOriginGuard(secrets, () => originOf(config.get().api.baseUrl), logger);
+  await secretOrigin.reconcile();
+  config.onChange(() => void secretOrigin.reconcile());
+
+  const connection = createPlatformConnection({ config, secrets, sandbox: () => sandbox, logger, secretsSettled: () => secretOrigin.settled() });
   const health = new ServiceHealth({
     probe: () => connection.client().listVouchers({ limit: 0 }),
     onChange: (status) => events.emit('serviceStatus', status),
@@ -183,6 +190,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       version: options.version,
       config,
       secrets,
+      secretOrigin,
       connection,
       scanner,
       logSink,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigStore } from '../config/config-store.node.ts';
-import { openProvisionedConfig } from '../config/provisioning.node.ts';
+import { openProvisionedConfig, provisioningFilePath, readProvisioning } from '../config/provisioning.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
 import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
@@ -10,6 +10,7 @@ import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node
 import { EXIT_CONFIG } from '../startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
+import { originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
 import { runDoctor } from './doctor.node.ts';
 import { formatTable } from './table.std.ts';
 
@@ -78,6 +79,33 @@ const pinHashShown = (hash: string | null) => (hash === null ? 'not set' : 'set'
 /** The names an admin types, for the keychain's names. */
 const SECRET_ARGS: Record<string, SecretName> = { 'api-key': 'apiKey', 'access-token': 'accessToken', pat: 'personalAccessToken' };
 
+function configuredOrigin(tools: Tools): string | null {
+  return originOf(tools.config().get().api.baseUrl);
+}
+
+/**
+ * The configured platform's origin, read without opening the settings (which may rewrite
+ * config.json, racing a `config` command run beside this one).
+ */
+function configuredOriginOnDisk(dataDir: string, logger: Logger): string | null {
+  const provisioned = readProvisioning(provisioningFilePath(), logger)['api.baseUrl'];
+  if (typeof provisioned === 'string') return originOf(provisioned);
+  try {
+    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { api?: { baseUrl?: unknown } };
+    return typeof saved.api?.baseUrl === 'string' ? originOf(saved.api.baseUrl) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** After a change of the platform's origin (from `before`): the old origin's secrets are removed, and the admin told. */
+async function followPlatformOrigin(context: KioskctlContext, tools: Tools, before: string | null) {
+  const after = configuredOrigin(tools);
+  if (after === before) return;
+  const outcome = await new SecretOriginGuard(tools.secrets(), () => after, tools.logger).reconcile();
+  if (outcome === 'removed') context.stdout(`stored secrets removed: they were for another platform origin; store them again for ${after}\n`);
+}
+
 function secretName(arg: string): SecretName {
   // The argument is not echoed: it may be the secret itself, typed where the name belongs.
   if (!Object.hasOwn(SECRET_ARGS, arg)) throw new Refused(`unknown secret name; use ${Object.keys(SECRET_ARGS).join(', ')}`);
@@ -106,19 +134,22 @@ const commands: Record<string, Command> = {
   },
   'config set': {
     args: ['key', 'value'],
-    run: (context, tools, key, value) => {
+    run: async (context, tools, key, value) => {
       // A hand-typed "hash" would lock every manager out: the PIN has its own command.
       if (key === PIN_HASH_KEY) throw new Refused('manager.pinHash is set with kioskctl pin set (the PIN on stdin)');
       const store = tools.config();
+      const origin = configuredOrigin(tools);
       store.setFromText(key, value);
       tools.logger.info('setting changed by kioskctl', { key });
       context.stdout(`${key} = ${JSON.stringify(store.getKey(key))}\n`);
+      await followPlatformOrigin(context, tools, origin);
       return EXIT.ok;
     },
   },
   'config import': {
     args: ['file'],
-    run: (context, tools, file) => {
+    run: async (context, tools, file) => {
+      const origin = configuredOrigin(tools);
       let text: string;
       try {
         text = fs.readFileSync(file, 'utf8');
@@ -134,6 +165,7 @@ const commands: Record<string, Command> = {
       }
       tools.logger.info('settings imported by kioskctl', { keys: changed });
       context.stdout(`imported ${changed.length} setting${changed.length === 1 ? '' : 's'} from ${file}\n`);
+      await followPlatformOrigin(context, tools, origin);
       return EXIT.ok;
     },
   },
@@ -149,7 +181,8 @@ const commands: Record<string, Command> = {
     args: ['name'],
     stdin: 'the secret',
     run: async (context, tools, arg, value) => {
-      await tools.secrets().set(secretName(arg), value);
+      const origin = configuredOriginOnDisk(context.dataDir, tools.logger);
+      await storeSecretFor(tools.secrets(), secretName(arg), value, origin, tools.logger);
       context.stdout(`${arg} stored in the keychain\n`);
       return EXIT.ok;
     },

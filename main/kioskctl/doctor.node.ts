@@ -9,6 +9,7 @@ import { checkShop } from '../manager/shop-check.node.ts';
 import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
 import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
+import { originOf, SecretOriginGuard } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../preload/config-schema.std.ts';
 
 export interface DoctorCheck {
@@ -67,6 +68,14 @@ async function connectedChecks(baseUrl: string, store: ConfigStore, status: Secr
   }
   if (!status.stored.apiKey) {
     const credentials = fail('credentials', 'no api key stored (printf %s "$KEY" | kioskctl secrets set api-key)');
+    return [credentials, skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the api key') : noShop];
+  }
+  // Secrets stored before the URL belong to it, as the kiosk decides at start; another origin's are never sent.
+  const origin = originOf(baseUrl);
+  const bound = await options.secrets.boundOrigin();
+  if (bound === null) await new SecretOriginGuard(options.secrets, () => origin, options.logger).reconcile();
+  else if (bound !== origin) {
+    const credentials = fail('credentials', `stored for ${bound}, not ${origin ?? baseUrl}: the kiosk removes them when it starts; store this platform's`);
     return [credentials, skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the api key') : noShop];
   }
   // The keychain's credentials as the kiosk reads them: portal sessions prefer the access token.

@@ -3,6 +3,7 @@ import type { ConfigStore } from '../config/config-store.node.ts';
 import type { EmbeddedSandbox } from '../demo/embedded-sandbox.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
+import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from './client.node.ts';
 import type { LoyaltyCredentials } from './request.std.ts';
@@ -10,7 +11,8 @@ import type { LoyaltyCredentials } from './request.std.ts';
 /**
  * Which platform this kiosk talks to, and as which shop: the embedded sandbox in demo mode, the
  * configured API otherwise. The client is rebuilt when the base URL changes; credentials are read
- * from the keychain on every call, so replacing a key takes effect at once.
+ * from the keychain on every call, so replacing a key takes effect at once, and only when they were
+ * stored for the configured origin.
  */
 export interface PlatformConnection {
   client(): LoyaltyClient;
@@ -25,6 +27,8 @@ export function createPlatformConnection(options: {
   /** The embedded sandbox, once demo mode started it. */
   sandbox: () => EmbeddedSandbox | null;
   logger: Logger;
+  /** Resolves once the stored secrets follow the configured origin (a change just made may still be applied). */
+  secretsSettled?: () => Promise<void>;
 }): PlatformConnection {
   const { config, secrets, sandbox, logger } = options;
   const baseUrl = (current: KioskConfig) => current.api.baseUrl ?? sandbox()?.baseUrl;
@@ -35,16 +39,10 @@ export function createPlatformConnection(options: {
       const { api_key, access_token, personal_access_token } = demo.credentials;
       return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
     }
-    const [apiKey, accessToken, personalAccessToken] = await Promise.all([
-      secrets.get('apiKey'),
-      secrets.get('accessToken'),
-      secrets.get('personalAccessToken'),
-    ]);
-    return {
-      apiKey: apiKey ?? undefined,
-      accessToken: accessToken ?? undefined,
-      personalAccessToken: personalAccessToken ?? undefined,
-    };
+    // Only secrets stored for the configured platform's origin: none while they belong to another.
+    await options.secretsSettled?.();
+    const { apiKey, accessToken, personalAccessToken } = await storedSecretsFor(secrets, originOf(config.get().api.baseUrl));
+    return { apiKey, accessToken, personalAccessToken };
   };
 
   let built: { baseUrl: string; client: LoyaltyClient } | undefined;

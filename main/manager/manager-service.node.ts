@@ -11,6 +11,7 @@ import type { PlatformConnection } from '../loyalty/platform-connection.node.ts'
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { KeychainUnavailableError } from '../secrets/secret-store.node.ts';
+import { originOf, storeSecretFor, storedSecretsFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
 import type { ConsoleSettings, ManagerStatus } from '../../preload/manager-views.std.ts';
 import type { ScanSource } from '../../preload/scan.std.ts';
 import { isLoopbackUrl } from '../../preload/config-schema.std.ts';
@@ -42,6 +43,8 @@ export interface ManagerServiceOptions {
   version: string;
   config: ConfigStore;
   secrets: SecretStore;
+  /** Removes the stored secrets when the configured platform moves to another origin. */
+  secretOrigin: SecretOriginGuard;
   connection: PlatformConnection;
   scanner: ScannerService;
   logSink: FileLogSink;
@@ -176,11 +179,13 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       }
       config.setMany(values);
       logger.info('settings changed in the console', { keys: Object.keys(values) });
+      // A new platform origin removes the stored secrets: the answer shows them gone.
+      await options.secretOrigin.reconcile();
       return consoleSettings();
     }),
 
     setSecret: guarded(async ({ name, value }) => {
-      await secrets.set(name, value);
+      await storeSecretFor(secrets, name, value, originOf(config.get().api.baseUrl), logger);
       logger.info('secret stored from the console', { name });
       return secrets.status();
     }),
@@ -192,7 +197,8 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     }),
 
     testConnection: guarded(async ({ baseUrl, apiKey, shopUuid }) => {
-      const key = apiKey ?? (await secrets.get('apiKey')) ?? undefined;
+      // A stored key goes only to the origin it was stored for, never to one being tried out.
+      const key = apiKey ?? (await storedSecretsFor(secrets, originOf(baseUrl))).apiKey;
       const client = createLoyaltyClient({ baseUrl, credentials: async () => ({ apiKey: key }), retries: 0, timeoutMs: 8_000 });
       const checks: Array<{ name: string; ok: boolean; detail: string }> = [];
       const check = async (name: string, run: () => Promise<string>) => {
@@ -218,6 +224,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     importSettings: guarded(async ({ json }) => {
       const keys = importSettings(config, json);
       logger.info('settings imported in the console', { keys: keys.length });
+      await options.secretOrigin.reconcile();
       return consoleSettings();
     }),
 

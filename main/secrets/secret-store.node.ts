@@ -16,6 +16,10 @@ export interface SecretStore {
   set(name: SecretName, value: string): Promise<void>;
   remove(name: SecretName): Promise<boolean>;
   status(): Promise<SecretStatus>;
+  /** The platform origin the stored secrets were entered for, or null when none is recorded. */
+  boundOrigin(): Promise<string | null>;
+  /** Records the origin the stored secrets belong to (beside them, in the keychain); null forgets it. */
+  bindOrigin(origin: string | null): Promise<void>;
 }
 
 export class KeychainUnavailableError extends Error {
@@ -35,6 +39,9 @@ const ACCOUNTS: Record<SecretName, string> = {
   accessToken: 'access-token',
   personalAccessToken: 'personal-access-token',
 };
+
+/** Not a secret, but kept beside them so the binding cannot outlive or miss the secrets it guards. */
+const ORIGIN_ACCOUNT = 'platform-origin';
 
 const UNAVAILABLE_HINT =
   'No OS keychain is reachable. On Linux the kiosk needs a running, unlocked Secret Service ' +
@@ -77,6 +84,15 @@ export class KeytarSecretStore implements SecretStore {
     const removed = await this.#call((keytar) => keytar.deletePassword(this.#service, ACCOUNTS[name]));
     if (removed) this.options.logger.info('secret removed from the keychain', { name });
     return removed;
+  }
+
+  async boundOrigin(): Promise<string | null> {
+    return this.#call((keytar) => keytar.getPassword(this.#service, ORIGIN_ACCOUNT));
+  }
+
+  async bindOrigin(origin: string | null): Promise<void> {
+    if (origin === null) await this.#call((keytar) => keytar.deletePassword(this.#service, ORIGIN_ACCOUNT));
+    else await this.#call((keytar) => keytar.setPassword(this.#service, ORIGIN_ACCOUNT, origin));
   }
 
   async status(): Promise<SecretStatus> {

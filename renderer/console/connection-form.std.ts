@@ -32,6 +32,18 @@ export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: fa
   return { ok: true, url: trimmed };
 }
 
+/**
+ * Whether two base URLs name the same origin. Stored secrets belong to the saved URL's origin:
+ * main sends them nowhere else, so a URL at another origin needs its secrets typed again.
+ */
+export function sameOrigin(a: string, b: string | null): boolean {
+  try {
+    return b !== null && new URL(a.trim()).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 /** The whole form checked; `keyStored`: an API key is in the keychain already, so typing one is optional. */
 export function checkConnectDraft(
   draft: ConnectDraft,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkBaseUrl, checkConnectDraft, type ConnectDraft } from './connection-form.std.ts';
+import { checkBaseUrl, checkConnectDraft, sameOrigin, type ConnectDraft } from './connection-form.std.ts';
 
 const SHOP = '3f1c2a4e-8b7d-4c1e-9a2b-5d6e7f8a9b0c';
 const draft = (values: Partial<ConnectDraft>): ConnectDraft => ({
@@ -41,5 +41,14 @@ describe('connecting the platform: checked before anything is sent', () => {
   it('sends only the secrets typed, trimmed', () => {
     const checked = checkConnectDraft(draft({ apiKey: ' k1 ', personalAccessToken: 'p1', shopUuid: SHOP.toUpperCase() }), { keyStored: false });
     expect(checked).toEqual({ ok: true, value: { baseUrl: 'https://api.example.com', shopUuid: SHOP, secrets: { apiKey: 'k1', personalAccessToken: 'p1' } } });
+  });
+
+  it('counts a stored key only for the saved URL\'s origin', () => {
+    expect(sameOrigin(' https://api.example.com/v2 ', 'https://api.example.com/v1')).toBe(true);
+    expect(sameOrigin('https://api.example.com:8443', 'https://api.example.com')).toBe(false);
+    expect(sameOrigin('https://other.example.com', 'https://api.example.com')).toBe(false);
+    expect(sameOrigin('http://api.example.com', 'https://api.example.com')).toBe(false);
+    expect(sameOrigin('https://api.example.com', null)).toBe(false);
+    expect(sameOrigin('not a url', 'https://api.example.com')).toBe(false);
   });
 });

@@ -1,0 +1,152 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
+import { startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
+import { runKioskctl } from '../kioskctl/commands.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { KeytarSecretStore, SECRET_NAMES } from './secret-store.node.ts';
+
+/**
+ * Secrets stored for one platform origin are never sent to another: a connected kiosk (a real
+ * sandbox as its platform, its credentials in the real keychain) next to a second loopback server
+ * that records every request it hears, so the test sees whether a key reached it.
+ */
+interface RecordingServer {
+  baseUrl: string;
+  origin: string;
+  /** Each request heard: its URL and every header, as text. */
+  heard: string[];
+  close(): Promise<void>;
+}
+
+async function recordingServer(): Promise<RecordingServer> {
+  const heard: string[] = [];
+  const server = http.createServer((request, response) => {
+    heard.push(`${request.url} ${JSON.stringify(request.headers)}`);
+    response.writeHead(401, { 'content-type': 'application/json' }).end('{"message":"Unauthenticated."}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { baseUrl: `${origin}/api`, origin, heard, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+let platform: RunningSandbox;
+let elsewhere: RecordingServer;
+let credentials: Record<'apiKey' | 'accessToken' | 'personalAccessToken', string>;
+const running: KioskServices[] = [];
+
+beforeAll(async () => {
+  platform = await startSandbox({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'origin-platform-')), port: 0 });
+  const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
+  credentials = { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
+  elsewhere = await recordingServer();
+});
+
+afterAll(async () => {
+  await platform?.close();
+  await elsewhere?.close();
+});
+
+afterEach(async () => {
+  for (const services of running.splice(0)) await services.close();
+  for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
+  await secrets.bindOrigin(null).catch(() => {});
+  elsewhere.heard.length = 0;
+});
+
+/** A kiosk connected to `baseUrl`, with the platform's credentials stored as an admin would (before or after the URL). */
+async function connectedKiosk(baseUrl = platform.baseUrl) {
+  for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-kiosk-'));
+  fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
+  const services = await startKioskServices({ dataDir, version: 'test', keychainService });
+  running.push(services);
+  const call = (name: string, input: unknown = {}) => services.dispatch(name, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
+  await call('setManagerPin', { pin: '2580' });
+  return { services, call, dataDir };
+}
+
+const heardAnySecret = () => elsewhere.heard.some((request) => Object.values(credentials).some((secret) => request.includes(secret)));
+const log = (services: KioskServices) => fs.readFileSync(services.logSink.file, 'utf8');
+const NOTHING_STORED = { apiKey: false, accessToken: false, personalAccessToken: false };
+
+describe('secrets bound to their platform origin', () => {
+  it('binds secrets stored before the URL to the configured origin, and uses them there', async () => {
+    const { call } = await connectedKiosk();
+    expect(await secrets.boundOrigin()).toBe(new URL(platform.baseUrl).origin);
+    await expect(call('testConnection', { baseUrl: platform.baseUrl })).resolves.toMatchObject({ ok: true, value: { ok: true } });
+  });
+
+  it('never sends the stored key to another origin when a connection is tested without a new one', async () => {
+    const { call } = await connectedKiosk();
+    const tested = await call('testConnection', { baseUrl: elsewhere.baseUrl });
+    expect(tested).toMatchObject({ ok: true, value: { ok: false } });
+    expect(heardAnySecret()).toBe(false);
+    // A key typed for that test does go there: it is the manager's to send.
+    await call('testConnection', { baseUrl: elsewhere.baseUrl, apiKey: 'fake-typed-for-elsewhere' });
+    expect(elsewhere.heard.some((request) => request.includes('fake-typed-for-elsewhere'))).toBe(true);
+  });
+
+  it('removes the stored secrets when the console moves the kiosk to another origin, and shows and logs it', async () => {
+    const { call, services } = await connectedKiosk();
+    const changed = await call('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl } });
+    expect(changed).toMatchObject({ ok: true, value: { secrets: { stored: NOTHING_STORED } } });
+    for (const name of SECRET_NAMES) expect(await secrets.get(name)).toBeNull();
+    expect(await secrets.boundOrigin()).toBeNull();
+    expect(log(services)).toContain('platform origin changed: stored secrets removed; enter them again');
+    // The kiosk's own calls to the new platform carry nothing of the old one's.
+    await call('getDiagnostics');
+    expect(heardAnySecret()).toBe(false);
+    // Secrets entered now are the new origin's.
+    await call('setSecret', { name: 'apiKey', value: 'fake-key-for-elsewhere' });
+    expect(await secrets.boundOrigin()).toBe(elsewhere.origin);
+    for (const secret of Object.values(credentials)) expect(log(services)).not.toContain(secret);
+  });
+
+  it('keeps them for another path on the same origin', async () => {
+    const { call } = await connectedKiosk();
+    const changed = await call('updateSettings', { values: { 'api.baseUrl': `${platform.baseUrl}/v2` } });
+    expect(changed.value.secrets.stored).toEqual({ apiKey: true, accessToken: true, personalAccessToken: true });
+  });
+
+  it('removes them when config.json is edited to another origin while the kiosk runs', async () => {
+    const { services, dataDir } = await connectedKiosk();
+    const file = path.join(dataDir, 'config.json');
+    const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
+    fs.writeFileSync(file, JSON.stringify({ ...edited, api: { ...edited.api, baseUrl: elsewhere.baseUrl } }));
+    await expect.poll(async () => (await secrets.status()).stored, { timeout: 5_000 }).toEqual(NOTHING_STORED);
+    await expect.poll(() => log(services)).toContain('platform origin changed');
+  });
+
+  it('removes them when kioskctl sets another origin, and says so', async () => {
+    const { dataDir } = await connectedKiosk();
+    for (const services of running.splice(0)) await services.close();
+    const output: string[] = [];
+    const exit = await runKioskctl({
+      dataDir,
+      args: ['config', 'set', 'api.baseUrl', elsewhere.baseUrl],
+      keychainService,
+      stdin: { isTTY: true, read: async () => '' },
+      stdout: (text) => void output.push(text),
+      stderr: (text) => void output.push(text),
+    });
+    expect(exit).toBe(0);
+    expect(output.join('')).toContain('stored secrets removed');
+    expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
+  });
+
+  it('removes them before the first call when the kiosk starts configured for another origin (provisioning, an offline edit)', async () => {
+    await secrets.bindOrigin(new URL(platform.baseUrl).origin);
+    const { services } = await connectedKiosk(elsewhere.baseUrl);
+    expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
+    await services.dispatch('getServiceStatus', {});
+    expect(heardAnySecret()).toBe(false);
+  });
+});
