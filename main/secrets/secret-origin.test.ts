@@ -8,6 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
 import { runKioskctl } from '../kioskctl/commands.node.ts';
+import { runDoctor } from '../kioskctl/doctor.node.ts';
+import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secret-store.node.ts';
 
@@ -147,6 +149,17 @@ describe('secrets bound to their platform origin', () => {
     const { services } = await connectedKiosk(elsewhere.baseUrl);
     expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
     await services.dispatch('getServiceStatus', {});
+    expect(heardAnySecret()).toBe(false);
+  });
+
+  it('kioskctl doctor sends no secret to a platform they were not stored for, and says why', async () => {
+    for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
+    await secrets.bindOrigin(new URL(platform.baseUrl).origin);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-doctor-'));
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl: elsewhere.baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
+    const config = openProvisionedConfig(dataDir, silentLogger, { KIOSK_PROVISIONING_FILE: path.join(dataDir, 'none.json') });
+    const checks = await runDoctor({ dataDir, logger: silentLogger, config: () => config, secrets });
+    expect(checks.find((check) => check.name === 'credentials')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining(`stored for ${new URL(platform.baseUrl).origin}`) });
     expect(heardAnySecret()).toBe(false);
   });
 });
