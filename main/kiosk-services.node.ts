@@ -114,10 +114,11 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   config.onChange((current) => events.emit('settingsChanged', settingsView(current)));
   const stopWatchingConfig = config.watchExternalChanges();
 
-  // Secrets follow the configured origin: checked before the first call, and at every change
-  // (console, kioskctl, provisioning, an edit of config.json).
+  // Secrets follow the configured origin: checked at start and at every change (console, kioskctl,
+  // provisioning, an edit of config.json). Not awaited: a slow keychain must not hold the start up;
+  // every platform call waits for the check instead (secretsSettled).
   const secretOrigin = new SecretOriginGuard(secrets, () => originOf(config.get().api.baseUrl), logger);
-  await secretOrigin.reconcile();
+  void secretOrigin.reconcile();
   config.onChange(() => void secretOrigin.reconcile());
 
   const connection = createPlatformConnection({ config, secrets, sandbox: () => sandbox, logger, secretsSettled: () => secretOrigin.settled() });
@@ -238,6 +239,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     platformOrigin,
     async close() {
       stopWatchingConfig();
+      await secretOrigin.settled();
       await recovered;
       await redemptions.releaseAll('quit').catch(() => undefined);
       redemptions.close();

@@ -48,6 +48,9 @@ const UNAVAILABLE_HINT =
   '(gnome-keyring or KWallet) on the session D-Bus; on Windows and macOS the system keychain. ' +
   'Secrets are never written to a plain file instead.';
 
+/** Keychain operations of this process, one after the other (see KeytarSecretStore.#call). */
+let keychainQueue: Promise<unknown> = Promise.resolve();
+
 /** A keychain that does not answer within this time counts as unreachable, not as a hang. */
 const KEYCHAIN_TIMEOUT_MS = 5_000;
 
@@ -106,7 +109,17 @@ export class KeytarSecretStore implements SecretStore {
     }
   }
 
-  async #call<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
+  /**
+   * One keychain operation at a time in the whole process (every store shares the queue): libsecret
+   * reading an item another thread is deleting hands keytar a null value, which takes the process down.
+   */
+  #call<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
+    const next = keychainQueue.then(() => this.#callNow(operation));
+    keychainQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  async #callNow<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     try {
       const keytar = await (this.#keytar ??= loadKeytar());
