@@ -198,6 +198,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
 
     testConnection: guarded(async ({ baseUrl, apiKey, shopUuid }) => {
       // A stored key goes only to the origin it was stored for, never to one being tried out.
+      await options.secretOrigin.settled();
       const key = apiKey ?? (await storedSecretsFor(secrets, originOf(baseUrl))).apiKey;
       const client = createLoyaltyClient({ baseUrl, credentials: async () => ({ apiKey: key }), retries: 0, timeoutMs: 8_000 });
       const checks: Array<{ name: string; ok: boolean; detail: string }> = [];
