@@ -541,4 +541,44 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     expect(session.data).toMatchObject({ contact: { uuid: sanne.uuid }, shop: { uuid: shop.uuid } });
     await page.close();
   });
+
+  it('moving to another platform\'s origin needs its secrets typed again, and the stored ones go', async () => {
+    // The kiosk the test before connected, its credentials stored again (the test before's cleanup removed them).
+    const { api_key, personal_access_token } = platform.manifest.credentials;
+    await secrets.set('apiKey', api_key);
+    await secrets.set('personalAccessToken', personal_access_token);
+    const other = await startSandbox({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'console-other-platform-')), port: 0 });
+    try {
+      const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+      await page.goto(host.url);
+      await page.getByTestId('attract-screen').waitFor();
+      await openConsoleWithPin(page);
+      const connection = page.getByTestId('connection-section');
+      await connection.getByTestId('connection-edit').tap();
+      const form = page.getByTestId('connect-form');
+      await type(form.getByLabel('API base URL', { exact: true }), other.baseUrl);
+      await type(form.getByLabel('Shop id', { exact: true }), other.manifest.shops[0]!.uuid);
+      // The stored key counts for its own origin only: this one needs a key typed.
+      await form.getByTestId('connect-test').tap();
+      await form.getByText(consoleMessages.en['console.problem.api_key']).waitFor();
+
+      await type(form.getByLabel('API key', { exact: true }), other.manifest.credentials.api_key);
+      await type(form.getByLabel('Access token', { exact: true }), other.manifest.credentials.access_token);
+      await form.getByTestId('connect-test').tap();
+      await form.locator('[data-testid="connection-checks"][data-ok="true"]').waitFor();
+      await form.getByTestId('connect-save').tap();
+      // The keys typed are stored for the new origin; the old platform's pat is gone, and the console shows it.
+      await page.locator('[data-secret="personalAccessToken"][data-stored="false"]').waitFor();
+      await page.locator('[data-secret="apiKey"][data-stored="true"]').waitFor();
+      await expect(secrets.get('apiKey')).resolves.toBe(other.manifest.credentials.api_key);
+      await expect(secrets.get('accessToken')).resolves.toBe(other.manifest.credentials.access_token);
+      await expect(secrets.get('personalAccessToken')).resolves.toBeNull();
+      await expect(secrets.boundOrigin()).resolves.toBe(new URL(other.baseUrl).origin);
+      expect(kioskLog(dataDir).some((line) => line.message === 'platform origin changed: stored secrets removed; enter them again')).toBe(true);
+      await page.getByTestId('console-lock').tap();
+      await page.close();
+    } finally {
+      await other.close();
+    }
+  });
 });
