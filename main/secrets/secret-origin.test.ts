@@ -9,8 +9,9 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts
 import { startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
 import { runKioskctl } from '../kioskctl/commands.node.ts';
 import { runDoctor } from '../kioskctl/doctor.node.ts';
-import { openProvisionedConfig } from '../config/provisioning.node.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
+import { hashPin } from '../manager/pin-hash.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secret-store.node.ts';
 
 /**
@@ -67,13 +68,17 @@ afterEach(async () => {
 async function connectedKiosk(baseUrl = platform.baseUrl) {
   for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-kiosk-'));
-  fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
+  fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl, shopUuid: platform.manifest.shops[0]!.uuid }, manager: { pinHash: await hashPin('2580') } }));
   const services = await startKioskServices({ dataDir, version: 'test', keychainService });
   running.push(services);
-  const call = (name: string, input: unknown = {}) => services.dispatch(name, input) as Promise<{ ok: boolean; value?: any; error?: any }>;
-  await call('setManagerPin', { pin: '2580' });
+  const call = (name: string, input: unknown = {}) => services.dispatch(name, input, manager) as Promise<{ ok: boolean; value?: any; error?: any }>;
+  // A connected kiosk without a PIN stays locked: its PIN hash is on file, as kioskctl pin set leaves it.
+  await call('unlockManager', { pin: '2580' });
   return { services, call, dataDir };
 }
+
+const shopper = new BridgeConnection('shopper');
+const manager = new BridgeConnection('console');
 
 const heardAnySecret = () => elsewhere.heard.some((request) => Object.values(credentials).some((secret) => request.includes(secret)));
 const log = (services: KioskServices) => fs.readFileSync(services.logSink.file, 'utf8');
@@ -82,7 +87,7 @@ const NOTHING_STORED = { apiKey: false, accessToken: false, personalAccessToken:
 describe('secrets bound to their platform origin', () => {
   it('binds secrets stored before the URL to the configured origin, and uses them there', async () => {
     const { call, services } = await connectedKiosk();
-    await expect(services.dispatch('getServiceStatus', {})).resolves.toMatchObject({ ok: true });
+    await expect(services.dispatch('getServiceStatus', {}, shopper)).resolves.toMatchObject({ ok: true });
     expect(await secrets.boundOrigin()).toBe(new URL(platform.baseUrl).origin);
     await expect(call('testConnection', { baseUrl: platform.baseUrl })).resolves.toMatchObject({ ok: true, value: { ok: true } });
   });
@@ -148,7 +153,7 @@ describe('secrets bound to their platform origin', () => {
   it('removes them before the first call when the kiosk starts configured for another origin (provisioning, an offline edit)', async () => {
     await secrets.bindOrigin(new URL(platform.baseUrl).origin);
     const { services } = await connectedKiosk(elsewhere.baseUrl);
-    await services.dispatch('getServiceStatus', {});
+    await services.dispatch('getServiceStatus', {}, shopper);
     expect(heardAnySecret()).toBe(false);
     expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
   });
@@ -158,8 +163,7 @@ describe('secrets bound to their platform origin', () => {
     await secrets.bindOrigin(new URL(platform.baseUrl).origin);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-doctor-'));
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl: elsewhere.baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
-    const config = openProvisionedConfig(dataDir, silentLogger, { KIOSK_PROVISIONING_FILE: path.join(dataDir, 'none.json') });
-    const checks = await runDoctor({ dataDir, logger: silentLogger, config: () => config, secrets });
+    const checks = await runDoctor({ dataDir, logger: silentLogger, secrets });
     expect(checks.find((check) => check.name === 'credentials')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining(`stored for ${new URL(platform.baseUrl).origin}`) });
     expect(heardAnySecret()).toBe(false);
   });
