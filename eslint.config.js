@@ -21,7 +21,7 @@ const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** `node:anything` and every bare built-in name (`fs`, `fs/promises`, `child_process`, ...). */
 const NODE_BUILTIN = `^(?:node:.*|${builtinModules.map(escape).join('|')})$`;
 /** Packages that need Node or Electron's main process (native addons, the file system, sockets). */
-const NODE_ONLY_PACKAGES = '^(?:electron|keytar|serialport|@serialport/[^/]+|ws|conf)(?:/.*)?$';
+const NODE_ONLY_PACKAGES = '^(?:electron|keytar|serialport|@serialport/[^/]+|ws)(?:/.*)?$';
 /** A relative import that climbs out of the current top-level folder into `folder/`. */
 const into = (folder) => `^(?:\\.\\./)+${folder}/`;
 /** Relative imports by suffix; `.svelte` also covers `.svelte.ts` modules (imported as `x.svelte`). */
@@ -47,7 +47,7 @@ const RENDERER_RULES = [
   [`${into('preload')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from preload/ only the shared *.std.ts contract and schemas; the *.preload.ts scripts build window.kiosk and run before the page.'],
   [`${into('api')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from api/ only the *.std.ts wire schemas.'],
   [NODE_BUILTIN, 'The renderer has no Node (context isolation, no nodeIntegration): Node built-ins belong in main/; ask through window.kiosk.'],
-  [NODE_ONLY_PACKAGES, 'electron, keytar, serialport, ws and conf are main-process packages (native or Node only): the renderer reaches them only through window.kiosk.'],
+  [NODE_ONLY_PACKAGES, 'electron, keytar, serialport and ws are main-process packages (native or Node only): the renderer reaches them only through window.kiosk.'],
 ];
 
 /** sandbox/: the remote platform's stand-in. It shares only api/ with the kiosk. */
@@ -144,7 +144,7 @@ export default defineConfig(
     rules: {
       '@typescript-eslint/no-restricted-imports': restrict(
         [NODE_BUILTIN, '*.std.ts runs anywhere (renderer, worker, preload, Node): no Node built-ins. Move this code to a *.node.ts file or pass the capability in.'],
-        [NODE_ONLY_PACKAGES, '*.std.ts runs anywhere: no electron, native modules (keytar, serialport) or Node-only packages (ws, conf).'],
+        [NODE_ONLY_PACKAGES, '*.std.ts runs anywhere: no electron, native modules (keytar, serialport) or Node-only packages (ws).'],
         [SUFFIX.node, '*.std.ts runs anywhere: it must not import *.node.ts (Node only).'],
         [SUFFIX.main, '*.std.ts runs anywhere: it must not import *.main.ts (Electron main only).'],
         [SUFFIX.dom, '*.std.ts runs anywhere: it must not import *.dom.ts (renderer DOM only).'],
