@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 // Node-only modules are imported with `.ts`: tsx reads a bare `.node` suffix as a native addon.
 import { defaultSandboxDataDir } from './data-dir.node.ts';
-import { startSandbox } from './sandbox.node.ts';
+import { SandboxStateError, startSandbox } from './sandbox.node.ts';
 
 /** `tsx sandbox/cli.node.ts [--port N] [--data DIR]`: the loyalty sandbox as a local server. */
 
@@ -52,5 +52,6 @@ try {
   process.once('SIGTERM', stop);
 } catch (error) {
   process.stderr.write(`Loyalty sandbox could not start: ${(error as Error).message}\n`);
-  process.exit(1);
+  // A damaged state file is a configuration error (EX_CONFIG), as it is for the kiosk.
+  process.exit(error instanceof SandboxStateError ? 78 : 1);
 }

@@ -25,6 +25,19 @@ describe('the sandbox CLI', () => {
     }
   });
 
+  it('stops on a damaged state file with one line and exit code 78, never the content of the file', async () => {
+    const dir = await tempDir();
+    const secretLooking = 'demo-api-key-that-must-not-be-echoed';
+    await fs.writeFile(path.join(dir, 'state.json'), `{"version": 1, "credentials": {"api_key": "${secretLooking}"`);
+    const cli = runCli(['--port', '0', '--data', dir]);
+    expect(await cli.exited).toBe(78);
+    const { stderr } = cli.output();
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('could not start');
+    expect(stderr).not.toContain(secretLooking);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
   it('refuses a bad port with its usage', async () => {
     const cli = runCli(['--port', 'eighty']);
     expect(await cli.exited).toBe(2);
