@@ -42,9 +42,10 @@ const restrict = (...rules) => [
 
 /** renderer/: the page. It reaches everything else through window.kiosk. */
 const RENDERER_RULES = [
-  [into('main'), 'The renderer must not import main/ (another process): ask for it through window.kiosk (preload/contract.std.ts).'],
+  [into('main'), 'The renderer must not import main/ (another process): ask for it through window.kiosk (common/contract.std.ts).'],
   [into('sandbox'), 'The renderer must not import sandbox/ (the platform stand-in, Node only): data reaches the renderer through window.kiosk.'],
-  [`${into('preload')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from preload/ only the shared *.std.ts contract and schemas; the *.preload.ts scripts build window.kiosk and run before the page.'],
+  [into('preload'), 'The renderer must not import preload/: the preload scripts build window.kiosk and run before the page; the contract and schemas are in common/.'],
+  [`${into('common')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from common/ only the shared *.std.ts contract and schemas.'],
   [`${into('api')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from api/ only the *.std.ts wire schemas.'],
   [NODE_BUILTIN, 'The renderer has no Node (context isolation, no nodeIntegration): Node built-ins belong in main/; ask through window.kiosk.'],
   [NODE_ONLY_PACKAGES, 'electron, keytar, serialport and ws are main-process packages (native or Node only): the renderer reaches them only through window.kiosk.'],
@@ -109,7 +110,7 @@ export default defineConfig(
     files: ['main/**'],
     rules: {
       'no-restricted-imports': restrict(
-        [into('renderer'), 'main/ must not import renderer/ (another process): share types and schemas through preload/*.std.ts.'],
+        [into('renderer'), 'main/ must not import renderer/ (another process): share types and schemas through common/*.std.ts.'],
         [
           `${into('sandbox')}(?!sandbox\\.node\\.ts$)`,
           'main/ may reach the sandbox only through its in-process entry sandbox/sandbox.node.ts (startSandbox, the embedded demo seam); share wire types through api/, not sandbox internals.',
@@ -181,9 +182,9 @@ export default defineConfig(
           ],
           patterns: [
             {
-              regex: '^(?!electron$|\\./[^/]+\\.std\\.ts$)',
+              regex: '^(?!electron$|\\.\\./common/[^/]+\\.std\\.ts$|\\./[^/]+\\.std\\.ts$)',
               caseSensitive: true,
-              message: 'A preload script may import only electron (contextBridge, ipcRenderer) and preload/*.std.ts (the contract); everything else stays behind the bridge.',
+              message: 'A preload script may import only electron (contextBridge, ipcRenderer) and the *.std.ts contract (common/) and bridge builder (preload/); everything else stays behind the bridge.',
             },
           ],
         },
@@ -202,17 +203,4 @@ export default defineConfig(
     },
   },
 
-  // ---- Known exceptions (each one a file that breaks a convention; see the note) ----
-  {
-    // Deliberate: the sandbox's store shares main's durable-write helper (temp file, fsync, rename,
-    // fsync the folder). It is file plumbing, not kiosk logic, and a second copy would be a twin;
-    // these two files may import exactly that one module of main/ and nothing else.
-    files: ['sandbox/durable-store.node.ts', 'sandbox/sandbox.node.ts'],
-    rules: {
-      'no-restricted-imports': restrict(
-        [`${into('main')}(?!persistence/durable-file\\.node\\.ts$)`, SANDBOX_NO_MAIN_MESSAGE],
-        ...SANDBOX_RULES,
-      ),
-    },
-  },
 );

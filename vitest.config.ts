@@ -11,7 +11,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['{api,main,preload,sandbox,test}/**/*.test.ts'],
+          include: ['{api,base,common,main,preload,sandbox,test}/**/*.test.ts'],
           exclude: ['test/e2e/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,

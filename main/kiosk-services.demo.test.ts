@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/sandbox.node.ts';
-import type { KioskSettingsView } from '../preload/contract.std.ts';
+import type { KioskSettingsView } from '../common/contract.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 import { silentLogger } from './logging/logger.std.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { KioskSettingsView } from '../preload/contract.std.ts';
-import type { KioskConfig } from '../preload/config-schema.std.ts';
+import type { KioskSettingsView } from '../common/contract.std.ts';
+import type { KioskConfig } from '../common/config-schema.std.ts';
 import { BridgeFailure, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';

@@ -6,7 +6,7 @@ import {
   type CallName,
   type EventName,
   type KioskApi,
-} from './contract.std.ts';
+} from '../common/contract.std.ts';
 
 /** What a host must provide: one request/answer channel and one event stream. */
 export interface BridgeTransport {

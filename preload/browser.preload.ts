@@ -1,5 +1,5 @@
 import { createKioskApi, type BridgeTransport } from './bridge.std.ts';
-import { BROWSER_BRIDGE_PATH, BrowserBridgeMessage } from './browser-bridge-protocol.std.ts';
+import { BROWSER_BRIDGE_PATH, BrowserBridgeMessage } from '../common/browser-bridge-protocol.std.ts';
 
 /**
  * The browser host's stand-in for Electron's preload: it runs before the app and builds the same

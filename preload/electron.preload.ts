@@ -1,6 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { createKioskApi } from './bridge.std.ts';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from './contract.std.ts';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../common/contract.std.ts';
 
 // Only the contract-built object crosses into the page; ipcRenderer itself never does.
 contextBridge.exposeInMainWorld(

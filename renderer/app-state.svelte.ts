@@ -1,4 +1,4 @@
-import type { KioskSettingsView } from '../preload/contract.std.ts';
+import type { KioskSettingsView } from '../common/contract.std.ts';
 import { i18n } from './i18n/i18n.svelte';
 import { kiosk } from './kiosk.dom.ts';
 import { Visit } from './visit/visit.svelte';

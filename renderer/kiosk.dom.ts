@@ -1,4 +1,4 @@
-import type { KioskApi } from '../preload/contract.std.ts';
+import type { KioskApi } from '../common/contract.std.ts';
 
 declare global {
   interface Window {

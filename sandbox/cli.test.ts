@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliHarness } from './cli-process.test-support.ts';
 
-/** The CLI process; a kill -9 in a burst of writes is tested through the client (main/loyalty/contract-durability.test.ts). */
+/** The CLI process; a kill -9 in a burst of writes is tested through the client (test/contract/contract-durability.test.ts). */
 
 const { tempDir, runCli } = cliHarness();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, TestSandbox } from './testing.test-support.ts';
 
-/** POST /_sandbox/clock itself; what the clock drives is tested through the client (main/loyalty/contract-clock.test.ts). */
+/** POST /_sandbox/clock itself; what the clock drives is tested through the client (test/contract/contract-clock.test.ts). */
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileDurably } from '../main/persistence/durable-file.node.ts';
+import { writeFileDurably } from '../base/durable-file.node.ts';
 import { STATE_VERSION, type SandboxState } from './state.std.ts';
 
 /**

@@ -3,7 +3,7 @@ import { BODY_LIMIT_BYTES } from './http-server.node.ts';
 import { routedOperations, type RoutedOperationId } from './routes.std.ts';
 import { expectError, TestSandbox } from './testing.test-support.ts';
 
-/** The sandbox's own HTTP surface; the operations themselves are tested through the client (main/loyalty/contract-*.test.ts). */
+/** The sandbox's own HTTP surface; the operations themselves are tested through the client (test/contract/contract-*.test.ts). */
 
 let sandbox: TestSandbox;
 beforeAll(async () => {

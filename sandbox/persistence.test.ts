@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TestSandbox } from './testing.test-support.ts';
 
-/** The data folder itself; state across restarts is tested through the client (main/loyalty/contract-persistence.test.ts). */
+/** The data folder itself; state across restarts is tested through the client (test/contract/contract-persistence.test.ts). */
 
 describe('the data folder', () => {
   it('makes new credentials for a new folder', async () => {

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { writeFileDurably } from '../main/persistence/durable-file.node.ts';
+import { writeFileDurably } from '../base/durable-file.node.ts';
 import { generateCredentials } from './credentials.std.ts';
 import { seedDemoState } from './demo-data.std.ts';
 import { DurableStore } from './durable-store.node.ts';

@@ -7,7 +7,7 @@ import {
   type BridgeResult,
   type CallName,
   type CallOutput,
-} from '../../preload/contract.std.ts';
+} from '../../common/contract.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 
 /** A failure a service means to report across the bridge, with a code the renderer acts on. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../preload/config-schema.std.ts';
+import { defaultConfig } from '../../common/config-schema.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { Redactor } from '../logging/redact.std.ts';
 import { BridgeConnection, BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';

@@ -1,4 +1,4 @@
-import { events, type EventName, type EventPayload } from '../../preload/contract.std.ts';
+import { events, type EventName, type EventPayload } from '../../common/contract.std.ts';
 
 type HostListener = (event: EventName, payload: unknown) => void;
 

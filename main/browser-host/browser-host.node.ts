@@ -9,7 +9,7 @@ import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
-import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT } from '../../preload/browser-bridge-protocol.std.ts';
+import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT } from '../../common/browser-bridge-protocol.std.ts';
 
 export interface BrowserHostOptions {
   services: KioskServices;

@@ -1,5 +1,5 @@
-import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
-import { leafKeys, readDotted } from '../../preload/dotted-keys.std.ts';
+import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
+import { leafKeys, readDotted } from '../../common/dotted-keys.std.ts';
 
 /** Every settable dotted key (`session.facing_mode`, ...), derived from the schema's defaults. */
 export const CONFIG_KEYS: readonly string[] = leafKeys(defaultConfig()).filter((key) => key !== 'schemaVersion');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KIOSK_MODES } from '../../preload/config-schema.std.ts';
+import { KIOSK_MODES } from '../../common/config-schema.std.ts';
 import { CONFIG_KEYS } from './config-keys.std.ts';
 
 /** The names the foundation issue fixes: other issues, kioskctl scripts and provisioning files rely on them. */

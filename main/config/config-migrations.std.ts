@@ -1,4 +1,4 @@
-import { CONFIG_SCHEMA_VERSION } from '../../preload/config-schema.std.ts';
+import { CONFIG_SCHEMA_VERSION } from '../../common/config-schema.std.ts';
 
 type RawConfig = Record<string, unknown>;
 

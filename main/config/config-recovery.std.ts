@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
-import { leafKeys, readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
+import { leafKeys, readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { CONFIG_KEYS } from './config-keys.std.ts';
 
 export interface RecoveredConfig {

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
-import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { candidateValues, isConfigKey } from './config-keys.std.ts';
-import { CONFIG_SCHEMA_VERSION, defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
+import { CONFIG_SCHEMA_VERSION, defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
 import { recoverConfig } from './config-recovery.std.ts';
-import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../persistence/durable-file.node.ts';
+import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../../base/durable-file.node.ts';
 import { PRIVATE_DIR_MODE } from '../paths/data-dir.node.ts';
 
 export class ConfigError extends Error {

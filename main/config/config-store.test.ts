@@ -6,7 +6,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { migrateConfig } from './config-migrations.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
-import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
+import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-config-'));
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultConfig, KioskConfig } from '../../preload/config-schema.std.ts';
+import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { leafKeys, readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { leafKeys, readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { CONFIG_KEYS } from './config-keys.std.ts';
 import { ConfigStore, describeIssues } from './config-store.node.ts';
 

@@ -1,5 +1,5 @@
 import { ConfigError, type ConfigStore } from './config-store.node.ts';
-import { leafKeys, readDotted } from '../../preload/dotted-keys.std.ts';
+import { leafKeys, readDotted } from '../../common/dotted-keys.std.ts';
 import { isConfigKey } from './config-keys.std.ts';
 import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 

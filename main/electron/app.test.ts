@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { INVOKE_CHANNEL } from '../../preload/contract.std.ts';
+import { INVOKE_CHANNEL } from '../../common/contract.std.ts';
 import { buildOutput } from '../paths/build-output.node.ts';
 import { fakeElectron, fakeKioskServices, FakeWebContents } from './fake-electron.test-support.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';

@@ -1,5 +1,5 @@
 import type { IpcMain, IpcMainInvokeEvent, WebContents } from 'electron';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeResult } from '../../preload/contract.std.ts';
+import { EVENT_CHANNEL, INVOKE_CHANNEL, type BridgeResult } from '../../common/contract.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import { isAppUrl } from '../security/app-origin.std.ts';

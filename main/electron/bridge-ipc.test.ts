@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../preload/contract.std.ts';
-import type { Scan } from '../../preload/scan.std.ts';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from '../../common/contract.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { FakeIpcMain, FakeWebContents, fakeKioskServices, type SenderFrame } from './fake-electron.test-support.ts';

@@ -10,7 +10,7 @@ import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
 import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, SecretOriginGuard } from '../secrets/secret-origin.node.ts';
-import type { KioskConfig } from '../../preload/config-schema.std.ts';
+import type { KioskConfig } from '../../common/config-schema.std.ts';
 
 export interface DoctorCheck {
   name: string;

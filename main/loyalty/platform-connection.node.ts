@@ -1,4 +1,4 @@
-import type { KioskConfig } from '../../preload/config-schema.std.ts';
+import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { EmbeddedSandbox } from '../demo/embedded-sandbox.node.ts';
 import type { Logger } from '../logging/logger.std.ts';

@@ -1,4 +1,4 @@
-import type { ServiceStatus } from '../../preload/shopper-views.std.ts';
+import type { ServiceStatus } from '../../common/shopper-views.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from './errors.std.ts';
 

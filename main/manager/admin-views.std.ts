@@ -1,6 +1,6 @@
 import type { RewardAttribute } from '../../api/reward-attributes.std.ts';
 import type { Voucher, VoucherWithRedemptions } from '../../api/vouchers.std.ts';
-import type { AdminRewardAttribute, AdminVoucher } from '../../preload/manager-views.std.ts';
+import type { AdminRewardAttribute, AdminVoucher } from '../../common/manager-views.std.ts';
 
 /** Platform answers cut down to what the console shows: no raw body crosses the bridge. */
 

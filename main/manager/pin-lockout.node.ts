@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
-import { writeFileDurably } from '../persistence/durable-file.node.ts';
+import { writeFileDurably } from '../../base/durable-file.node.ts';
 
 export const MAX_PIN_FAILURES = 5;
 /** Each lockout in a row lasts longer: 5 min, 15 min, 1 h, then 4 h for every further one. */

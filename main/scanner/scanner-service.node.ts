@@ -1,6 +1,6 @@
-import type { KioskConfig } from '../../preload/config-schema.std.ts';
-import type { ScannerStatus } from '../../preload/contract.std.ts';
-import type { Scan } from '../../preload/scan.std.ts';
+import type { KioskConfig } from '../../common/config-schema.std.ts';
+import type { ScannerStatus } from '../../common/contract.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { SerialScanner } from './serial-scanner.node.ts';

@@ -1,4 +1,4 @@
-import type { UsbIdentity } from '../../preload/config-schema.std.ts';
+import type { UsbIdentity } from '../../common/config-schema.std.ts';
 
 /** A serial port as the manager console's port picker shows it. */
 export interface SerialPortInfo {

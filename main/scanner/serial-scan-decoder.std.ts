@@ -1,4 +1,4 @@
-import type { Scan } from '../../preload/scan.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import { DuplicateFilter } from './duplicate-filter.std.ts';
 import { LineFramer, type FramedLine } from './line-framer.std.ts';
 import { parseScanLine } from './scan-line.std.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Scan } from '../../preload/scan.std.ts';
+import { Scan } from '../../common/scan.std.ts';
 import { MAX_LINE_BYTES } from './line-framer.std.ts';
 import { SerialScanDecoder, type DecodedLine } from './serial-scan-decoder.std.ts';
 import type { LineTerminator } from './serial-scanner-settings.std.ts';

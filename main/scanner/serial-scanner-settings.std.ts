@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UsbIdentity } from '../../preload/config-schema.std.ts';
+import { UsbIdentity } from '../../common/config-schema.std.ts';
 
 /**
  * How a hand scanner ends a scan: a terminator byte sequence, or (for scanners that send none)

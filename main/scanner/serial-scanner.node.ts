@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { SerialPort } from 'serialport';
-import type { Scan } from '../../preload/scan.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { maskCode } from '../logging/redact.std.ts';
 import { ListenerSet } from './listener-set.std.ts';

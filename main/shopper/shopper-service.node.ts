@@ -1,5 +1,5 @@
 import { platformErrors } from '../../api/errors.std.ts';
-import { NATIVE_MODES, type KioskMode } from '../../preload/config-schema.std.ts';
+import { NATIVE_MODES, type KioskMode } from '../../common/config-schema.std.ts';
 import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';

@@ -1,6 +1,6 @@
 import type { ContactRef } from '../../api/contacts.std.ts';
 import type { Voucher, VoucherWithRedemptions } from '../../api/vouchers.std.ts';
-import type { PromotionMedia, ShopperView, VoucherView } from '../../preload/shopper-views.std.ts';
+import type { PromotionMedia, ShopperView, VoucherView } from '../../common/shopper-views.std.ts';
 
 /** `sanne.devries@example.nl` → `s•••@example.nl`: the shopper recognises it, a passer-by learns nothing. */
 export function maskEmail(email: string | null): string | null {

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
-import { writeFileDurably } from '../persistence/durable-file.node.ts';
+import { writeFileDurably } from '../../base/durable-file.node.ts';
 
 /**
  * The voucher locks this kiosk holds, on disk, so that a crash, a power cut or a quit never

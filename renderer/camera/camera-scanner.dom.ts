@@ -1,4 +1,4 @@
-import { Scan } from '../../preload/scan.std.ts';
+import { Scan } from '../../common/scan.std.ts';
 import type { CameraErrorKind } from './camera-errors.std.ts';
 import type { CameraService, DecoderEngine } from './camera-service.std.ts';
 import type { DecodedCode, DecoderReply, DecoderRequest } from './decoder-protocol.std.ts';

@@ -1,4 +1,4 @@
-import type { SessionSettings } from '../../preload/config-schema.std.ts';
+import type { SessionSettings } from '../../common/config-schema.std.ts';
 
 /**
  * `camera_service` — which decoder reads codes from the camera. The platform leaves the values

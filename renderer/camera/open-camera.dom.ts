@@ -1,4 +1,4 @@
-import type { SessionSettings } from '../../preload/config-schema.std.ts';
+import type { SessionSettings } from '../../common/config-schema.std.ts';
 import { cameraErrorKind, type CameraErrorKind } from './camera-errors.std.ts';
 
 export type CameraFacing = SessionSettings['facing_mode'];

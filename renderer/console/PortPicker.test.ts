@@ -1,7 +1,7 @@
 import { flushSync, mount, unmount } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { KioskConfig } from '../../preload/config-schema.std.ts';
-import type { ConsoleSettings } from '../../preload/manager-views.std.ts';
+import { KioskConfig } from '../../common/config-schema.std.ts';
+import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 
 // The bridge as main answers it: one USB scanner and one built-in port.
 vi.hoisted(() => {

@@ -1,4 +1,4 @@
-import { isLoopbackUrl } from '../../preload/config-schema.std.ts';
+import { isLoopbackUrl } from '../../common/config-schema.std.ts';
 import type { ConsoleText } from './console-text.std.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

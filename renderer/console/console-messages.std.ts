@@ -1,4 +1,4 @@
-import type { Locale } from '../../preload/config-schema.std.ts';
+import type { Locale } from '../../common/config-schema.std.ts';
 
 /**
  * The console's texts: loaded with the console, so the shopper screens never carry them.

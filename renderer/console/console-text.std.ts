@@ -1,4 +1,4 @@
-import type { Locale } from '../../preload/config-schema.std.ts';
+import type { Locale } from '../../common/config-schema.std.ts';
 import { messages, type MessageKey } from '../i18n/messages.std.ts';
 import { consoleMessages, type ConsoleKey } from './console-messages.std.ts';
 

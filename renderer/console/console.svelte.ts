@@ -1,5 +1,5 @@
-import type { BridgeResult } from '../../preload/contract.std.ts';
-import type { ManagerStatus } from '../../preload/manager-views.std.ts';
+import type { BridgeResult } from '../../common/contract.std.ts';
+import type { ManagerStatus } from '../../common/manager-views.std.ts';
 import { appState } from '../app-state.svelte';
 import { kiosk } from '../kiosk.dom.ts';
 

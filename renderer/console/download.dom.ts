@@ -1,4 +1,4 @@
-import type { CallOutput } from '../../preload/contract.std.ts';
+import type { CallOutput } from '../../common/contract.std.ts';
 
 export type ExportedFile = CallOutput<'exportSettings'>;
 

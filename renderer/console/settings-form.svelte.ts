@@ -1,9 +1,9 @@
-import type { ConsoleSettings } from '../../preload/manager-views.std.ts';
+import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { kiosk } from '../kiosk.dom.ts';
 import { managerConsole } from './console.svelte';
 import { failureText, t } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
-import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { ConsoleConfig, fieldKind } from './settings-schema.std.ts';
 
 /** A number field's text as the number it means; anything else is left for the schema to refuse. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { problemsFromIssues, problemsFromMessage } from './settings-problems.std.ts';
-import { withDotted } from '../../preload/dotted-keys.std.ts';
+import { withDotted } from '../../common/dotted-keys.std.ts';
 import { ConsoleConfig } from './settings-schema.std.ts';
 
 const FIELDS = ['idle.timeoutSeconds', 'brand.name', 'brand.color', 'locale.default', 'locale.enabled', 'kiosk.mode'];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KioskConfig, SessionSettings, type KioskMode } from '../../preload/config-schema.std.ts';
+import { KioskConfig, SessionSettings, type KioskMode } from '../../common/config-schema.std.ts';
 
 /**
  * The settings form is generated from the one config schema: a field's control and its allowed

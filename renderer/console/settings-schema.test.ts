@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { KIOSK_MODES } from '../../preload/config-schema.std.ts';
+import { KIOSK_MODES } from '../../common/config-schema.std.ts';
 import { consoleMessages } from './console-messages.std.ts';
-import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { CreatePortalSessionBody } from '../../api/portal-sessions.std.ts';
 import { fieldKind, SESSION_KEYS, ConsoleConfig, sessionKeysFor } from './settings-schema.std.ts';
 

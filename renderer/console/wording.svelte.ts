@@ -1,4 +1,4 @@
-import type { BridgeError } from '../../preload/contract.std.ts';
+import type { BridgeError } from '../../common/contract.std.ts';
 import type { ExportedFile } from './download.dom.ts';
 import { fill } from '../i18n/fill.std.ts';
 import { i18n } from '../i18n/i18n.svelte';

@@ -1,4 +1,4 @@
-import type { Locale } from '../../preload/config-schema.std.ts';
+import type { Locale } from '../../common/config-schema.std.ts';
 import { fill } from './fill.std.ts';
 import { messages, type MessageKey } from './messages.std.ts';
 

@@ -1,4 +1,4 @@
-import type { Locale } from '../../preload/config-schema.std.ts';
+import type { Locale } from '../../common/config-schema.std.ts';
 
 /** English is the reference: every other language must have exactly its keys (a test checks). */
 const en = {

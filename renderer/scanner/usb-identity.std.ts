@@ -1,4 +1,4 @@
-import { UsbIdentity } from '../../preload/config-schema.std.ts';
+import { UsbIdentity } from '../../common/config-schema.std.ts';
 
 /** `scanner.serial.usb`: what main finds the scanner by after a replug; null for by path only. */
 export type UsbSetting = UsbIdentity | null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KioskConfig } from '../../preload/config-schema.std.ts';
+import { KioskConfig } from '../../common/config-schema.std.ts';
 import { usbIdentityOf } from './usb-identity.std.ts';
 
 describe('usbIdentityOf a listed port', () => {

@@ -1,4 +1,4 @@
-import type { Scan } from '../../preload/scan.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import { WedgeDetector, type Settlement, type WedgeKey, type WedgeOptions } from './wedge-detector.std.ts';
 import { focusedTextField, giveBackText } from './give-back-text.dom.ts';
 

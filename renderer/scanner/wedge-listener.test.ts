@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Scan } from '../../preload/scan.std.ts';
+import { Scan } from '../../common/scan.std.ts';
 import { attachWedgeListener } from './wedge-listener.dom.ts';
 
 let onScan: ReturnType<typeof vi.fn<(scan: Scan) => void>>;

@@ -1,6 +1,6 @@
 import type { VoucherStatus } from '../../api/vouchers.std.ts';
 import { platformErrors } from '../../api/errors.std.ts';
-import type { BridgeError } from '../../preload/contract.std.ts';
+import type { BridgeError } from '../../common/contract.std.ts';
 
 /** What a shopper is told when something did not work: always a plain sentence, never a code. */
 export type ProblemKey =

@@ -1,6 +1,6 @@
-import type { BridgeError, BridgeResult, KioskSettingsView } from '../../preload/contract.std.ts';
-import { NATIVE_MODES } from '../../preload/config-schema.std.ts';
-import type { Scan } from '../../preload/scan.std.ts';
+import type { BridgeError, BridgeResult, KioskSettingsView } from '../../common/contract.std.ts';
+import { NATIVE_MODES } from '../../common/config-schema.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import type {
   HeldLock,
   LookupResult,
@@ -10,7 +10,7 @@ import type {
   VoucherCheck,
   VoucherPage,
   VoucherView,
-} from '../../preload/shopper-views.std.ts';
+} from '../../common/shopper-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
 import { kiosk } from '../kiosk.dom.ts';
 import { problemForError, problemForStatus, type ProblemKey } from './problem-messages.std.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { BROWSER_BRIDGE_PATH } from '../../preload/browser-bridge-protocol.std.ts';
+import { BROWSER_BRIDGE_PATH } from '../../common/browser-bridge-protocol.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { rawExchange } from '../support/raw-http.node.ts';
 

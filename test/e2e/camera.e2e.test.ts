@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { toBuffer as barcodePng } from 'bwip-js/node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Scan } from '../../preload/scan.std.ts';
+import { Scan } from '../../common/scan.std.ts';
 import { launchCameraChromium, recordRequests } from '../camera/camera-browser.node.ts';
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { serveCameraHarness, type HarnessServer } from '../camera/harness-server.node.ts';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 // Not named WebSocket: code this file runs inside the page uses the page's own.
 import NodeWebSocket from 'ws';
-import { BROWSER_BRIDGE_PATH } from '../../preload/browser-bridge-protocol.std.ts';
+import { BROWSER_BRIDGE_PATH } from '../../common/browser-bridge-protocol.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 

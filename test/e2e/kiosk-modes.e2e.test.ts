@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import type { KioskConfig, KioskMode } from '../../preload/config-schema.std.ts';
+import type { KioskConfig, KioskMode } from '../../common/config-schema.std.ts';
 import { launchChromium } from '../support/chromium.node.ts';
 import { cardOf, checkShopperScreen, kioskLog, openKiosk, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 

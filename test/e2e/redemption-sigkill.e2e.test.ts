@@ -7,7 +7,7 @@ import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
-import { BROWSER_BRIDGE_PATH } from '../../preload/browser-bridge-protocol.std.ts';
+import { BROWSER_BRIDGE_PATH } from '../../common/browser-bridge-protocol.std.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { startFaultProxy, type FaultProxy, type ProxiedRequest, type Stage } from '../support/fault-proxy.node.ts';

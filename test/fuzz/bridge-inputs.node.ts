@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BridgeErrorCode, calls, type BridgeResult, type CallName } from '../../preload/contract.std.ts';
+import { BridgeErrorCode, calls, type BridgeResult, type CallName } from '../../common/contract.std.ts';
 
 /** Shared by the bridge and WebSocket fuzz suites: what a hostile or broken page could call. */
 

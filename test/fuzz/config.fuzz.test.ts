@@ -7,8 +7,8 @@ import { CONFIG_KEYS } from '../../main/config/config-keys.std.ts';
 import { ConfigError, ConfigStore } from '../../main/config/config-store.node.ts';
 import { runKioskctl } from '../../main/kioskctl/commands.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import { defaultConfig, KIOSK_MODES, KioskConfig, LOCALES } from '../../preload/config-schema.std.ts';
-import { readDotted, withDotted } from '../../preload/dotted-keys.std.ts';
+import { defaultConfig, KIOSK_MODES, KioskConfig, LOCALES } from '../../common/config-schema.std.ts';
+import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { recordFuzzInputs } from './fuzz-budget.node.ts';
 
 /**

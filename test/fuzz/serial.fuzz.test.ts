@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Scan } from '../../preload/scan.std.ts';
+import type { Scan } from '../../common/scan.std.ts';
 import type { LogLevel } from '../../main/logging/logger.std.ts';
 import { MAX_LINE_BYTES } from '../../main/scanner/line-framer.std.ts';
 import { SerialScanDecoder } from '../../main/scanner/serial-scan-decoder.std.ts';

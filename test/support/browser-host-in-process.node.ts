@@ -7,8 +7,8 @@ import { startBrowserHost, type BrowserHost } from '../../main/browser-host/brow
 import { startKioskServices, type KioskServices } from '../../main/kiosk-services.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import { BROWSER_BRIDGE_PATH } from '../../preload/browser-bridge-protocol.std.ts';
-import type { BridgeResult } from '../../preload/contract.std.ts';
+import { BROWSER_BRIDGE_PATH } from '../../common/browser-bridge-protocol.std.ts';
+import type { BridgeResult } from '../../common/contract.std.ts';
 
 export interface InProcessHost {
   host: BrowserHost;

@@ -1,4 +1,4 @@
-import type { BridgeResult } from '../../../preload/contract.std.ts';
+import type { BridgeResult } from '../../../common/contract.std.ts';
 import { managerConsole } from '../console.svelte';
 import { at } from './admin-text.dom.ts';
 import { describeFailure, type Checked, type Problem } from './problems.std.ts';

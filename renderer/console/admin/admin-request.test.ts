@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BridgeResult } from '../../../preload/contract.std.ts';
+import type { BridgeResult } from '../../../common/contract.std.ts';
 import { AdminRequest } from './admin-request.svelte';
 import type { Checked } from './problems.std.ts';
 

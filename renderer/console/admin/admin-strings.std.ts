@@ -1,4 +1,4 @@
-import type { Locale } from '../../../preload/config-schema.std.ts';
+import type { Locale } from '../../../common/config-schema.std.ts';
 import { fill } from '../../i18n/fill.std.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RewardAttributeType, } from '../../../api/reward-attributes.std.ts';
 import { VoucherStatus } from '../../../api/vouchers.std.ts';
-import { LOCALES } from '../../../preload/config-schema.std.ts';
+import { LOCALES } from '../../../common/config-schema.std.ts';
 import { adminMessages, adminText, type AdminKey } from './admin-strings.std.ts';
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).sort();

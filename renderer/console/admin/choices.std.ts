@@ -1,4 +1,4 @@
-import type { AdminVoucher } from '../../../preload/manager-views.std.ts';
+import type { AdminVoucher } from '../../../common/manager-views.std.ts';
 
 /**
  * Something to pick by name that the platform wants by uuid. The platform has no list of

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminVoucher } from '../../../preload/manager-views.std.ts';
+import type { AdminVoucher } from '../../../common/manager-views.std.ts';
 import { contactsOf, promotionsOf, remember } from './choices.std.ts';
 
 const voucher = (promotion: [string, string], contact: [string, string] | null): AdminVoucher => ({

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { BridgeError } from '../../../preload/contract.std.ts';
+import type { BridgeError } from '../../../common/contract.std.ts';
 import type { AdminKey, AdminText } from './admin-strings.std.ts';
 
 /**

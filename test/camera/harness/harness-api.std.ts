@@ -1,4 +1,4 @@
-import type { Scan } from '../../../preload/scan.std.ts';
+import type { Scan } from '../../../common/scan.std.ts';
 import type { CameraStart, FrameStats } from '../../../renderer/camera/camera-scanner.dom.ts';
 import type { CameraService } from '../../../renderer/camera/camera-service.std.ts';
 import type { DecodedCode } from '../../../renderer/camera/decoder-protocol.std.ts';

@@ -1,5 +1,5 @@
 import { mount, unmount } from 'svelte';
-import type { Scan } from '../../../preload/scan.std.ts';
+import type { Scan } from '../../../common/scan.std.ts';
 import CameraPreview from '../../../renderer/camera/CameraPreview.svelte';
 import { createCameraScanner, type CameraScanner, type CameraStart } from '../../../renderer/camera/camera-scanner.dom.ts';
 import type { CameraService } from '../../../renderer/camera/camera-service.std.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CreatePortalSessionBody } from '../../api/portal-sessions.std.ts';
-import type { OperationInput } from './client.node.ts';
+import type { OperationInput } from '../../main/loyalty/client.node.ts';
 import { clientOf, contractSuite, expectInvalid, expectRefused, lastStatus, sandboxCredentials } from './contract.test-support.ts';
 
 /** The seven create variants and Get through the client, and the hosted page each session's url names. */

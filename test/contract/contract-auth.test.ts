@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { operations, type AuthScheme, type OperationId } from '../../api/operations.std.ts';
 import { clientOf, contractSuite, expectRefused, type LooseClient } from './contract.test-support.ts';
-import type { LoyaltyError } from './errors.std.ts';
-import type { LoyaltyCredentials } from './request.std.ts';
+import type { LoyaltyError } from '../../main/loyalty/errors.std.ts';
+import type { LoyaltyCredentials } from '../../main/loyalty/request.std.ts';
 
 /**
  * Authentication per operation and per credential, through the client: every operation of the

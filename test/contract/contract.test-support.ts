@@ -2,10 +2,10 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import type { OperationId } from '../../api/operations.std.ts';
 import type { SandboxManifest } from '../../sandbox/sandbox.node.ts';
 import { assertErrorBody, TestSandbox } from '../../sandbox/testing.test-support.ts';
-import { createLoyaltyClient, type LoyaltyClient } from './client.node.ts';
-import type { LoyaltyErrorKind } from './errors.std.ts';
-import { failure } from './loyalty-error.test-support.ts';
-import type { LoyaltyCredentials } from './request.std.ts';
+import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
+import type { LoyaltyErrorKind } from '../../main/loyalty/errors.std.ts';
+import { failure } from '../../main/loyalty/loyalty-error.test-support.ts';
+import type { LoyaltyCredentials } from '../../main/loyalty/request.std.ts';
 
 /**
  * Contract tests: the kiosk's real client against the real sandbox over HTTP. The client checks
