@@ -46,6 +46,11 @@ export type UsbIdentity = z.output<typeof UsbIdentity>;
 /** Hosts that are this computer: plain http is allowed only to them (a local sandbox or proxy). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
+/** Demo mode: no platform address, so the kiosk runs against its embedded sandbox. */
+export function isDemoConfig(config: Pick<KioskConfig, 'api'>): boolean {
+  return config.api.baseUrl === null;
+}
+
 export function isLoopbackUrl(url: URL): boolean {
   return LOOPBACK_HOSTS.has(url.hostname);
 }

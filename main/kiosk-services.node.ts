@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { KioskSettingsView } from '../common/contract.std.ts';
-import type { KioskConfig } from '../common/config-schema.std.ts';
+import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
 import { BridgeFailure, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';
@@ -84,7 +84,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
 
   // Demo mode is whatever the config says now: connecting leaves it at once, and a kiosk sent
   // back to demo (kioskctl) gets its sandbox started then.
-  const isDemo = (current = config.get()) => current.api.baseUrl === null;
+  const isDemo = (current = config.get()) => isDemoConfig(current);
   let sandbox: EmbeddedSandbox | null = null;
   let sandboxStarting: Promise<EmbeddedSandbox> | undefined;
   const startSandbox = () =>

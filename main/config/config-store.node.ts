@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { candidateValues, isConfigKey } from './config-keys.std.ts';
-import { CONFIG_SCHEMA_VERSION, defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
+import { CONFIG_SCHEMA_VERSION, defaultConfig, isDemoConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
 import { recoverConfig } from './config-recovery.std.ts';
 import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../../base/durable-file.node.ts';
@@ -53,6 +53,10 @@ export class ConfigStore {
 
   get(): KioskConfig {
     return structuredClone(this.#config);
+  }
+
+  isDemo(): boolean {
+    return isDemoConfig(this.#config);
   }
 
   getKey(key: string): unknown {

@@ -34,7 +34,7 @@ export function createPlatformConnection(options: {
   const baseUrl = (current: KioskConfig) => current.api.baseUrl ?? sandbox()?.baseUrl;
 
   const credentials = async (): Promise<LoyaltyCredentials> => {
-    const demo = config.get().api.baseUrl === null ? sandbox() : null;
+    const demo = config.isDemo() ? sandbox() : null;
     if (demo) {
       const { api_key, access_token, personal_access_token } = demo.credentials;
       return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
@@ -58,7 +58,7 @@ export function createPlatformConnection(options: {
     },
     shopUuid() {
       const configured = config.get().api.shopUuid;
-      const shop = configured ?? (config.get().api.baseUrl === null ? sandbox()?.shops[0]?.uuid : undefined);
+      const shop = configured ?? (config.isDemo() ? sandbox()?.shops[0]?.uuid : undefined);
       if (!shop) throw new BridgeFailure('unavailable', 'no shop configured for this kiosk');
       return shop;
     },

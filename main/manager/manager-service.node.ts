@@ -78,7 +78,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
    */
   const setupBlocked = async (): Promise<ManagerStatus['setupBlocked']> => {
     if (pinSet()) return null;
-    if (config.get().api.baseUrl !== null) return 'pin_required';
+    if (!config.isDemo()) return 'pin_required';
     const stored = await secrets.status();
     if (stored.keychain === 'unavailable') return 'keychain_unavailable';
     return Object.values(stored.stored).some(Boolean) ? 'pin_required' : null;
@@ -139,7 +139,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
 
   const consoleSettings = async (): Promise<ConsoleSettings> => {
     const { manager: _pin, ...rest } = config.get();
-    return { demo: config.get().api.baseUrl === null, config: rest, lockedKeys: config.lockedKeys(), secrets: await secrets.status() };
+    return { demo: config.isDemo(), config: rest, lockedKeys: config.lockedKeys(), secrets: await secrets.status() };
   };
 
   /** Settings as a portable file: never secrets, never the PIN hash. */
@@ -303,7 +303,7 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     }
     return {
       version: options.version,
-      demo: config.get().api.baseUrl === null,
+      demo: config.isDemo(),
       platformOrigin: options.platformOrigin(),
       api: { reachable, latencyMs: reachable ? Math.round(performance.now() - started) : null, problem },
       secrets: await secrets.status(),
