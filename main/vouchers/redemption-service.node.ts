@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
+import type { HeldLock } from '../../common/shopper-views.std.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { platformErrors } from '../../api/errors.std.ts';
@@ -31,12 +32,6 @@ export interface RedemptionServiceOptions {
   redeemRetryDelayMs?: number;
   /** Background release: first wait, doubling up to the maximum (defaults 2 s and 60 s). */
   releaseRetry?: { initialDelayMs: number; maxDelayMs: number };
-}
-
-export interface HeldLock {
-  voucherUuid: string;
-  lockedAt: string;
-  systemReleaseAt: string;
 }
 
 export interface Redeemed {
