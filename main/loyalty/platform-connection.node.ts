@@ -6,7 +6,7 @@ import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from './client.node.ts';
-import type { LoyaltyCredentials } from './request.std.ts';
+import { credentialsByScheme, type LoyaltyCredentials } from './request.std.ts';
 
 /**
  * Which platform this kiosk talks to, and as which shop: the embedded sandbox in demo mode, the
@@ -35,10 +35,7 @@ export function createPlatformConnection(options: {
 
   const credentials = async (): Promise<LoyaltyCredentials> => {
     const demo = config.isDemo() ? sandbox() : null;
-    if (demo) {
-      const { api_key, access_token, personal_access_token } = demo.credentials;
-      return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
-    }
+    if (demo) return credentialsByScheme(demo.credentials);
     // Only secrets stored for the configured platform's origin: none while they belong to another.
     await options.secretsSettled?.();
     const { apiKey, accessToken, personalAccessToken } = await storedSecretsFor(secrets, originOf(config.get().api.baseUrl));

@@ -14,6 +14,13 @@ const credentialOf: Record<AuthScheme, keyof LoyaltyCredentials> = {
   personal_access_token: 'personalAccessToken',
 };
 
+/** Credentials named by auth scheme, as the platform (and the sandbox's manifest) hands them out. */
+export function credentialsByScheme(byScheme: Readonly<Record<AuthScheme, string>>): LoyaltyCredentials {
+  const credentials: LoyaltyCredentials = {};
+  for (const [scheme, name] of Object.entries(credentialOf) as [AuthScheme, keyof LoyaltyCredentials][]) credentials[name] = byScheme[scheme];
+  return credentials;
+}
+
 /** The first configured credential the operation accepts, in its order of preference. */
 export function chooseCredential(auth: readonly AuthScheme[], credentials: LoyaltyCredentials): string | undefined {
   return auth.map((scheme) => credentials[credentialOf[scheme]]).find((credential) => !!credential);

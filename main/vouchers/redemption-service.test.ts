@@ -7,6 +7,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
+import { credentialsByScheme } from '../loyalty/request.std.ts';
 import { JOURNAL_FILE, openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
 import {
   createRedemptionService,
@@ -27,10 +28,7 @@ let admin: LoyaltyClient;
 const scratchDirs: string[] = [];
 const services: RedemptionService[] = [];
 
-const credentials = async () => {
-  const { api_key, access_token, personal_access_token } = sandbox.manifest.credentials;
-  return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
-};
+const credentials = async () => credentialsByScheme(sandbox.manifest.credentials);
 const shopUuid = () => sandbox.manifest.shops[0]!.uuid;
 const contactUuid = () => sandbox.manifest.contacts[0]!.uuid;
 

@@ -5,7 +5,7 @@ import { assertErrorBody, TestSandbox } from '../../sandbox/testing.test-support
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
 import type { LoyaltyErrorKind } from '../../main/loyalty/errors.std.ts';
 import { failure } from '../../main/loyalty/loyalty-error.test-support.ts';
-import type { LoyaltyCredentials } from '../../main/loyalty/request.std.ts';
+import { credentialsByScheme, type LoyaltyCredentials } from '../../main/loyalty/request.std.ts';
 
 /**
  * Contract tests: the kiosk's real client against the real sandbox over HTTP. The client checks
@@ -34,8 +34,7 @@ const checkedFetch: typeof fetch = async (input, init) => {
 type Reachable = Pick<SandboxManifest, 'credentials'> & { baseUrl: string };
 
 export function sandboxCredentials(sandbox: Reachable): LoyaltyCredentials {
-  const { api_key, access_token, personal_access_token } = sandbox.credentials;
-  return { apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token };
+  return credentialsByScheme(sandbox.credentials);
 }
 
 export function clientOf(sandbox: Reachable, credentials = sandboxCredentials(sandbox)): LoyaltyClient {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
+import { credentialsByScheme } from '../../main/loyalty/request.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from './browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from './chromium.node.ts';
 import { messages } from '../../renderer/i18n/messages.std.ts';
@@ -36,12 +37,7 @@ export async function startKiosk(settings: Record<string, unknown> = {}, dataDir
   for (const [key, value] of Object.entries(settings)) store.set(key, value);
   const host = await startBrowserHostProcess({ dataDir });
   const manifest = JSON.parse(fs.readFileSync(host.sandbox!.manifestPath, 'utf8')) as SandboxManifest;
-  const { api_key, access_token, personal_access_token } = manifest.credentials;
-  const platform = createLoyaltyClient({
-    baseUrl: manifest.base_url,
-    credentials: async () => ({ apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token }),
-  });
-  return { host, manifest, platform, dataDir };
+  return { host, manifest, platform: platformClientFor(manifest), dataDir };
 }
 
 /**
@@ -122,11 +118,8 @@ export async function screenshot(page: Page, name: string) {
 
 /** A test's own client of a sandbox, with the credentials from its manifest. */
 export function platformClientFor(manifest: SandboxManifest): LoyaltyClient {
-  const { api_key, access_token, personal_access_token } = manifest.credentials;
-  return createLoyaltyClient({
-    baseUrl: manifest.base_url,
-    credentials: async () => ({ apiKey: api_key, accessToken: access_token, personalAccessToken: personal_access_token }),
-  });
+  const credentials = credentialsByScheme(manifest.credentials);
+  return createLoyaltyClient({ baseUrl: manifest.base_url, credentials: async () => credentials });
 }
 
 /** The real kioskctl in its own process, as an admin or a fleet script runs it on a kiosk. */
