@@ -1,0 +1,96 @@
+import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
+import { platformErrors } from '../../api/errors.std.ts';
+import type { HeldLock } from '../../common/shopper-views.std.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
+import type { HeldLockEntry, LockEntry, LockIntent } from './lock-journal.node.ts';
+import { failureFields, findVoucher, isUncertain, LOCK_DURATION_MS, type RedemptionContext } from './redemption-context.node.ts';
+import { letGo } from './recovery.node.ts';
+import { releaseEntry } from './release-retry.node.ts';
+
+/**
+ * Locking a voucher before the shopper sees the confirm screen: an intent is journaled before
+ * the Lock request leaves, the lock (with its key) before lock() resolves.
+ */
+
+export async function lock(ctx: RedemptionContext, code: string): Promise<HeldLock> {
+  const found = await findVoucher(ctx, code);
+  const voucherUuid = found.uuid;
+  return ctx.exclusive(voucherUuid, async () => {
+    const stale = ctx.journal.get(voucherUuid);
+    if (stale) await clearForRelock(ctx, stale, found);
+    const intent: LockIntent = {
+      voucherUuid,
+      code,
+      timesRedeemedBefore: found.times_redeemed,
+      phase: 'locking',
+      intendedAt: new Date(ctx.now()).toISOString(),
+    };
+    await ctx.journal.put(intent);
+    const held = await lockOrKeepIntent(ctx, intent);
+    const entry: HeldLockEntry = {
+      voucherUuid,
+      code,
+      releaseKey: held.release_key,
+      timesRedeemedBefore: found.times_redeemed,
+      lockedAt: held.locked_at,
+      systemReleaseAt: held.system_release_at ?? new Date(Date.parse(held.locked_at) + LOCK_DURATION_MS).toISOString(),
+      phase: 'locked',
+    };
+    await journalHeldLock(ctx, entry);
+    ctx.log.info('voucher locked', { voucherUuid });
+    return { voucherUuid, lockedAt: entry.lockedAt, systemReleaseAt: entry.systemReleaseAt };
+  });
+}
+
+/** Puts the lock on disk with the exact count under it; a lock that cannot be journaled is released. */
+async function journalHeldLock(ctx: RedemptionContext, entry: HeldLockEntry) {
+  try {
+    await ctx.journal.put(entry);
+    // A redemption without a lock may have slipped in between the first count and the lock;
+    // under the lock the count cannot move, so this one is exact.
+    const { times_redeemed } = await findVoucher(ctx, entry.code);
+    if (times_redeemed !== entry.timesRedeemedBefore) {
+      await ctx.journal.put({ ...entry, timesRedeemedBefore: times_redeemed });
+    }
+  } catch (error) {
+    await releaseEntry(ctx, entry, 'lock_failed');
+    throw error;
+  }
+}
+
+/**
+ * A refused Lock made no lock: its intent goes. A lost answer may have made one: it stays. So
+ * does a refusal because the voucher is locked: the lock in the way may be an earlier one of
+ * this kiosk's whose answer was lost and that the platform carried out late (after the Find
+ * that let its intent go).
+ */
+async function lockOrKeepIntent(ctx: RedemptionContext, intent: LockIntent) {
+  try {
+    return (await ctx.client.lockVoucher({ voucher_uuid: intent.voucherUuid })).data.lock;
+  } catch (error) {
+    if (isUncertain(error) || (error instanceof LoyaltyError && error.code === platformErrors.voucherAlreadyLocked.code)) {
+      ctx.log.warn('voucher lock answer lost or refused as locked; the intent stays journaled until Find Voucher settles it', {
+        voucherUuid: intent.voucherUuid,
+        ...failureFields(error),
+      });
+    } else {
+      await ctx.journal.remove(intent.voucherUuid);
+    }
+    throw error;
+  }
+}
+
+/**
+ * What this kiosk still journals for a voucher about to be locked again, settled with the Find
+ * answer lock() just had: a landed redemption refuses the lock (a multi-use voucher would lock
+ * again regardless), and so does a lock this kiosk may hold but cannot release.
+ */
+async function clearForRelock(ctx: RedemptionContext, stale: LockEntry, found: VoucherWithRedemptions) {
+  const settled = await letGo(ctx, stale, 'relock', found);
+  if (settled.outcome === 'redeemed') {
+    throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyRedeemed.code, message: 'this kiosk has just redeemed the voucher' });
+  }
+  if (settled.outcome === 'kept') {
+    throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyLocked.code, message: 'a lock of this kiosk may still hold the voucher' });
+  }
+}
