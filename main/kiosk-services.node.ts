@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { KioskSettingsView } from '../common/contract.std.ts';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
-import { BridgeFailure, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
+import { createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';
+import { settingsView } from './config/settings-view.std.ts';
 import { openProvisionedConfig } from './config/provisioning.node.ts';
 import { claimDataDir, type DataDirLock } from './paths/data-dir-lock.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
@@ -11,17 +11,18 @@ import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
 import { originOf, SecretOriginGuard } from './secrets/secret-origin.node.ts';
-import { startEmbeddedSandbox, type EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
-import { createPlatformConnection } from './loyalty/platform-connection.node.ts';
+import { createDemoSandbox, type DemoSandbox } from './demo/demo-sandbox.node.ts';
+import type { EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
+import { createPlatformConnection, type PlatformConnection } from './loyalty/platform-connection.node.ts';
 import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from './loyalty/time-budget.node.ts';
 import { ServiceHealth } from './loyalty/service-health.node.ts';
 import { listSerialPorts } from './scanner/serial-ports.node.ts';
 import { ScannerService } from './scanner/scanner-service.node.ts';
 import { createShopperHandlers } from './shopper/shopper-service.node.ts';
 import { createManagerHandlers, type ManagerHost } from './manager/manager-service.node.ts';
-import { toVoucherView } from './shopper/views.std.ts';
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
-import { createRedemptionService, type Redeemed, type VoucherClient } from './vouchers/redemption-service.node.ts';
+import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
+import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -71,7 +72,8 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
   }
 }
 
-async function startServices(options: KioskServicesOptions, dataDirLock: DataDirLock): Promise<KioskServices> {
+/** What the services are built on: the log, the config, the keychain and the event bus. */
+function openFoundation(options: KioskServicesOptions) {
   const logSink = new FileLogSink({ dir: path.join(options.dataDir, 'logs'), echo: options.echoLogs });
   const logger = createLogger(logSink);
   const config = openProvisionedConfig(options.dataDir, logger);
@@ -80,48 +82,24 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     service: options.keychainService,
     onSecretSeen: (value) => logSink.redactor.addSecret(value),
   });
-  const events = new EventBus();
+  return { logSink, logger, config, secrets, events: new EventBus() };
+}
 
-  // Demo mode is whatever the config says now: connecting leaves it at once, and a kiosk sent
-  // back to demo (kioskctl) gets its sandbox started then.
-  const isDemo = (current = config.get()) => isDemoConfig(current);
-  let sandbox: EmbeddedSandbox | null = null;
-  let sandboxStarting: Promise<EmbeddedSandbox> | undefined;
-  const startSandbox = () =>
-    (sandboxStarting ??= startEmbeddedSandbox({ dataDir: options.dataDir, logger }).then(
-      (started) => {
-        for (const secret of Object.values(started.credentials)) logSink.redactor.addSecret(secret);
-        return (sandbox = started);
-      },
-      (error: unknown) => {
-        sandboxStarting = undefined;
-        throw error;
-      },
-    ));
-  if (isDemo()) await startSandbox();
-  logger.info('kiosk services started', { version: options.version, demo: isDemo() });
+type Foundation = ReturnType<typeof openFoundation>;
 
-  const settingsView = (current: KioskConfig): KioskSettingsView => ({
-    demo: isDemo(current),
-    mode: current.kiosk.mode,
-    session: current.session,
-    scannerConnection: current.scanner.connection,
-    wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,
-    idleTimeoutSeconds: current.idle.timeoutSeconds,
-    locale: current.locale,
-    brand: current.brand,
-  });
-  config.onChange((current) => events.emit('settingsChanged', settingsView(current)));
-  const stopWatchingConfig = config.watchExternalChanges();
+/** Wiring only: each part is built elsewhere, each config reaction declared in configReactions. */
+async function startServices(options: KioskServicesOptions, dataDirLock: DataDirLock): Promise<KioskServices> {
+  const foundation = openFoundation(options);
+  const { logSink, logger, config, secrets, events } = foundation;
+  const demo = createDemoSandbox({ dataDir: options.dataDir, logger, onSecret: (value) => logSink.redactor.addSecret(value) });
+  if (config.isDemo()) await demo.start();
+  logger.info('kiosk services started', { version: options.version, demo: config.isDemo() });
 
-  // Secrets follow the configured origin: checked at start and at every change (console, kioskctl,
-  // provisioning, an edit of config.json). Not awaited: a slow keychain must not hold the start up;
-  // every platform call waits for the check instead (secretsSettled).
+  // Not awaited: a slow keychain must not hold the start up; every platform call waits for the
+  // check instead (secretsSettled).
   const secretOrigin = new SecretOriginGuard(secrets, () => originOf(config.get().api.baseUrl), logger);
   void secretOrigin.reconcile();
-  config.onChange(() => void secretOrigin.reconcile());
-
-  const connection = createPlatformConnection({ config, secrets, sandbox: () => sandbox, logger, secretsSettled: () => secretOrigin.settled() });
+  const connection = createPlatformConnection({ config, secrets, sandbox: demo.current, logger, secretsSettled: () => secretOrigin.settled() });
   const health = new ServiceHealth({
     probe: () => connection.client().listVouchers({ limit: 0 }),
     onChange: (status) => events.emit('serviceStatus', status),
@@ -129,44 +107,12 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     retryMs: options.serviceRetryMs,
   });
   void health.check();
-  config.onChange((current) => {
-    if (isDemo(current) && !sandbox) {
-      startSandbox().then(
-        () => void health.check(),
-        (error: unknown) => logger.error('the demo sandbox did not start', { error: String(error) }),
-      );
-    }
-  });
+  for (const react of Object.values(configReactions({ events, secretOrigin, demo, health, logger }))) config.onChange(react);
+  const stopWatchingConfig = config.watchExternalChanges();
 
-  const platformOrigin = () => {
-    const baseUrl = config.get().api.baseUrl ?? sandbox?.baseUrl;
-    return baseUrl ? new URL(baseUrl).origin : null;
-  };
-
-  // Each call goes to the platform configured now, and tells health how it went.
-  const voucherClient: VoucherClient = {
-    findVoucher: (input) => health.track(connection.client().findVoucher(input)),
-    lockVoucher: (input) => health.track(connection.client().lockVoucher(input)),
-    redeemVoucher: (input) => health.track(connection.client().redeemVoucher(input)),
-    releaseVoucher: (input) => health.track(connection.client().releaseVoucher(input)),
-  };
   // One shopper's visit: its portal session tags the lines its calls and redemptions log.
   const visit = new VisitLog(logger);
-  const redemptions = createRedemptionService({
-    client: voucherClient,
-    journal: await openLockJournal({ dir: options.dataDir, logger }),
-    shopUuid: () => connection.shopUuid(),
-    logger: visit.logger,
-  });
-  // Locks a crash or power cut left behind are settled before anyone can scan.
-  const recovered = redemptions.recover().then(
-    (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { settled }),
-    (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
-  );
-
-  const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
-  const shopperAction = <T>(action: () => Promise<T>) => withTimeBudget(actionBudgetMs, action);
-
+  const { redemptions, recovered } = await startRedemptions(options.dataDir, logger, visit, connection, health);
   const scanner = new ScannerService({
     config,
     logger,
@@ -174,9 +120,90 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     onStatus: (status) => events.emit('scannerStatus', status),
   });
   scanner.start();
+  const platformOrigin = () => {
+    const baseUrl = config.get().api.baseUrl ?? demo.current()?.baseUrl;
+    return baseUrl ? new URL(baseUrl).origin : null;
+  };
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin };
 
-  const handlers: CallHandlers = {
-    getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: isDemo() }),
+  return {
+    ...foundation,
+    dataDir: options.dataDir,
+    dispatch: createDispatcher(callHandlers(options, foundation, parts), logger),
+    get sandbox() {
+      return demo.current();
+    },
+    platformOrigin,
+    async close() {
+      stopWatchingConfig();
+      await secretOrigin.settled();
+      await recovered;
+      await redemptions.releaseAll('quit').catch(() => undefined);
+      redemptions.close();
+      health.close();
+      await scanner.close();
+      await demo.close();
+      logger.info('kiosk services stopped');
+      dataDirLock.release();
+    },
+  };
+}
+
+/**
+ * What the kiosk does when its config changes (console, kioskctl, provisioning, an edit of
+ * config.json): one declared reaction each, run in this order.
+ */
+function configReactions(parts: { events: EventBus; secretOrigin: SecretOriginGuard; demo: DemoSandbox; health: ServiceHealth; logger: Logger }) {
+  const { events, secretOrigin, demo, health, logger } = parts;
+  return {
+    /** The renderer follows the settings it shows. */
+    settingsChanged: (current: KioskConfig) => events.emit('settingsChanged', settingsView(current)),
+    /** Secrets follow the configured origin: those stored for another one are dropped. */
+    secretsFollowOrigin: () => void secretOrigin.reconcile(),
+    /** Demo mode is whatever the config says now: a kiosk sent back to demo gets its sandbox then. */
+    demoSandboxStart: (current: KioskConfig) => {
+      if (!isDemoConfig(current) || demo.current()) return;
+      demo.start().then(
+        () => void health.check(),
+        (error: unknown) => logger.error('the demo sandbox did not start', { error: String(error) }),
+      );
+    },
+  };
+}
+
+/** The redemption service, with the locks a crash or power cut left behind settled before anyone can scan. */
+async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog, connection: PlatformConnection, health: ServiceHealth) {
+  const redemptions = createRedemptionService({
+    client: trackedVoucherClient(connection, health),
+    journal: await openLockJournal({ dir: dataDir, logger }),
+    shopUuid: () => connection.shopUuid(),
+    logger: visit.logger,
+  });
+  const recovered = redemptions.recover().then(
+    (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { settled }),
+    (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
+  );
+  return { redemptions, recovered };
+}
+
+/** Every bridge call, each answered by the part that owns it. */
+function callHandlers(
+  options: KioskServicesOptions,
+  { config, secrets, logSink, logger }: Foundation,
+  parts: {
+    secretOrigin: SecretOriginGuard;
+    connection: PlatformConnection;
+    health: ServiceHealth;
+    visit: VisitLog;
+    redemptions: RedemptionService;
+    scanner: ScannerService;
+    platformOrigin: () => string | null;
+  },
+): CallHandlers {
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin } = parts;
+  const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
+  return {
+    getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
     getSettings: async () => settingsView(config.get()),
     reportRendererError: async ({ message, where }) => {
       logger.error('renderer error', { message, where });
@@ -199,60 +226,6 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       host: options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') },
       platformOrigin: () => platformOrigin(),
     }),
-    lockVoucher: ({ voucherUuid, code }) =>
-      shopperAction(async () => {
-        const lock = await redemptions.lock(code);
-        if (lock.voucherUuid !== voucherUuid) {
-          await redemptions.release(lock.voucherUuid, 'cancel');
-          throw new BridgeFailure('conflict', 'the code names another voucher');
-        }
-        return lock;
-      }),
-    redeemVoucher: ({ voucherUuid, contactUuid }) =>
-      shopperAction(async () => {
-        const result = await redemptions.redeem(voucherUuid, { contactUuid });
-        return result.outcome === 'redeemed' ? redeemedView(result) : result;
-      }),
-    releaseVoucher: ({ voucherUuid, reason }) =>
-      shopperAction(async () => {
-        const result = await redemptions.release(voucherUuid, reason);
-        return result.outcome === 'redeemed' ? redeemedView(result) : { outcome: result.outcome };
-      }),
-    endVisit: async () => {
-      await redemptions.releaseAll('idle');
-      visit.end();
-      return null;
-    },
+    ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
   };
-
-  return {
-    dataDir: options.dataDir,
-    dispatch: createDispatcher(handlers, logger),
-    events,
-    logger,
-    logSink,
-    config,
-    secrets,
-    get sandbox() {
-      return sandbox;
-    },
-    platformOrigin,
-    async close() {
-      stopWatchingConfig();
-      await secretOrigin.settled();
-      await recovered;
-      await redemptions.releaseAll('quit').catch(() => undefined);
-      redemptions.close();
-      health.close();
-      await scanner.close();
-      await sandboxStarting?.then((started) => started.close(), () => undefined);
-      logger.info('kiosk services stopped');
-      dataDirLock.release();
-    },
-  };
-}
-
-/** A redemption as the shopper screens show it: cut down to the voucher view. */
-function redeemedView({ redeemedAt, voucher }: Redeemed) {
-  return { outcome: 'redeemed' as const, redeemedAt, voucher: toVoucherView(voucher) };
 }

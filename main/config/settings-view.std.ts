@@ -1,0 +1,16 @@
+import type { KioskSettingsView } from '../../common/contract.std.ts';
+import { isDemoConfig, type KioskConfig } from '../../common/config-schema.std.ts';
+
+/** The settings the renderer follows (getSettings, the settingsChanged event). */
+export function settingsView(current: KioskConfig): KioskSettingsView {
+  return {
+    demo: isDemoConfig(current),
+    mode: current.kiosk.mode,
+    session: current.session,
+    scannerConnection: current.scanner.connection,
+    wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,
+    idleTimeoutSeconds: current.idle.timeoutSeconds,
+    locale: current.locale,
+    brand: current.brand,
+  };
+}
