@@ -1,5 +1,6 @@
 import { platformErrors } from '../../api/errors.std.ts';
 import { NATIVE_MODES, type KioskMode } from '../../common/config-schema.std.ts';
+import type { LookupResult } from '../../common/shopper-views.std.ts';
 import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
@@ -7,6 +8,7 @@ import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { isOutage, type ServiceHealth } from '../loyalty/service-health.node.ts';
 import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
 
@@ -22,7 +24,6 @@ type ShopperCalls =
   | 'getPortalSession';
 
 const VOUCHERS_PER_PAGE = 12;
-
 
 const isNotFound = (error: unknown) => error instanceof LoyaltyError && error.kind === 'not_found';
 
@@ -47,11 +48,7 @@ const SESSION_CREATORS = {
   vouchers: 'createVoucherPortalSession',
 } as const satisfies Record<KioskMode, keyof LoyaltyClient>;
 
-/**
- * What a shopper's visit asks of the platform: identify (card, e-mail, joining), the home screen,
- * vouchers, and portal sessions. Answers are cut down to views; every call reports to health.
- */
-export function createShopperHandlers(options: {
+interface ShopperServiceOptions {
   connection: PlatformConnection;
   health: ServiceHealth;
   config: ConfigStore;
@@ -59,70 +56,41 @@ export function createShopperHandlers(options: {
   visit: VisitLog;
   /** A lookup's time with the platform, across its requests and retries (default 12 s). */
   actionBudgetMs?: number;
-}): InputOnlyHandlers<ShopperCalls> {
+}
+
+/** What every group of shopper calls shares. */
+interface ShopperContext {
+  connection: PlatformConnection;
+  config: ConfigStore;
+  visit: VisitLog;
+  actionBudgetMs: number;
+  logger: Logger;
+  /** A platform call that reports to health. */
+  platform<T>(use: (client: LoyaltyClient) => Promise<T>): Promise<T>;
+}
+
+/**
+ * What a shopper's visit asks of the platform: identify (card, e-mail, joining), the home screen,
+ * vouchers, and portal sessions. Answers are cut down to views; every call reports to health.
+ */
+export function createShopperHandlers(options: ShopperServiceOptions): InputOnlyHandlers<ShopperCalls> {
   const { connection, health, config, visit, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
-  const logger = visit.logger;
-  const platform = <T>(use: (client: LoyaltyClient) => Promise<T>) => health.track(use(connection.client()));
+  const ctx: ShopperContext = {
+    connection,
+    config,
+    visit,
+    actionBudgetMs,
+    logger: visit.logger,
+    platform: (use) => health.track(use(connection.client())),
+  };
+  return { ...identifyCalls(ctx), ...homeCalls(ctx), ...voucherCalls(ctx), ...portalSessionCalls(ctx) };
+}
 
-  const sessionView = (session: { uuid: string; url: string; contact: { uuid: string | null } | null; shop: { name: string } }) => ({
-    uuid: session.uuid,
-    url: session.url,
-    origin: new URL(session.url).origin,
-    contactUuid: session.contact?.uuid ?? null,
-    shopName: session.shop.name,
-  });
-
-  /** The session that matches the kiosk mode, with every configured setting; it tags the visit from now on. */
-  async function createSession(contactUuid: string | undefined, amountInCents: number | undefined) {
-    const current = config.get();
-    const mode = current.kiosk.mode;
-    const { allow_multiple_giftcards, ...settings } = current.session;
-    const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...settings };
-    const created =
-      mode === 'redeem-giftcards'
-        ? await platform((client) =>
-            client.createRedeemGiftcardsPortalSession({
-              ...base,
-              amount_in_cents: requireAmount(amountInCents),
-              allow_multiple_giftcards,
-            }),
-          )
-        : await platform((client) => client[SESSION_CREATORS[mode]](base));
-    visit.begin(created.data.uuid);
-    logger.info('portal session created', { mode });
-    return created.data;
-  }
-
+/** Who the shopper is: a scanned card (or voucher), an e-mail, or joining. */
+function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'identifyByEmail' | 'registerShopper'> {
+  const { platform, logger } = ctx;
   return {
-    async lookupScan({ value }) {
-      const [card, voucher] = await withTimeBudget(actionBudgetMs, () =>
-        Promise.allSettled([
-          platform((client) => client.findContactIdentifier({ contact_identifier_value: value })),
-          platform((client) => client.findVoucher({ code: value })),
-        ]),
-      );
-      if (card.status === 'fulfilled') {
-        const identifier = card.value.data;
-        if (!identifier.active) return { kind: 'inactive_card' };
-        if (!identifier.contact) return { kind: 'unlinked_card' };
-        return { kind: 'shopper', shopper: toShopperView(identifier.contact) };
-      }
-      if (card.reason instanceof LoyaltyError && card.reason.code === platformErrors.contactIdentifierInactive.code) {
-        return { kind: 'inactive_card' };
-      }
-      if (voucher.status === 'fulfilled') {
-        // A voucher-only visit is tagged too: its session (shop known, shopper not yet) is made on the side.
-        if (!visit.session && NATIVE_MODES.has(config.get().kiosk.mode)) {
-          createSession(undefined, undefined).catch((error: unknown) =>
-            logger.warn('portal session for a voucher-only visit not created', { kind: (error as LoyaltyError).kind }),
-          );
-        }
-        return { kind: 'voucher', voucher: toVoucherView(voucher.value.data) };
-      }
-      // Neither lookup knew the value: only a real failure of either is worth reporting.
-      for (const result of [card, voucher]) if (!isNotFound(result.reason)) throw result.reason;
-      return { kind: 'unknown' };
-    },
+    lookupScan: ({ value }) => lookupScan(ctx, value),
 
     async identifyByEmail({ email }) {
       const contact = await orNull(platform((client) => client.findContactByEmail({ email })));
@@ -137,7 +105,44 @@ export function createShopperHandlers(options: {
       logger.info('shopper joined', { contact: contact.uuid, linkedCard: !!cardValue });
       return toShopperView(contact);
     },
+  };
+}
 
+/** A scanned value is looked up as a card and as a voucher at once. */
+async function lookupScan(ctx: ShopperContext, value: string): Promise<LookupResult> {
+  const { platform, visit, config, logger } = ctx;
+  const [card, voucher] = await withTimeBudget(ctx.actionBudgetMs, () =>
+    Promise.allSettled([
+      platform((client) => client.findContactIdentifier({ contact_identifier_value: value })),
+      platform((client) => client.findVoucher({ code: value })),
+    ]),
+  );
+  if (card.status === 'fulfilled') {
+    const identifier = card.value.data;
+    if (!identifier.active) return { kind: 'inactive_card' };
+    if (!identifier.contact) return { kind: 'unlinked_card' };
+    return { kind: 'shopper', shopper: toShopperView(identifier.contact) };
+  }
+  if (card.reason instanceof LoyaltyError && card.reason.code === platformErrors.contactIdentifierInactive.code) {
+    return { kind: 'inactive_card' };
+  }
+  if (voucher.status === 'fulfilled') {
+    // A voucher-only visit is tagged too: its session (shop known, shopper not yet) is made on the side.
+    if (!visit.session && NATIVE_MODES.has(config.get().kiosk.mode)) {
+      createSession(ctx, undefined, undefined).catch((error: unknown) =>
+        logger.warn('portal session for a voucher-only visit not created', { kind: (error as LoyaltyError).kind }),
+      );
+    }
+    return { kind: 'voucher', voucher: toVoucherView(voucher.value.data) };
+  }
+  // Neither lookup knew the value: only a real failure of either is worth reporting.
+  for (const result of [card, voucher]) if (!isNotFound(result.reason)) throw result.reason;
+  return { kind: 'unknown' };
+}
+
+/** The home screen: the credit balance and the shopper's vouchers. */
+function homeCalls({ platform, logger }: ShopperContext): InputOnlyHandlers<'getCreditBalance' | 'listShopperVouchers'> {
+  return {
     async getCreditBalance({ contactUuid }) {
       // A balance the platform cannot give is left off the home screen, not a failed visit.
       try {
@@ -160,7 +165,11 @@ export function createShopperHandlers(options: {
         total: answer.meta.total,
       };
     },
+  };
+}
 
+function voucherCalls({ platform, connection, logger, actionBudgetMs }: ShopperContext): InputOnlyHandlers<'findVoucher' | 'checkVoucher'> {
+  return {
     async findVoucher({ code }) {
       const found = await withTimeBudget(actionBudgetMs, () => platform((client) => client.findVoucher({ code })));
       return toVoucherView(found.data);
@@ -177,16 +186,51 @@ export function createShopperHandlers(options: {
       );
       return { checked: true, valid: answer.data.valid, platformCode: answer.data.reason?.code ?? null };
     },
+  };
+}
 
+function portalSessionCalls(ctx: ShopperContext): InputOnlyHandlers<'startPortalSession' | 'getPortalSession'> {
+  return {
     async startPortalSession({ contactUuid, amountInCents }) {
-      return sessionView(await createSession(contactUuid, amountInCents));
+      return sessionView(await createSession(ctx, contactUuid, amountInCents));
     },
 
     async getPortalSession({ uuid }) {
-      return sessionView((await platform((client) => client.getPortalSession({ portal_session_uuid: uuid }))).data);
+      return sessionView((await ctx.platform((client) => client.getPortalSession({ portal_session_uuid: uuid }))).data);
     },
   };
+}
 
+function sessionView(session: { uuid: string; url: string; contact: { uuid: string | null } | null; shop: { name: string } }) {
+  return {
+    uuid: session.uuid,
+    url: session.url,
+    origin: new URL(session.url).origin,
+    contactUuid: session.contact?.uuid ?? null,
+    shopName: session.shop.name,
+  };
+}
+
+/** The session that matches the kiosk mode, with every configured setting; it tags the visit from now on. */
+async function createSession(ctx: ShopperContext, contactUuid: string | undefined, amountInCents: number | undefined) {
+  const { config, connection, platform, visit, logger } = ctx;
+  const current = config.get();
+  const mode = current.kiosk.mode;
+  const { allow_multiple_giftcards, ...settings } = current.session;
+  const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...settings };
+  const created =
+    mode === 'redeem-giftcards'
+      ? await platform((client) =>
+          client.createRedeemGiftcardsPortalSession({
+            ...base,
+            amount_in_cents: requireAmount(amountInCents),
+            allow_multiple_giftcards,
+          }),
+        )
+      : await platform((client) => client[SESSION_CREATORS[mode]](base));
+  visit.begin(created.data.uuid);
+  logger.info('portal session created', { mode });
+  return created.data;
 }
 
 function requireAmount(amountInCents: number | undefined): number {
