@@ -50,96 +50,19 @@ const CLOSE_INVALID_PAYLOAD = 1007;
  * client sends can end it: a malformed request gets a 4xx, a malformed frame a close code.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const token = crypto.randomBytes(24).toString('base64url');
-  const { services } = options;
-  const logger = services.logger.child({ host: 'browser' });
-  const { rendererDir } = options;
-  let origin = '';
-  let hostHeader = '';
-  const launchLinks = new Map<string, number>();
-
-  const tokenMatches = (candidate: string | null) =>
-    candidate !== null &&
-    candidate.length === token.length &&
-    crypto.timingSafeEqual(Buffer.from(candidate), Buffer.from(token));
-
-  /**
-   * Only `127.0.0.1:<port>`, the one name the page is served under: a page reaching us under any
-   * other name (a DNS-rebound one) is not ours. `localhost` is refused too: its origin would fail
-   * the bridge's Origin check anyway, so it could only ever show a page that cannot work.
-   */
-  const isOwnHost = (request: http.IncomingMessage) => request.headers.host === hostHeader;
-
-  /** The request target as a URL of this origin, or null (`//[`, `%`, another host). */
-  const parseTarget = (request: http.IncomingMessage): URL | null => {
-    try {
-      const url = new URL(request.url ?? '/', origin);
-      return url.origin === origin ? url : null;
-    } catch {
-      return null;
-    }
+  const site: Site = {
+    ...options,
+    token: crypto.randomBytes(24).toString('base64url'),
+    logger: options.services.logger.child({ host: 'browser' }),
+    origin: '',
+    hostHeader: '',
+    launchLinks: new Map(),
   };
-
-  const useLaunchLink = (nonce: string): boolean => {
-    const expiresAt = launchLinks.get(nonce);
-    launchLinks.delete(nonce);
-    return expiresAt !== undefined && expiresAt > Date.now();
-  };
-
-  const serve = (request: http.IncomingMessage, response: http.ServerResponse) => {
-    const headers = {
-      'Content-Security-Policy': contentSecurityPolicy(services.platformOrigin()),
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-      'Cache-Control': 'no-store',
-    };
-    const refuse = (status: number, text?: string) => {
-      if (!text) return void response.writeHead(status, headers).end();
-      response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
-    };
-    if (!isOwnHost(request)) {
-      logRefusedHost(logger, request);
-      return refuse(421, 'This kiosk page answers only at 127.0.0.1.');
-    }
-    if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405);
-    const url = parseTarget(request);
-    if (!url) return refuse(400);
-    if (url.pathname.startsWith(LAUNCH_PATH) && request.method === 'GET') {
-      if (!useLaunchLink(url.pathname.slice(LAUNCH_PATH.length))) {
-        logger.warn('browser host: launch link used again, expired or unknown');
-        return refuse(403, 'This launch link has been used or has expired.');
-      }
-      response.writeHead(303, { ...headers, Location: `/?token=${token}` }).end();
-      return;
-    }
-    if (url.pathname === '/' || url.pathname === '/index.html') {
-      if (!tokenMatches(url.searchParams.get('token'))) {
-        logger.warn('browser host: page requested without a valid token');
-        return refuse(403, 'This kiosk page opens only from its launch link.');
-      }
-      const html = fs
-        .readFileSync(path.join(rendererDir, 'index.html'), 'utf8')
-        .replace('<head>', `<head><script src="${BROWSER_BRIDGE_SCRIPT}"></script>`);
-      response.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(html);
-      return;
-    }
-    const found =
-      url.pathname === BROWSER_BRIDGE_SCRIPT
-        ? { file: options.bridgeScript, contentType: 'text/javascript; charset=utf-8' }
-        : resolveRendererFile(rendererDir, url.pathname);
-    if (!found) return refuse(404);
-    response.writeHead(200, { ...headers, 'Content-Type': found.contentType });
-    fs.createReadStream(found.file)
-      .once('error', (error) => {
-        logger.error('browser host: could not read a renderer file', { error: String(error) });
-        response.destroy();
-      })
-      .pipe(response);
-  };
+  const { logger } = site;
 
   const server = http.createServer((request, response) => {
     try {
-      serve(request, response);
+      servePage(site, request, response);
     } catch (error) {
       logger.error('browser host: request failed', { error: String(error) });
       if (response.headersSent) response.destroy();
@@ -157,24 +80,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   sockets.on('error', (error) => logger.error('browser host: bridge server error', { error: String(error) }));
   let connections = 0;
   server.on('upgrade', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
-    // A client that resets mid-handshake must not take the host down with it.
-    socket.on('error', () => socket.destroy());
-    const refuse = (status: string) => socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
-    if (!isOwnHost(request)) {
-      logRefusedHost(logger, request);
-      return refuse('421 Misdirected Request');
-    }
-    const url = parseTarget(request);
-    if (!url) return refuse('400 Bad Request');
-    const allowed =
-      url.pathname === BROWSER_BRIDGE_PATH &&
-      request.headers.origin === origin &&
-      tokenMatches(url.searchParams.get('token'));
-    if (!allowed) {
-      logger.warn('browser host: bridge connection refused', { origin: (request.headers.origin ?? 'none').slice(0, 100) });
-      return refuse('403 Forbidden');
-    }
-    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, services, logger, new BridgeConnection(`ws-${++connections}`)));
+    if (!acceptsBridge(site, request, socket)) return;
+    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, site.services, logger, new BridgeConnection(`ws-${++connections}`)));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -183,19 +90,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
   server.on('error', (error) => logger.error('browser host: server error', { error: String(error) }));
   const { port } = server.address() as AddressInfo;
-  hostHeader = `127.0.0.1:${port}`;
-  origin = `http://${hostHeader}`;
-  logger.info('browser host listening', { origin });
+  site.hostHeader = `127.0.0.1:${port}`;
+  site.origin = `http://${site.hostHeader}`;
+  logger.info('browser host listening', { origin: site.origin });
 
   return {
-    url: `${origin}/?token=${token}`,
-    origin,
-    launchUrl() {
-      for (const [nonce, expiresAt] of launchLinks) if (expiresAt <= Date.now()) launchLinks.delete(nonce);
-      const nonce = crypto.randomBytes(24).toString('base64url');
-      launchLinks.set(nonce, Date.now() + LAUNCH_LINK_TTL_MS);
-      return `${origin}${LAUNCH_PATH}${nonce}`;
-    },
+    url: `${site.origin}/?token=${site.token}`,
+    origin: site.origin,
+    launchUrl: () => newLaunchLink(site),
     async close() {
       for (const client of sockets.clients) client.terminate();
       sockets.close();
@@ -203,6 +105,129 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The host's page and bridge as requests see them; origin and hostHeader are known once listening. */
+interface Site extends BrowserHostOptions {
+  token: string;
+  logger: Logger;
+  origin: string;
+  hostHeader: string;
+  /** Unused launch-link nonces and when they expire. */
+  launchLinks: Map<string, number>;
+}
+
+function tokenMatches({ token }: Site, candidate: string | null): boolean {
+  return candidate !== null && candidate.length === token.length && crypto.timingSafeEqual(Buffer.from(candidate), Buffer.from(token));
+}
+
+/**
+ * Only `127.0.0.1:<port>`, the one name the page is served under: a page reaching us under any
+ * other name (a DNS-rebound one) is not ours. `localhost` is refused too: its origin would fail
+ * the bridge's Origin check anyway, so it could only ever show a page that cannot work.
+ */
+function isOwnHost(site: Site, request: http.IncomingMessage): boolean {
+  return request.headers.host === site.hostHeader;
+}
+
+/** The request target as a URL of this origin, or null (`//[`, `%`, another host). */
+function parseTarget({ origin }: Site, request: http.IncomingMessage): URL | null {
+  try {
+    const url = new URL(request.url ?? '/', origin);
+    return url.origin === origin ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+function newLaunchLink(site: Site): string {
+  for (const [nonce, expiresAt] of site.launchLinks) if (expiresAt <= Date.now()) site.launchLinks.delete(nonce);
+  const nonce = crypto.randomBytes(24).toString('base64url');
+  site.launchLinks.set(nonce, Date.now() + LAUNCH_LINK_TTL_MS);
+  return `${site.origin}${LAUNCH_PATH}${nonce}`;
+}
+
+function useLaunchLink({ launchLinks }: Site, nonce: string): boolean {
+  const expiresAt = launchLinks.get(nonce);
+  launchLinks.delete(nonce);
+  return expiresAt !== undefined && expiresAt > Date.now();
+}
+
+/** The launch link, the page (with its token) and the renderer's files; anything else is refused. */
+function servePage(site: Site, request: http.IncomingMessage, response: http.ServerResponse) {
+  const { logger, rendererDir } = site;
+  const headers = {
+    'Content-Security-Policy': contentSecurityPolicy(site.services.platformOrigin()),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
+  const refuse = (status: number, text?: string) => {
+    if (!text) return void response.writeHead(status, headers).end();
+    response.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8' }).end(text);
+  };
+  if (!isOwnHost(site, request)) {
+    logRefusedHost(logger, request);
+    return refuse(421, 'This kiosk page answers only at 127.0.0.1.');
+  }
+  if (request.method !== 'GET' && request.method !== 'HEAD') return refuse(405);
+  const url = parseTarget(site, request);
+  if (!url) return refuse(400);
+  if (url.pathname.startsWith(LAUNCH_PATH) && request.method === 'GET') {
+    if (!useLaunchLink(site, url.pathname.slice(LAUNCH_PATH.length))) {
+      logger.warn('browser host: launch link used again, expired or unknown');
+      return refuse(403, 'This launch link has been used or has expired.');
+    }
+    response.writeHead(303, { ...headers, Location: `/?token=${site.token}` }).end();
+    return;
+  }
+  if (url.pathname === '/' || url.pathname === '/index.html') {
+    if (!tokenMatches(site, url.searchParams.get('token'))) {
+      logger.warn('browser host: page requested without a valid token');
+      return refuse(403, 'This kiosk page opens only from its launch link.');
+    }
+    const html = fs
+      .readFileSync(path.join(rendererDir, 'index.html'), 'utf8')
+      .replace('<head>', `<head><script src="${BROWSER_BRIDGE_SCRIPT}"></script>`);
+    response.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' }).end(html);
+    return;
+  }
+  const found =
+    url.pathname === BROWSER_BRIDGE_SCRIPT
+      ? { file: site.bridgeScript, contentType: 'text/javascript; charset=utf-8' }
+      : resolveRendererFile(rendererDir, url.pathname);
+  if (!found) return refuse(404);
+  response.writeHead(200, { ...headers, 'Content-Type': found.contentType });
+  fs.createReadStream(found.file)
+    .once('error', (error) => {
+      logger.error('browser host: could not read a renderer file', { error: String(error) });
+      response.destroy();
+    })
+    .pipe(response);
+}
+
+/** Whether a WebSocket upgrade may become a bridge connection; a refused one is answered and ended. */
+function acceptsBridge(site: Site, request: http.IncomingMessage, socket: Socket): boolean {
+  // A client that resets mid-handshake must not take the host down with it.
+  socket.on('error', () => socket.destroy());
+  const refuse = (status: string) => void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
+  if (!isOwnHost(site, request)) {
+    logRefusedHost(site.logger, request);
+    refuse('421 Misdirected Request');
+    return false;
+  }
+  const url = parseTarget(site, request);
+  if (!url) {
+    refuse('400 Bad Request');
+    return false;
+  }
+  const allowed =
+    url.pathname === BROWSER_BRIDGE_PATH && request.headers.origin === site.origin && tokenMatches(site, url.searchParams.get('token'));
+  if (!allowed) {
+    site.logger.warn('browser host: bridge connection refused', { origin: (request.headers.origin ?? 'none').slice(0, 100) });
+    refuse('403 Forbidden');
+  }
+  return allowed;
 }
 
 /** What Node itself would answer to a request it could not parse. */
