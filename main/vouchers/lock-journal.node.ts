@@ -44,7 +44,11 @@ export type LockIntent = z.output<typeof LockIntent>;
 export const LockEntry = z.discriminatedUnion('phase', [LockIntent, HeldLockEntry]);
 export type LockEntry = z.output<typeof LockEntry>;
 
-const JournalFile = z.object({ version: z.literal(1), entries: z.array(LockEntry) });
+/**
+ * `unresolved`: voucher uuids a damaged journal still showed without their code. Find Voucher
+ * works by code only, so recovery looks them up among the LOCKED vouchers before it settles them.
+ */
+const JournalFile = z.object({ version: z.literal(1), entries: z.array(LockEntry), unresolved: z.array(z.string().min(1)).default([]) });
 
 export const JOURNAL_FILE = 'voucher-locks.json';
 
@@ -56,6 +60,10 @@ export interface LockJournal {
   put(entry: LockEntry): Promise<void>;
   /** Resolves once the file on disk no longer holds the voucher's entry. */
   remove(voucherUuid: string): Promise<void>;
+  /** Uuids a damaged journal kept without their code, until recovery resolves them. */
+  unresolved(): string[];
+  /** Resolves an unresolved uuid: into `entry` once its code is known, or away when no lock holds it. */
+  resolve(voucherUuid: string, entry?: LockEntry): Promise<void>;
 }
 
 /**
@@ -66,15 +74,18 @@ export interface LockJournal {
 export async function openLockJournal({ dir, logger }: { dir: string; logger: Logger }): Promise<LockJournal> {
   const file = path.join(dir, JOURNAL_FILE);
   await fs.mkdir(dir, { recursive: true });
-  const { entries, salvaged } = await readEntries(file, logger);
+  const { entries, unresolved: unresolvedUuids, salvaged } = await readEntries(file, logger);
   const held = new Map(entries.map((entry) => [entry.voucherUuid, entry]));
+  const unresolved = new Set(unresolvedUuids.filter((uuid) => !held.has(uuid)));
+
+  const codelessPart = () => (unresolved.size > 0 ? { unresolved: [...unresolved] } : {});
 
   // One write at a time, each of the whole map as it stands when the write starts, so a
   // later write never lands under an earlier one.
   let writes: Promise<void> = Promise.resolve();
   const persist = () => {
     const write = writes.then(() =>
-      writeFileDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()] }, null, 2)}\n`),
+      writeFileDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()], ...codelessPart() }, null, 2)}\n`),
     );
     writes = write.catch(() => {});
     return write;
@@ -93,19 +104,32 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
     remove(voucherUuid) {
       return held.delete(voucherUuid) ? persist() : writes;
     },
+    unresolved: () => [...unresolved],
+    resolve(voucherUuid, entry) {
+      unresolved.delete(voucherUuid);
+      if (entry) held.set(entry.voucherUuid, LockEntry.parse(entry));
+      return persist();
+    },
   };
 }
 
-async function readEntries(file: string, logger: Logger): Promise<{ entries: LockEntry[]; salvaged: boolean }> {
+interface JournalRead {
+  entries: LockEntry[];
+  unresolved: string[];
+  /** Read from a damaged file: write them anew before anything else. */
+  salvaged: boolean;
+}
+
+async function readEntries(file: string, logger: Logger): Promise<JournalRead> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], salvaged: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], unresolved: [], salvaged: false };
     throw error;
   }
   try {
-    return { entries: JournalFile.parse(JSON.parse(text)).entries, salvaged: false };
+    return { ...JournalFile.parse(JSON.parse(text)), salvaged: false };
   } catch (error) {
     const aside = `${file}.corrupt-${Date.now()}`;
     await fs.rename(file, aside);
@@ -118,11 +142,11 @@ async function readEntries(file: string, logger: Logger): Promise<{ entries: Loc
       kept: entries.map(({ voucherUuid, phase }) => ({ voucherUuid, phase })),
     });
     if (codeless.length > 0) {
-      logger.warn('voucher lock journal entries without a code cannot be looked up; the platform frees their locks within the hour', {
+      logger.warn('voucher lock journal entries without a code kept; recovery looks them up among the locked vouchers', {
         voucherUuids: codeless,
       });
     }
-    return { entries, salvaged: entries.length > 0 };
+    return { entries, unresolved: codeless, salvaged: entries.length + codeless.length > 0 };
   }
 }
 

@@ -81,6 +81,48 @@ export function release(ctx: RedemptionContext, voucherUuid: string, reason: Rel
   });
 }
 
+/**
+ * At startup: a lock left by a crash belongs to a shopper who is gone, so a LOCKED voucher is
+ * released, never redeemed. The uuids a damaged journal kept without a code are looked up first.
+ */
+export async function recover(ctx: RedemptionContext): Promise<SettledLock[]> {
+  await resolveCodeless(ctx);
+  return settleAll(ctx, 'startup');
+}
+
+/** Pages of LOCKED vouchers read to find a codeless uuid (500 a page): a bound, not a scan of the account. */
+const LOCKED_PAGES_SEARCHED = 20;
+
+/**
+ * A uuid whose code was lost may still be locked by this kiosk. Find Voucher needs the code, so it
+ * is looked for among the LOCKED vouchers: found, it becomes an intent that settles like any other
+ * (kept, and the voucher not locked again, until the platform frees it); not among them, no lock
+ * holds it. Offline, it stays unresolved for the next start.
+ */
+async function resolveCodeless(ctx: RedemptionContext): Promise<void> {
+  const wanted = new Set(ctx.journal.unresolved());
+  if (wanted.size === 0) return;
+  try {
+    for (let page = 1; page <= LOCKED_PAGES_SEARCHED && wanted.size > 0; page++) {
+      const { data, meta } = await ctx.client.listVouchers({ status: 'LOCKED', limit: 500, page });
+      for (const voucher of data.filter(({ uuid }) => wanted.has(uuid))) {
+        wanted.delete(voucher.uuid);
+        const intendedAt = new Date(ctx.now()).toISOString();
+        await ctx.journal.resolve(voucher.uuid, { voucherUuid: voucher.uuid, code: voucher.code, timesRedeemedBefore: 0, phase: 'locking', intendedAt });
+        ctx.log.info('codeless journal entry found locked; kept as a lock intent', { voucherUuid: voucher.uuid });
+      }
+      if (page >= meta.last_page) {
+        for (const voucherUuid of wanted) await ctx.journal.resolve(voucherUuid);
+        if (wanted.size > 0) ctx.log.info('codeless journal entries not locked on the platform; nothing to settle', { voucherUuids: [...wanted] });
+        return;
+      }
+    }
+    ctx.log.warn('codeless journal entries not found in the first locked vouchers; kept for the next start', { voucherUuids: [...wanted] });
+  } catch (error) {
+    ctx.log.warn('could not look up codeless journal entries; kept for the next start', { voucherUuids: [...wanted], ...failureFields(error) });
+  }
+}
+
 /** Settles every journaled lock, each in its turn with any operation on the same voucher. */
 export async function settleAll(ctx: RedemptionContext, reason: ReleaseReason): Promise<SettledLock[]> {
   const settled = await Promise.all(

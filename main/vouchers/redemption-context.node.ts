@@ -7,7 +7,8 @@ import type { Redeemed } from './redemption-outcomes.std.ts';
 
 /** What the redemption steps (lock, redeem, release and retry, recovery) share. */
 
-export type VoucherClient = Pick<LoyaltyClient, 'findVoucher' | 'lockVoucher' | 'redeemVoucher' | 'releaseVoucher'>;
+/** listVouchers: only to look up, at recovery, a damaged journal's uuids whose code was lost. */
+export type VoucherClient = Pick<LoyaltyClient, 'findVoucher' | 'lockVoucher' | 'redeemVoucher' | 'releaseVoucher' | 'listVouchers'>;
 
 export interface RedemptionServiceOptions {
   client: VoucherClient;

@@ -1,7 +1,7 @@
 import type { HeldLock } from '../../common/shopper-views.std.ts';
 import { lock } from './lock-step.node.ts';
 import { redeem } from './redeem-step.node.ts';
-import { release, settleAll } from './recovery.node.ts';
+import { recover, release, settleAll } from './recovery.node.ts';
 import { createRedemptionContext, type RedemptionServiceOptions } from './redemption-context.node.ts';
 import type { RedeemResult, ReleaseReason, ReleaseResult, SettledLock } from './redemption-outcomes.std.ts';
 
@@ -50,8 +50,7 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
     redeem: (voucherUuid, redeemOptions) => redeem(ctx, voucherUuid, redeemOptions),
     release: (voucherUuid, reason) => release(ctx, voucherUuid, reason),
     releaseAll: (reason) => settleAll(ctx, reason),
-    // A lock left by a crash: the shopper is gone, so a LOCKED voucher is released, never redeemed.
-    recover: () => settleAll(ctx, 'startup'),
+    recover: () => recover(ctx),
     close() {
       ctx.closed = true;
       for (const timer of ctx.retryTimers.values()) clearTimeout(timer);

@@ -544,4 +544,26 @@ describe('locks the journal would not know of', () => {
     expect(journal.entries()).toEqual([expect.objectContaining({ voucherUuid: second.uuid, phase: 'locking' })]);
     expect((await readdir(crashed.dir)).some((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`))).toBe(true);
   });
+  it('looks up a uuid the damaged journal kept without its code among the locked vouchers, instead of forgetting it', async () => {
+    const [locked, free] = [await freshVoucher(), await freshVoucher()];
+    const crashed = await kiosk();
+    await crashed.service.lock(locked.code);
+    const { releaseKey } = heldEntry(crashed.journal.get(locked.uuid));
+    // Two entries cut right after their uuids: one voucher really locked, one free.
+    const cut = (uuid: string) => `{"voucherUuid": "${uuid}", "co`;
+    await writeFile(join(crashed.dir, JOURNAL_FILE), `{"version": 1, "entries": [${cut(locked.uuid)}, ${cut(free.uuid)}`);
+
+    const { service, journal } = await kiosk({ dir: crashed.dir });
+    expect(journal.unresolved().sort()).toEqual([locked.uuid, free.uuid].sort());
+    // Found LOCKED: an intent with its code, kept until the platform frees it, and not locked again.
+    expect(await service.recover()).toEqual([{ voucherUuid: locked.uuid, outcome: 'kept' }]);
+    expect(journal.unresolved()).toEqual([]);
+    expect(journal.get(locked.uuid)).toMatchObject({ phase: 'locking', code: locked.code });
+    expect(journal.get(free.uuid)).toBeUndefined();
+    expect(await failure(service.lock(locked.code))).toMatchObject({ code: 80017 });
+    // Once the lock is gone (here: released with the key the test kept), the intent settles.
+    await admin.releaseVoucher({ voucher_uuid: locked.uuid, release_key: releaseKey });
+    expect(await service.recover()).toEqual([{ voucherUuid: locked.uuid, outcome: 'lock_gone' }]);
+    expect(journal.entries()).toEqual([]);
+  });
 });

@@ -14,6 +14,7 @@ export function trackedVoucherClient(connection: PlatformConnection, health: Ser
     lockVoucher: (input) => health.track(connection.client().lockVoucher(input)),
     redeemVoucher: (input) => health.track(connection.client().redeemVoucher(input)),
     releaseVoucher: (input) => health.track(connection.client().releaseVoucher(input)),
+    listVouchers: (input) => health.track(connection.client().listVouchers(input)),
   };
 }
 

@@ -122,6 +122,7 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
     lockVoucher: killable(real.lockVoucher),
     redeemVoucher: killable(real.redeemVoucher),
     releaseVoucher: killable(real.releaseVoucher),
+    listVouchers: killable(real.listVouchers),
   };
   const journal = await openLockJournal({ dir, logger: countingLogger(count) });
   const write = (started: () => Promise<void>, entry?: LockEntry): Promise<void> => {
@@ -140,6 +141,8 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
     get: (voucherUuid) => journal.get(voucherUuid),
     put: (entry) => write(() => journal.put(entry), entry),
     remove: (voucherUuid) => write(() => journal.remove(voucherUuid)),
+    unresolved: () => journal.unresolved(),
+    resolve: (voucherUuid, entry) => write(() => journal.resolve(voucherUuid, entry), entry),
   };
   const service = createRedemptionService({
     client,
