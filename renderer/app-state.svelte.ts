@@ -10,7 +10,13 @@ class AppState {
   unavailable = $state(false);
   /** The loyalty platform answers; when not, the kiosk is out of service until it does. */
   serviceAvailable = $state(true);
-  readonly visit = new Visit(() => this.settings);
+  readonly visit = new Visit({
+    bridge: kiosk,
+    storage: sessionStorage,
+    language: i18n,
+    settings: () => this.settings,
+    now: () => Date.now(),
+  });
 
   async start() {
     kiosk.on('settingsChanged', (settings) => this.#applySettings(settings));

@@ -1,4 +1,4 @@
-import type { BridgeError, BridgeResult, KioskSettingsView } from '../../common/contract.std.ts';
+import type { BridgeError, BridgeResult, KioskApi, KioskSettingsView } from '../../common/contract.std.ts';
 import { NATIVE_MODES } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
 import type {
@@ -11,8 +11,6 @@ import type {
   VoucherPage,
   VoucherView,
 } from '../../common/shopper-views.std.ts';
-import { i18n } from '../i18n/i18n.svelte';
-import { kiosk } from '../kiosk.dom.ts';
 import { problemForError, problemForStatus, type ProblemKey } from './problem-messages.std.ts';
 
 /** What the shopper is told once a held voucher is let go of: each outcome in its own words. */
@@ -20,7 +18,6 @@ export type ReleaseNoticeKey = `release.${ReleaseOutcome['outcome']}`;
 
 /** How long the shopper has to confirm a locked voucher; well inside the platform's hour. */
 export const CONFIRM_SECONDS = 60;
-
 
 export type Screen =
   | { name: 'attract' }
@@ -36,6 +33,35 @@ export type Screen =
 
 const PORTAL_SESSION_KEY = 'kiosk.portalSession';
 
+/** The bridge calls a visit makes, and no others. */
+export type VisitBridge = Pick<
+  KioskApi,
+  | 'lookupScan'
+  | 'identifyByEmail'
+  | 'registerShopper'
+  | 'getCreditBalance'
+  | 'listShopperVouchers'
+  | 'checkVoucher'
+  | 'lockVoucher'
+  | 'redeemVoucher'
+  | 'releaseVoucher'
+  | 'endVisit'
+  | 'startPortalSession'
+  | 'getPortalSession'
+>;
+
+/** What a visit needs from the world outside it; the kiosk passes the real ones, a test its fakes. */
+export type VisitParts = {
+  bridge: VisitBridge;
+  /** Keeps a hosted session's uuid across a renderer reload (sessionStorage in the kiosk). */
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+  /** The shopper's language, put back to the store's when the visit ends. */
+  language: { use(locale: KioskSettingsView['locale']['default']): void };
+  settings: () => KioskSettingsView | null;
+  /** Milliseconds since the epoch, for the confirm countdown's deadline. */
+  now: () => number;
+};
+
 /**
  * One shopper's visit, from the first scan to the reset: which screen shows, who the shopper is
  * and what they are doing. Every piece of shopper data lives here, so `reset()` forgets it all.
@@ -50,7 +76,11 @@ export class Visit {
   /** What became of a voucher lock the shopper let go of; cleared by the next action. */
   notice = $state<ReleaseNoticeKey | null>(null);
   busy = $state(false);
-  #settings: () => KioskSettingsView | null;
+  readonly #bridge: VisitBridge;
+  readonly #storage: VisitParts['storage'];
+  readonly #language: VisitParts['language'];
+  readonly #settings: () => KioskSettingsView | null;
+  readonly #now: () => number;
   /** The unlinked card scanned before joining; linked to the new contact. */
   #unlinkedCard = $state<string | null>(null);
   /** Bumped by reset(): an answer that arrives for an earlier visit is dropped. */
@@ -58,8 +88,12 @@ export class Visit {
   /** A scan that came while a call was running; taken up once the visit is free. */
   #queuedScan: Scan | null = null;
 
-  constructor(settings: () => KioskSettingsView | null) {
+  constructor({ bridge, storage, language, settings, now }: VisitParts) {
+    this.#bridge = bridge;
+    this.#storage = storage;
+    this.#language = language;
     this.#settings = settings;
+    this.#now = now;
   }
 
   /** Joining now links the unlinked card just scanned. */
@@ -81,13 +115,13 @@ export class Visit {
       this.#queuedScan = scan;
       return;
     }
-    const found = await this.#call(() => kiosk.lookupScan({ value: scan.value }));
+    const found = await this.#call(() => this.#bridge.lookupScan({ value: scan.value }));
     if (!found) return;
     await this.#onLookup(found, scan.value);
   }
 
   async identifyByEmail(email: string) {
-    const found = await this.#call(() => kiosk.identifyByEmail({ email }));
+    const found = await this.#call(() => this.#bridge.identifyByEmail({ email }));
     if (!found) return;
     if (found.kind === 'not_found') this.problem = 'problem.email.not_found';
     else await this.#identified(found.shopper);
@@ -95,7 +129,7 @@ export class Visit {
 
   async register(email: string) {
     const shopper = await this.#call(() =>
-      kiosk.registerShopper({ email, consent: true, cardValue: this.#unlinkedCard ?? undefined }),
+      this.#bridge.registerShopper({ email, consent: true, cardValue: this.#unlinkedCard ?? undefined }),
     );
     if (!shopper) return;
     this.#unlinkedCard = null;
@@ -104,7 +138,7 @@ export class Visit {
 
   async loadVouchers(page: number) {
     if (!this.shopper) return;
-    const listed = await this.#call(() => kiosk.listShopperVouchers({ contactUuid: this.shopper!.contactUuid, page }));
+    const listed = await this.#call(() => this.#bridge.listShopperVouchers({ contactUuid: this.shopper!.contactUuid, page }));
     if (listed) this.vouchers = listed;
   }
 
@@ -116,7 +150,7 @@ export class Visit {
     // check without one, so it waits until they identify (the screen asks for their card).
     if (!voucher.hasContact && !this.shopper) return;
     const check = await this.#call(() =>
-      kiosk.checkVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
+      this.#bridge.checkVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
     );
     if (!check || this.screen.name !== 'voucher' || this.screen.voucher.uuid !== voucher.uuid) return;
     this.screen = { ...this.screen, check };
@@ -129,9 +163,9 @@ export class Visit {
   async redeem() {
     if (this.screen.name !== 'voucher') return;
     const { voucher } = this.screen;
-    const lock = await this.#call(() => kiosk.lockVoucher({ voucherUuid: voucher.uuid, code: voucher.code }));
+    const lock = await this.#call(() => this.#bridge.lockVoucher({ voucherUuid: voucher.uuid, code: voucher.code }));
     if (!lock) return;
-    this.screen = { name: 'confirm', voucher, lock, deadline: Date.now() + CONFIRM_SECONDS * 1000 };
+    this.screen = { name: 'confirm', voucher, lock, deadline: this.#now() + CONFIRM_SECONDS * 1000 };
   }
 
   /** Redeem, step two: main redeems with the lock it journaled. */
@@ -139,7 +173,7 @@ export class Visit {
     if (this.screen.name !== 'confirm') return;
     const { voucher } = this.screen;
     const outcome = await this.#call(() =>
-      kiosk.redeemVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
+      this.#bridge.redeemVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
     );
     if (outcome?.outcome === 'redeemed') return this.#showRedeemed(outcome);
     if (this.screen.name !== 'confirm') return;
@@ -159,7 +193,7 @@ export class Visit {
     if (this.screen.name !== 'confirm') return;
     const { voucher } = this.screen;
     this.screen = { name: 'voucher', voucher, check: null };
-    const released = await this.#call(() => kiosk.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
+    const released = await this.#call(() => this.#bridge.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
     if (!released) return;
     // A confirm whose answer was lost had landed after all: say so rather than offer it again.
     if (released.outcome === 'redeemed') this.#showRedeemed(released);
@@ -197,20 +231,20 @@ export class Visit {
       return;
     }
     const session = await this.#call(() =>
-      kiosk.startPortalSession({ contactUuid: this.shopper?.contactUuid, amountInCents }),
+      this.#bridge.startPortalSession({ contactUuid: this.shopper?.contactUuid, amountInCents }),
     );
     if (session) this.#showSession(session);
   }
 
   /** After a renderer reload or from a deep link. */
   async reopenSession(uuid: string) {
-    const session = await this.#call(() => kiosk.getPortalSession({ uuid }));
+    const session = await this.#call(() => this.#bridge.getPortalSession({ uuid }));
     if (session) this.#showSession(session);
-    else sessionStorage.removeItem(PORTAL_SESSION_KEY);
+    else this.#storage.removeItem(PORTAL_SESSION_KEY);
   }
 
   rememberedSession(): string | null {
-    return sessionStorage.getItem(PORTAL_SESSION_KEY);
+    return this.#storage.getItem(PORTAL_SESSION_KEY);
   }
 
   /**
@@ -229,12 +263,12 @@ export class Visit {
     this.busy = false;
     this.#unlinkedCard = null;
     this.#queuedScan = null;
-    sessionStorage.removeItem(PORTAL_SESSION_KEY);
+    this.#storage.removeItem(PORTAL_SESSION_KEY);
     // The language was this shopper's choice: the next one starts in the store's.
     const settings = this.#settings();
-    if (settings) i18n.use(settings.locale.default);
-    if (held) await kiosk.releaseVoucher({ voucherUuid: held, reason: 'idle' });
-    await kiosk.endVisit();
+    if (settings) this.#language.use(settings.locale.default);
+    if (held) await this.#bridge.releaseVoucher({ voucherUuid: held, reason: 'idle' });
+    await this.#bridge.endVisit();
   }
 
   async #onLookup(found: LookupResult, value: string) {
@@ -264,7 +298,7 @@ export class Visit {
     if (this.screen.name === 'voucher') return this.openVoucher(this.screen.voucher);
     if (!this.native) return this.startHostedSession();
     // The visit's portal session tags it in the kiosk's log; the kiosk serves it on its own screens.
-    await this.#call(() => kiosk.startPortalSession({ contactUuid: shopper.contactUuid }));
+    await this.#call(() => this.#bridge.startPortalSession({ contactUuid: shopper.contactUuid }));
     this.screen = { name: 'home' };
     await this.#refreshHome();
   }
@@ -273,14 +307,14 @@ export class Visit {
     const shopper = this.shopper;
     if (!shopper) return;
     const [balance] = await Promise.all([
-      this.#call(() => kiosk.getCreditBalance({ contactUuid: shopper.contactUuid }), { quiet: true }),
+      this.#call(() => this.#bridge.getCreditBalance({ contactUuid: shopper.contactUuid }), { quiet: true }),
       this.loadVouchers(1),
     ]);
     if (balance && this.shopper === shopper) this.creditBalance = balance.creditBalance;
   }
 
   #showSession(session: PortalSessionView) {
-    sessionStorage.setItem(PORTAL_SESSION_KEY, session.uuid);
+    this.#storage.setItem(PORTAL_SESSION_KEY, session.uuid);
     this.screen = { name: 'portal', session };
   }
 

@@ -1,0 +1,408 @@
+import { describe, expect, it, vi } from 'vitest';
+import { defaultConfig, type KioskMode, type Locale } from '../../common/config-schema.std.ts';
+import {
+  BridgeError,
+  calls,
+  KioskSettingsView,
+  type BridgeErrorCode,
+  type BridgeResult,
+  type CallInput,
+  type CallOutput,
+} from '../../common/contract.std.ts';
+import { Scan } from '../../common/scan.std.ts';
+import type { ReleaseOutcome, VoucherView } from '../../common/shopper-views.std.ts';
+import { CONFIRM_SECONDS, Visit, type VisitBridge } from './visit.svelte';
+
+type Name = keyof VisitBridge;
+type Answer<N extends Name> = BridgeResult<CallOutput<N>>;
+
+const SHOPPER = { contactUuid: '6f1c2b4a-1d2e-4f3a-9b8c-7d6e5f4a3b2c', maskedEmail: 's•••@example.nl' };
+const VOUCHER: VoucherView = {
+  uuid: '0b9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c',
+  code: 'SPRING-10',
+  status: 'ACTIVE',
+  name: 'Ten percent off',
+  description: 'On anything in the store',
+  media: null,
+  activatesAt: '2026-01-01T00:00:00Z',
+  expiresAt: null,
+  redemptionsLeft: 1,
+  totalRedemptions: 1,
+  hasContact: true,
+  contactUuid: SHOPPER.contactUuid,
+};
+const LOCK = { voucherUuid: VOUCHER.uuid, lockedAt: '2026-11-24T10:00:00Z', systemReleaseAt: '2026-11-24T11:00:00Z' };
+const REDEEMED = { outcome: 'redeemed' as const, redeemedAt: '2026-11-24T10:00:30Z', voucher: { ...VOUCHER, status: 'REDEEMED' as const } };
+const SESSION = {
+  uuid: '3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d',
+  url: 'https://portal.example.com/s/3a2b1c0d',
+  origin: 'https://portal.example.com',
+  contactUuid: null,
+  shopName: 'Corner Shop',
+};
+const NOW = Date.parse('2026-11-24T10:00:00Z');
+
+/** What the platform answers when nobody holds the call back: a known shopper with one voucher. */
+const USUAL: { [N in Name]: CallOutput<N> } = {
+  lookupScan: { kind: 'shopper', shopper: SHOPPER },
+  identifyByEmail: { kind: 'shopper', shopper: SHOPPER },
+  registerShopper: SHOPPER,
+  getCreditBalance: { creditBalance: 1250 },
+  listShopperVouchers: { vouchers: [VOUCHER], page: 1, lastPage: 1, total: 1 },
+  checkVoucher: { checked: true, valid: true, platformCode: null },
+  lockVoucher: LOCK,
+  redeemVoucher: REDEEMED,
+  releaseVoucher: { outcome: 'released' },
+  endVisit: null,
+  startPortalSession: SESSION,
+  getPortalSession: SESSION,
+};
+const NAMES = Object.keys(USUAL) as Name[];
+
+/** An answer the real bridge could give: checked against the contract, so these fakes cannot drift from it. */
+function ok<N extends Name>(name: N, value: CallOutput<N>): Answer<N> {
+  return { ok: true, value: calls[name].output.parse(value) as CallOutput<N> };
+}
+
+function refused(code: BridgeErrorCode, platformCode?: number): BridgeResult<never> {
+  return { ok: false, error: BridgeError.parse({ code, message: 'refused', platformCode }) };
+}
+
+/**
+ * The bridge as the visit sees it: every call is recorded (its input checked against the contract),
+ * answered from the queue of answers set for it, else the usual one; `hold` keeps an answer back
+ * until the test lets it go.
+ */
+class FakeBridge {
+  readonly calls: { name: Name; input: unknown }[] = [];
+  readonly #queued = new Map<Name, Promise<Answer<Name>>[]>();
+  readonly api = Object.fromEntries(NAMES.map((name) => [name, (input?: unknown) => this.#answer(name, input)])) as VisitBridge;
+
+  answer<N extends Name>(name: N, ...answers: Answer<N>[]): void {
+    this.#queue(name).push(...answers.map((answer) => Promise.resolve(answer)));
+  }
+
+  /** The next call of `name` waits for `release`. */
+  hold<N extends Name>(name: N): { release: (answer: Answer<N>) => void } {
+    let release!: (answer: Answer<N>) => void;
+    this.#queue(name).push(new Promise<Answer<N>>((resolve) => (release = resolve)));
+    return { release };
+  }
+
+  inputsOf<N extends Name>(name: N): CallInput<N>[] {
+    return this.calls.filter((call) => call.name === name).map((call) => call.input as CallInput<N>);
+  }
+
+  names(): Name[] {
+    return this.calls.map((call) => call.name);
+  }
+
+  #queue(name: Name): Promise<Answer<Name>>[] {
+    if (!this.#queued.has(name)) this.#queued.set(name, []);
+    return this.#queued.get(name)!;
+  }
+
+  #answer(name: Name, input: unknown): Promise<Answer<Name>> {
+    this.calls.push({ name, input: calls[name].input.parse(input ?? {}) });
+    return this.#queue(name).shift() ?? Promise.resolve(ok(name, USUAL[name]));
+  }
+}
+
+function settingsFor(mode: KioskMode = 'regular', locale: Locale = 'nl') {
+  const config = defaultConfig();
+  return KioskSettingsView.parse({
+    demo: true,
+    mode,
+    session: { ...config.session, enable_registration: true },
+    scannerConnection: config.scanner.connection,
+    wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
+    idleTimeoutSeconds: config.idle.timeoutSeconds,
+    locale: { default: locale, enabled: ['en', 'nl'] },
+    brand: config.brand,
+  });
+}
+
+function visitWith({ mode = 'regular' as KioskMode } = {}) {
+  const bridge = new FakeBridge();
+  const storage = new Map<string, string>();
+  const languages: Locale[] = [];
+  const visit = new Visit({
+    bridge: bridge.api,
+    storage: {
+      getItem: (key) => storage.get(key) ?? null,
+      setItem: (key, value) => void storage.set(key, value),
+      removeItem: (key) => void storage.delete(key),
+    },
+    language: { use: (locale) => void languages.push(locale) },
+    settings: () => settingsFor(mode),
+    now: () => NOW,
+  });
+  return { visit, bridge, storage, languages };
+}
+
+const scan = (value: string): Scan => Scan.parse({ value, source: 'keyboard', at: NOW });
+
+/** Scans the voucher's code and locks it: the confirm screen shows. */
+async function onConfirm() {
+  const parts = visitWith();
+  parts.bridge.answer('lookupScan', ok('lookupScan', { kind: 'voucher', voucher: VOUCHER }));
+  await parts.visit.scan(scan(VOUCHER.code));
+  await parts.visit.redeem();
+  expect(parts.visit.screen.name).toBe('confirm');
+  return parts;
+}
+
+describe('confirming a voucher', () => {
+  it('locks it, counts down from the lock, and redeems it on confirm', async () => {
+    const { visit, bridge } = visitWith();
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'voucher', voucher: VOUCHER }));
+    await visit.scan(scan(VOUCHER.code));
+    expect(visit.screen).toEqual({ name: 'voucher', voucher: VOUCHER, check: { checked: true, valid: true, platformCode: null } });
+
+    await visit.redeem();
+    expect(visit.screen).toEqual({ name: 'confirm', voucher: VOUCHER, lock: LOCK, deadline: NOW + CONFIRM_SECONDS * 1000 });
+    expect(bridge.inputsOf('lockVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid, code: VOUCHER.code }]);
+
+    await visit.confirm();
+    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt });
+    expect(bridge.inputsOf('redeemVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid }]);
+    expect(visit.problem).toBeNull();
+    expect(visit.busy).toBe(false);
+  });
+
+  it('stays on the confirm screen while the platform cannot say, and confirming again settles it', async () => {
+    const { visit, bridge } = await onConfirm();
+    bridge.answer('redeemVoucher', ok('redeemVoucher', { outcome: 'unsettled' }));
+    await visit.confirm();
+    expect(visit.screen.name).toBe('confirm');
+    expect(visit.problem).toBe('problem.voucher.unsettled');
+
+    await visit.confirm();
+    expect(visit.screen.name).toBe('redeemed');
+    expect(visit.problem).toBeNull();
+    expect(bridge.inputsOf('redeemVoucher')).toHaveLength(2);
+  });
+
+  it('goes back to the voucher, saying so, when the lock was lost', async () => {
+    const { visit, bridge } = await onConfirm();
+    bridge.answer('redeemVoucher', ok('redeemVoucher', { outcome: 'lock_lost' }));
+    await visit.confirm();
+    expect(visit.screen).toEqual({ name: 'voucher', voucher: VOUCHER, check: null });
+    expect(visit.problem).toBe('problem.voucher.lock_lost');
+  });
+
+  it('goes back to the voucher with the connection problem when the call failed', async () => {
+    const { visit, bridge } = await onConfirm();
+    bridge.answer('redeemVoucher', refused('network'));
+    await visit.confirm();
+    expect(visit.screen).toEqual({ name: 'voucher', voucher: VOUCHER, check: null });
+    expect(visit.problem).toBe('problem.connection');
+  });
+
+  it('lets a second tap answered `busy` pass quietly: the first confirm answers', async () => {
+    const { visit, bridge } = await onConfirm();
+    const first = bridge.hold('redeemVoucher');
+    bridge.answer('redeemVoucher', refused('busy'));
+    const firstTap = visit.confirm();
+    await visit.confirm();
+    expect(visit.screen.name).toBe('confirm');
+    expect(visit.problem).toBeNull();
+
+    first.release(ok('redeemVoucher', REDEEMED));
+    await firstTap;
+    expect(visit.screen.name).toBe('redeemed');
+    expect(visit.problem).toBeNull();
+  });
+});
+
+describe('letting go of a locked voucher', () => {
+  it.each(['cancel', 'back', 'timeout'] as const)('gives the lock back on %s, leaving the confirm screen at once', async (reason) => {
+    const { visit, bridge } = await onConfirm();
+    const release = bridge.hold('releaseVoucher');
+    const letGo = visit.cancelConfirm(reason);
+    expect(visit.screen).toEqual({ name: 'voucher', voucher: VOUCHER, check: null });
+    expect(bridge.inputsOf('releaseVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid, reason }]);
+
+    release.release(ok('releaseVoucher', { outcome: 'released' }));
+    await letGo;
+    expect(visit.notice).toBe('release.released');
+    expect(visit.problem).toBeNull();
+  });
+
+  it.each(['released', 'lock_gone', 'retrying', 'not_held'] as const)('tells the shopper how it went: %s', async (outcome) => {
+    const { visit, bridge } = await onConfirm();
+    bridge.answer('releaseVoucher', ok('releaseVoucher', { outcome }));
+    await visit.cancelConfirm('cancel');
+    expect(visit.screen).toEqual({ name: 'voucher', voucher: VOUCHER, check: null });
+    expect(visit.notice).toBe(`release.${outcome}`);
+  });
+
+  it('shows the voucher redeemed when a confirm whose answer was lost had landed after all', async () => {
+    const { visit, bridge } = await onConfirm();
+    const redeemed: ReleaseOutcome = REDEEMED;
+    bridge.answer('releaseVoucher', ok('releaseVoucher', redeemed));
+    await visit.cancelConfirm('cancel');
+    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt });
+    expect(visit.notice).toBe('release.redeemed');
+  });
+
+  it('clears the notice with the next action', async () => {
+    const { visit, bridge } = await onConfirm();
+    bridge.answer('releaseVoucher', ok('releaseVoucher', { outcome: 'lock_gone' }));
+    await visit.cancelConfirm('cancel');
+    expect(visit.notice).toBe('release.lock_gone');
+    await visit.redeem();
+    expect(visit.notice).toBeNull();
+    expect(visit.screen.name).toBe('confirm');
+  });
+});
+
+describe('scans', () => {
+  it('keeps the newest scan that comes during a call and takes it up once the call is over', async () => {
+    const { visit, bridge } = visitWith();
+    const first = bridge.hold('lookupScan');
+    const firstScan = visit.scan(scan('CARD-1'));
+    expect(visit.busy).toBe(true);
+
+    await visit.scan(scan('NOT-THIS-ONE'));
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'voucher', voucher: VOUCHER }));
+    await visit.scan(scan(VOUCHER.code));
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }]);
+
+    first.release(ok('lookupScan', { kind: 'unknown' }));
+    await firstScan;
+    expect(visit.screen).toEqual({ name: 'notice', problem: 'problem.code.unknown', offerJoin: false });
+
+    await vi.waitFor(() => expect(visit.screen.name).toBe('voucher'));
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }, { value: VOUCHER.code }]);
+  });
+
+  it('identifies the shopper by card and shows their home with balance and vouchers', async () => {
+    const { visit, bridge } = visitWith();
+    await visit.scan(scan('CARD-1'));
+    expect(visit.screen).toEqual({ name: 'home' });
+    expect(visit.shopper).toEqual(SHOPPER);
+    expect(visit.creditBalance).toBe(1250);
+    expect(visit.vouchers?.vouchers).toEqual([VOUCHER]);
+    expect(bridge.inputsOf('startPortalSession')).toEqual([{ contactUuid: SHOPPER.contactUuid }]);
+  });
+
+  it('offers to join on an unlinked card and links it to the new contact', async () => {
+    const { visit, bridge } = visitWith();
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'unlinked_card' }));
+    await visit.scan(scan('CARD-NEW'));
+    expect(visit.screen).toEqual({ name: 'notice', problem: 'problem.card.unlinked', offerJoin: true });
+    expect(visit.linksCardOnJoin).toBe(true);
+
+    await visit.register('new@example.nl');
+    expect(bridge.inputsOf('registerShopper')).toEqual([{ email: 'new@example.nl', consent: true, cardValue: 'CARD-NEW' }]);
+    expect(visit.linksCardOnJoin).toBe(false);
+    expect(visit.screen.name).toBe('home');
+  });
+
+  it('is not taken up on the confirm screen', async () => {
+    const { visit, bridge } = await onConfirm();
+    await visit.scan(scan('CARD-1'));
+    expect(bridge.inputsOf('lookupScan')).toHaveLength(1);
+    expect(visit.screen.name).toBe('confirm');
+  });
+});
+
+describe('a reset', () => {
+  it('drops an answer that arrives for the visit before it', async () => {
+    const { visit, bridge } = visitWith();
+    const lookup = bridge.hold('lookupScan');
+    const scanned = visit.scan(scan('CARD-1'));
+    await visit.reset();
+
+    lookup.release(ok('lookupScan', { kind: 'shopper', shopper: SHOPPER }));
+    await scanned;
+    expect(visit.screen).toEqual({ name: 'attract' });
+    expect(visit.shopper).toBeNull();
+    expect(visit.busy).toBe(false);
+    expect(bridge.names()).not.toContain('startPortalSession');
+  });
+
+  it('drops a refusal that arrives for the visit before it', async () => {
+    const { visit, bridge } = visitWith();
+    const identify = bridge.hold('identifyByEmail');
+    const identifying = visit.identifyByEmail('shopper@example.nl');
+    await visit.reset();
+
+    identify.release(refused('network'));
+    await identifying;
+    expect(visit.problem).toBeNull();
+    expect(visit.screen).toEqual({ name: 'attract' });
+  });
+
+  it('drops a scan that was waiting for the visit before it', async () => {
+    const { visit, bridge } = visitWith();
+    const lookup = bridge.hold('lookupScan');
+    const scanned = visit.scan(scan('CARD-1'));
+    await visit.scan(scan(VOUCHER.code));
+    await visit.reset();
+    lookup.release(ok('lookupScan', { kind: 'unknown' }));
+    await scanned;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }]);
+    expect(visit.screen).toEqual({ name: 'attract' });
+  });
+});
+
+describe('idle', () => {
+  it('gives a held lock back, ends the visit and forgets the shopper, their session and their language', async () => {
+    const { visit, bridge, storage, languages } = visitWith();
+    await visit.scan(scan('CARD-1'));
+    await visit.openVoucher(VOUCHER);
+    await visit.redeem();
+    storage.set('kiosk.portalSession', SESSION.uuid);
+
+    await visit.reset();
+    expect(bridge.names().slice(-2)).toEqual(['releaseVoucher', 'endVisit']);
+    expect(bridge.inputsOf('releaseVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid, reason: 'idle' }]);
+    expect(visit.screen).toEqual({ name: 'attract' });
+    expect(visit.shopper).toBeNull();
+    expect(visit.creditBalance).toBeNull();
+    expect(visit.vouchers).toBeNull();
+    expect(visit.problem).toBeNull();
+    expect(visit.notice).toBeNull();
+    expect(visit.rememberedSession()).toBeNull();
+    expect(languages).toEqual(['nl']);
+  });
+
+  it('releases nothing when no lock is held', async () => {
+    const { visit, bridge } = visitWith();
+    await visit.scan(scan('CARD-1'));
+    await visit.reset();
+    expect(bridge.names()).not.toContain('releaseVoucher');
+    expect(bridge.names().at(-1)).toBe('endVisit');
+  });
+});
+
+describe('hosted sessions', () => {
+  it('remembers the session on screen, so a reload goes back to it', async () => {
+    const { visit, bridge } = visitWith({ mode: 'credit-reception' });
+    await visit.scan(scan('CARD-1'));
+    expect(visit.screen).toEqual({ name: 'portal', session: SESSION });
+    expect(bridge.inputsOf('startPortalSession')).toEqual([{ contactUuid: SHOPPER.contactUuid }]);
+    expect(visit.rememberedSession()).toBe(SESSION.uuid);
+  });
+
+  it('forgets a remembered session the platform no longer has', async () => {
+    const { visit, bridge, storage } = visitWith({ mode: 'credit-reception' });
+    storage.set('kiosk.portalSession', SESSION.uuid);
+    bridge.answer('getPortalSession', refused('not_found'));
+    await visit.reopenSession(SESSION.uuid);
+    expect(visit.rememberedSession()).toBeNull();
+    expect(visit.screen).toEqual({ name: 'attract' });
+  });
+
+  it('asks for the amount first when redeeming a gift card', async () => {
+    const { visit, bridge } = visitWith({ mode: 'redeem-giftcards' });
+    await visit.startHostedSession();
+    expect(visit.screen).toEqual({ name: 'amount' });
+    await visit.startHostedSession(1500);
+    expect(bridge.inputsOf('startPortalSession')).toEqual([{ amountInCents: 1500 }]);
+    expect(visit.screen.name).toBe('portal');
+  });
+});
