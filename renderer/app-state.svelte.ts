@@ -1,5 +1,6 @@
 import type { KioskSettingsView } from '../common/contract.std.ts';
 import { i18n } from './i18n/i18n.svelte';
+import { ManagerConsole } from './console/console.svelte';
 import { kiosk } from './kiosk.dom.ts';
 import { Visit } from './visit/visit.svelte';
 
@@ -57,3 +58,6 @@ class AppState {
 }
 
 export const appState = new AppState();
+
+/** The store manager's console: opening and closing it ends the shopper's visit. */
+export const managerConsole = new ManagerConsole(() => appState.endVisit());

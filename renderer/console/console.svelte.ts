@@ -1,6 +1,5 @@
 import type { BridgeResult } from '../../common/contract.std.ts';
 import type { ManagerStatus } from '../../common/manager-views.std.ts';
-import { appState } from '../app-state.svelte';
 import { kiosk } from '../kiosk.dom.ts';
 
 /** The console closes itself, locked, after this long without a touch. */
@@ -18,9 +17,15 @@ const KEEP_ALIVE_MS = 30_000;
 type ConsolePhase = 'closed' | 'pin' | 'wizard' | 'open';
 
 /** Whether the store manager's console shows, and in which phase. The PIN itself is checked in main. */
-class ManagerConsole {
+export class ManagerConsole {
   phase = $state<ConsolePhase>('closed');
   status = $state<ManagerStatus | null>(null);
+  /** Ends the shopper's visit: nothing of theirs may stay behind the console or come back after it. */
+  readonly #endVisit: () => Promise<void>;
+
+  constructor(endVisit: () => Promise<void>) {
+    this.#endVisit = endVisit;
+  }
 
   get active(): boolean {
     return this.phase !== 'closed';
@@ -29,7 +34,7 @@ class ManagerConsole {
   /** The corner gesture: the shopper's visit ends first, so nothing of theirs stays behind the console. */
   async open() {
     if (this.active) return;
-    await appState.endVisit();
+    await this.#endVisit();
     const status = await kiosk.managerStatus();
     if (!status.ok) return;
     this.status = status.value;
@@ -66,7 +71,7 @@ class ManagerConsole {
     this.phase = 'closed';
     this.status = null;
     await kiosk.lockManager();
-    await appState.endVisit();
+    await this.#endVisit();
   }
 
   /**
@@ -103,5 +108,3 @@ class ManagerConsole {
     };
   }
 }
-
-export const managerConsole = new ManagerConsole();

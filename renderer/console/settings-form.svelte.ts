@@ -1,6 +1,6 @@
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { kiosk } from '../kiosk.dom.ts';
-import { managerConsole } from './console.svelte';
+import { managerConsole } from '../app-state.svelte';
 import { failureText, t } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';

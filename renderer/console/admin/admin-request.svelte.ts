@@ -1,5 +1,5 @@
 import type { BridgeResult } from '../../../common/contract.std.ts';
-import { managerConsole } from '../console.svelte';
+import { managerConsole } from '../../app-state.svelte';
 import { at } from './admin-text.dom.ts';
 import { describeFailure, type Checked, type Problem } from './problems.std.ts';
 
