@@ -1,5 +1,5 @@
 import type { BridgeError, BridgeResult, KioskApi, KioskSettingsView } from '../../common/contract.std.ts';
-import { NATIVE_MODES } from '../../common/config-schema.std.ts';
+import { NATIVE_MODES, type Locale } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
 import type {
   HeldLock,
@@ -56,7 +56,7 @@ export type VisitParts = {
   /** Keeps a hosted session's uuid across a renderer reload (sessionStorage in the kiosk). */
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
   /** The shopper's language, put back to the store's when the visit ends. */
-  language: { use(locale: KioskSettingsView['locale']['default']): void };
+  language: { use(locale: Locale): void };
   settings: () => KioskSettingsView | null;
   /** Milliseconds since the epoch, for the confirm countdown's deadline. */
   now: () => number;
