@@ -93,7 +93,8 @@ const ExportedFile = z.object({
 const Pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 
-export const calls = {
+/** Calls anyone at the screen may make: the shopper's visit, and what the kiosk reports of itself. */
+export const shopperCalls = {
   getAppInfo: { input: NoInput, output: AppInfo },
   getSettings: { input: NoInput, output: KioskSettingsView },
   /** The renderer reports its own failures so they reach the log file. */
@@ -149,12 +150,21 @@ export const calls = {
     output: PortalSessionView,
   },
   getPortalSession: { input: z.object({ uuid: Uuid }).strict(), output: PortalSessionView },
+} as const;
 
-  // The store manager's console. Everything below managerStatus and unlockManager is refused by
-  // main unless the PIN was entered in the last two minutes (or no PIN exists yet: first run).
+/** The PIN pad's calls: open while the console is locked, since they are how it gets unlocked. */
+export const consoleSessionCalls = {
   managerStatus: { input: NoInput, output: ManagerStatus },
   unlockManager: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },
   lockManager: { input: NoInput, output: z.null() },
+} as const;
+
+/**
+ * The store manager's console. Main refuses each of these unless this bridge connection entered
+ * the PIN within its CONSOLE_TIMEOUT_MS (or a fresh kiosk's first run opened a setup session): the
+ * dispatcher checks it for every call in this table, so a new one is guarded by being here.
+ */
+export const managerCalls = {
   setManagerPin: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },
   getConsoleSettings: { input: NoInput, output: ConsoleSettings },
   updateSettings: { input: z.object({ values: z.record(z.string().max(100), z.unknown()) }).strict(), output: ConsoleSettings },
@@ -187,6 +197,8 @@ export const calls = {
   quitKiosk: { input: NoInput, output: z.null() },
 } as const;
 
+export const calls = { ...shopperCalls, ...consoleSessionCalls, ...managerCalls } as const;
+
 export const events = {
   scan: Scan,
   settingsChanged: KioskSettingsView,
@@ -197,6 +209,8 @@ export const events = {
 } as const;
 
 export type CallName = keyof typeof calls;
+export type ShopperCallName = keyof typeof shopperCalls;
+export type ManagerCallName = keyof typeof managerCalls;
 export type EventName = keyof typeof events;
 export type CallInput<N extends CallName> = z.input<(typeof calls)[N]['input']>;
 export type CallOutput<N extends CallName> = z.output<(typeof calls)[N]['output']>;
@@ -245,6 +259,11 @@ export type KioskApi = { [N in CallName]: CallFunction<N> } & {
 
 export function isCallName(name: unknown): name is CallName {
   return typeof name === 'string' && Object.hasOwn(calls, name);
+}
+
+/** A call that needs this connection's unlocked console. */
+export function isManagerCall(name: CallName): name is ManagerCallName {
+  return Object.hasOwn(managerCalls, name);
 }
 
 export function isEventName(name: unknown): name is EventName {

@@ -5,6 +5,12 @@ import { ScanSource } from './scan.std.ts';
 
 /** What the store manager's console is shown: settings without the PIN hash, secrets only as "stored". */
 
+/**
+ * The console's session: main locks it after this long without a manager call, and the renderer
+ * closes it after this long untouched (touches renew main's session meanwhile).
+ */
+export const CONSOLE_TIMEOUT_MS = 2 * 60_000;
+
 export const ManagerStatus = z.object({
   /** No PIN yet: on a fresh kiosk (demo, no stored secrets) the console opens straight to the setup wizard. */
   pinSet: z.boolean(),

@@ -12,7 +12,7 @@ import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { KeychainUnavailableError } from '../secrets/secret-store.node.ts';
 import { originOf, storeSecretFor, storedSecretsFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
-import type { ConsoleSettings, ManagerStatus } from '../../common/manager-views.std.ts';
+import { CONSOLE_TIMEOUT_MS, type ConsoleSettings, type ManagerStatus } from '../../common/manager-views.std.ts';
 import type { ScanSource } from '../../common/scan.std.ts';
 import { isLoopbackUrl } from '../../common/config-schema.std.ts';
 import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
@@ -20,8 +20,6 @@ import { hashPin, verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
 import { checkShop } from './shop-check.node.ts';
 
-/** The console locks itself after this long without a manager call (the screen also locks on idle). */
-export const CONSOLE_TIMEOUT_MS = 2 * 60_000;
 
 type ManagerCalls =
   | 'managerStatus' | 'unlockManager' | 'lockManager' | 'setManagerPin'

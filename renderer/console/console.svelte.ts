@@ -1,9 +1,7 @@
 import type { BridgeResult } from '../../common/contract.std.ts';
-import type { ManagerStatus } from '../../common/manager-views.std.ts';
+import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-views.std.ts';
 import { kiosk } from '../kiosk.dom.ts';
 
-/** The console closes itself, locked, after this long without a touch. */
-const CONSOLE_IDLE_MS = 2 * 60_000;
 /**
  * Main keeps the console unlocked for two minutes after its last console call; a manager busy
  * with a form makes no calls, so touches renew it, at most this often.
@@ -87,13 +85,13 @@ export class ManagerConsole {
     return result;
   }
 
-  /** Closes the console after CONSOLE_IDLE_MS untouched and keeps main's unlock alive meanwhile. */
+  /** Closes the console after CONSOLE_TIMEOUT_MS untouched and keeps main's unlock alive meanwhile. */
   watchActivity(): () => void {
     let idle: ReturnType<typeof setTimeout>;
     let renewedAt = Date.now();
     const touched = () => {
       clearTimeout(idle);
-      idle = setTimeout(() => void this.close(), CONSOLE_IDLE_MS);
+      idle = setTimeout(() => void this.close(), CONSOLE_TIMEOUT_MS);
       if (this.phase === 'open' && Date.now() - renewedAt >= KEEP_ALIVE_MS) {
         renewedAt = Date.now();
         void this.call(() => kiosk.getConsoleSettings());
