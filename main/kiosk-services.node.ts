@@ -20,6 +20,7 @@ import { listSerialPorts } from './scanner/serial-ports.node.ts';
 import { ScannerService } from './scanner/scanner-service.node.ts';
 import { createShopperHandlers } from './shopper/shopper-service.node.ts';
 import { createManagerHandlers, type ManagerHost } from './manager/manager-service.node.ts';
+import { createConsoleSession, type ConsoleSession } from './manager/console-session.node.ts';
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
@@ -124,12 +125,13 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     const baseUrl = config.get().api.baseUrl ?? demo.current()?.baseUrl;
     return baseUrl ? new URL(baseUrl).origin : null;
   };
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin };
+  const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession };
 
   return {
     ...foundation,
     dataDir: options.dataDir,
-    dispatch: createDispatcher(callHandlers(options, foundation, parts), logger),
+    dispatch: createDispatcher(callHandlers(options, foundation, parts), logger, consoleSession),
     get sandbox() {
       return demo.current();
     },
@@ -198,9 +200,10 @@ function callHandlers(
     redemptions: RedemptionService;
     scanner: ScannerService;
     platformOrigin: () => string | null;
+    consoleSession: ConsoleSession;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -214,7 +217,7 @@ function callHandlers(
     listSerialPorts: () => listSerialPorts(),
     ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs }),
     ...createManagerHandlers({
-      dataDir: options.dataDir,
+      session: consoleSession,
       version: options.version,
       config,
       secrets,

@@ -3,6 +3,8 @@ import {
   BridgeErrorCode,
   calls,
   isCallName,
+  isManagerCall,
+  type ShopperCallName,
   type BridgeError,
   type BridgeResult,
   type CallName,
@@ -39,18 +41,27 @@ export type CallHandlers = {
 };
 
 /** Handlers whose answer does not depend on which connection asks (the shopper's calls). */
-export type InputOnlyHandlers<K extends CallName> = {
+export type InputOnlyHandlers<K extends ShopperCallName> = {
   [N in K]: (input: CallInputData<N>) => Promise<CallOutput<N>>;
 };
+
+/**
+ * Lets a connection through to the manager's calls: throws a BridgeFailure when its console is
+ * not open, and extends the session when it is.
+ */
+export interface ConsoleGate {
+  admit(connection: BridgeConnection): Promise<void>;
+}
 
 export type Dispatch = (call: unknown, payload: unknown, connection: BridgeConnection) => Promise<BridgeResult<unknown>>;
 
 /**
  * The one place a bridge call is checked and run, for both hosts: unknown calls and malformed
- * payloads are refused, answers are cut down to their schema (so no raw platform body or stray
- * field crosses), and failures become `{code, message}`: stack traces stay in the log.
+ * payloads are refused, every call of the contract's manager table must pass the console gate,
+ * answers are cut down to their schema (so no raw platform body or stray field crosses), and
+ * failures become `{code, message}`: stack traces stay in the log.
  */
-export function createDispatcher(handlers: CallHandlers, logger: Logger): Dispatch {
+export function createDispatcher(handlers: CallHandlers, logger: Logger, consoleGate: ConsoleGate): Dispatch {
   return async (call, payload, connection) => {
     if (!isCallName(call)) {
       logger.warn('bridge: refused unknown call', { call: String(call).slice(0, 80) });
@@ -63,6 +74,7 @@ export function createDispatcher(handlers: CallHandlers, logger: Logger): Dispat
       return failure('invalid_payload', message);
     }
     try {
+      if (isManagerCall(call)) await consoleGate.admit(connection);
       const handler = handlers[call] as (input: unknown, connection: BridgeConnection) => Promise<unknown>;
       const value = calls[call].output.parse(await handler(input.data, connection));
       return { ok: true, value };

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../common/config-schema.std.ts';
+import { calls, consoleSessionCalls, managerCalls, shopperCalls, type CallName } from '../../common/contract.std.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { Redactor } from '../logging/redact.std.ts';
-import { BridgeConnection, BridgeFailure, createDispatcher, type CallHandlers } from './dispatcher.std.ts';
+import { BridgeConnection, BridgeFailure, createDispatcher, type CallHandlers, type ConsoleGate } from './dispatcher.std.ts';
+import { MANAGER_CALL_SAMPLES } from './manager-call-samples.test-support.ts';
 
 /** Records lines as the log file would hold them: redacted. */
 function recordingLogger(lines: string[]): Logger {
@@ -24,7 +26,9 @@ const settings = {
   brand: config.brand,
 };
 
-function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = []) {
+const openGate: ConsoleGate = { admit: async () => {} };
+
+function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = [], gate = openGate) {
   // Only the calls these tests make; the dispatcher never touches the others.
   const handlers = {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: '1.0.0', demo: true }),
@@ -32,7 +36,7 @@ function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = []) 
     reportRendererError: async () => null,
     ...overrides,
   } as CallHandlers;
-  const dispatch = createDispatcher(handlers, recordingLogger(lines));
+  const dispatch = createDispatcher(handlers, recordingLogger(lines), gate);
   return (call: unknown, payload: unknown) => dispatch(call, payload, connection);
 }
 
@@ -118,5 +122,50 @@ describe('bridge dispatcher', () => {
     const refusing = dispatcherWith({ getSettings: async () => { throw new BridgeFailure('validation', 'no such key'); } }, lines);
     await refusing('getSettings', {});
     expect(lines).toContainEqual('bridge: call refused {"call":"getSettings","kind":"validation"}');
+  });
+
+  describe('console gate', () => {
+    /** Every call of the contract, each noting that it ran; and a gate that refuses, noting whom. */
+    function lockedKiosk() {
+      const ran: string[] = [];
+      const admitted: BridgeConnection[] = [];
+      const handlers = Object.fromEntries(Object.keys(calls).map((name) => [name, async () => void ran.push(name)]));
+      const gate: ConsoleGate = {
+        admit: async (caller) => {
+          admitted.push(caller);
+          throw new BridgeFailure('forbidden', 'the console is locked');
+        },
+      };
+      const dispatch = dispatcherWith(handlers as Partial<CallHandlers>, [], gate);
+      return { dispatch, ran, admitted };
+    }
+
+    it('refuses every call of the manager table while the console is locked, before its handler runs', async () => {
+      const { dispatch, ran, admitted } = lockedKiosk();
+      expect(Object.keys(MANAGER_CALL_SAMPLES).sort()).toEqual(Object.keys(managerCalls).sort());
+      for (const [call, payload] of Object.entries(MANAGER_CALL_SAMPLES)) {
+        await expect(dispatch(call, payload), call).resolves.toEqual({ ok: false, error: { code: 'forbidden', message: 'the console is locked' } });
+      }
+      expect(ran).toEqual([]);
+      expect(admitted).toHaveLength(Object.keys(managerCalls).length);
+      expect(admitted.every((caller) => caller === connection)).toBe(true);
+    });
+
+    it('never asks the gate about the PIN pad\'s calls or the shopper\'s', async () => {
+      const { dispatch, ran, admitted } = lockedKiosk();
+      const open: Partial<Record<CallName, unknown>> = { managerStatus: {}, unlockManager: { pin: '2580' }, lockManager: {}, reportScan: { source: 'camera' }, getAppInfo: {} };
+      for (const [call, payload] of Object.entries(open)) await dispatch(call, payload);
+      expect(ran).toEqual(Object.keys(open));
+      expect(admitted).toEqual([]);
+      // The tables split the contract: no call is in two, none is left out.
+      const tables = [shopperCalls, consoleSessionCalls, managerCalls].flatMap((table) => Object.keys(table));
+      expect(tables.sort()).toEqual(Object.keys(calls).sort());
+    });
+
+    it('refuses a malformed manager payload as such, before the gate', async () => {
+      const { dispatch, admitted } = lockedKiosk();
+      await expect(dispatch('setSecret', { name: 'apiKey' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+      expect(admitted).toEqual([]);
+    });
   });
 });

@@ -1,7 +1,6 @@
-import type { BridgeConnection, CallHandlers } from '../bridge/dispatcher.std.ts';
+import type { CallHandlers } from '../bridge/dispatcher.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
-import { ConfigError } from '../config/config-store.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { FileLogSink } from '../logging/file-logger.node.ts';
@@ -10,24 +9,15 @@ import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
-import { KeychainUnavailableError } from '../secrets/secret-store.node.ts';
 import { originOf, storeSecretFor, storedSecretsFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
-import { CONSOLE_TIMEOUT_MS, type ConsoleSettings, type ManagerStatus } from '../../common/manager-views.std.ts';
+import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import type { ScanSource } from '../../common/scan.std.ts';
 import { isLoopbackUrl } from '../../common/config-schema.std.ts';
 import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
-import { hashPin, verifyPin } from './pin-hash.node.ts';
-import { PinLockout } from './pin-lockout.node.ts';
+import type { ConsoleSession } from './console-session.node.ts';
+import { withConsoleErrors } from './console-errors.node.ts';
+import { hashPin } from './pin-hash.node.ts';
 import { checkShop } from './shop-check.node.ts';
-
-
-type ManagerCalls =
-  | 'managerStatus' | 'unlockManager' | 'lockManager' | 'setManagerPin'
-  | 'getConsoleSettings' | 'updateSettings' | 'setSecret' | 'removeSecret' | 'testConnection'
-  | 'exportSettings' | 'importSettings'
-  | 'adminListVouchers' | 'adminFindVoucher' | 'adminCreateVoucher' | 'adminUpdateVoucher'
-  | 'adminListRewardAttributes' | 'adminCreateRewardAttribute'
-  | 'getDiagnostics' | 'exportDiagnostics' | 'restartKiosk' | 'quitKiosk' | 'reportScan';
 
 export interface ManagerHost {
   restart(): void;
@@ -37,7 +27,8 @@ export interface ManagerHost {
 }
 
 export interface ManagerServiceOptions {
-  dataDir: string;
+  /** The same session the dispatcher's console gate checks. */
+  session: ConsoleSession;
   version: string;
   config: ConfigStore;
   secrets: SecretStore;
@@ -52,88 +43,11 @@ export interface ManagerServiceOptions {
   now?: () => number;
 }
 
-/**
- * The store manager's console in main. The PIN is checked here, not in the renderer, and every
- * console call is refused unless it was entered within the last two minutes on the same bridge
- * connection: another window or WebSocket stays locked.
- */
-export function createManagerHandlers(options: ManagerServiceOptions): Pick<CallHandlers, ManagerCalls> {
-  const { config, secrets, connection, logger, now = Date.now } = options;
-  const lockout = new PinLockout(options.dataDir, logger, now);
-  /** Until when each connection's console is open; weak, so a connection that is gone is forgotten. */
-  const unlockedUntil = new WeakMap<BridgeConnection, number>();
-  const isUnlocked = (connection: BridgeConnection) => (unlockedUntil.get(connection) ?? 0) > now();
-  const keepUnlocked = (connection: BridgeConnection) => unlockedUntil.set(connection, now() + CONSOLE_TIMEOUT_MS);
+/** The store manager's console in main; the dispatcher lets only an open console session through to it. */
+export function createManagerHandlers(options: ManagerServiceOptions) {
+  const { config, secrets, connection, session, logger, now = Date.now } = options;
   /** The last scan the renderer acted on: when (main's clock) and from where, never what. */
   let reportedScan: { at: number; source: ScanSource } | null = null;
-
-  const pinSet = () => config.get().manager.pinHash !== null;
-  /**
-   * Only a fresh kiosk (demo, nothing in the keychain) may be set up without a PIN. One that has
-   * a platform address or stored secrets but lost its PIN (a damaged config.json) stays locked:
-   * else anyone at the screen could point the stored API key at a server of their own. A keychain
-   * that cannot say what it holds counts as holding something.
-   */
-  const setupBlocked = async (): Promise<ManagerStatus['setupBlocked']> => {
-    if (pinSet()) return null;
-    if (!config.isDemo()) return 'pin_required';
-    const stored = await secrets.status();
-    if (stored.keychain === 'unavailable') return 'keychain_unavailable';
-    return Object.values(stored.stored).some(Boolean) ? 'pin_required' : null;
-  };
-  const status = async (connection: BridgeConnection): Promise<ManagerStatus> => ({
-    pinSet: pinSet(),
-    setupBlocked: await setupBlocked(),
-    unlocked: isUnlocked(connection),
-    lockedUntil: lockout.lockedUntil(),
-    attemptsLeft: lockout.attemptsLeft(),
-  });
-
-  /** Unlock attempts, chained: each starts when the one before has been counted. */
-  let attempts: Promise<unknown> = Promise.resolve();
-  const unlock = async (pin: string, connection: BridgeConnection): Promise<ManagerStatus> => {
-    // Whoever asks to unlock is starting a new console session: the old one ends here.
-    unlockedUntil.delete(connection);
-    if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong PINs; the pad is locked for a while');
-    const stored = config.get().manager.pinHash;
-    if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
-    if (!(await verifyPin(pin, stored))) {
-      await lockout.recordFailure();
-      logger.warn('wrong manager PIN', { attemptsLeft: lockout.attemptsLeft() });
-      return status(connection);
-    }
-    await lockout.recordSuccess();
-    keepUnlocked(connection);
-    logger.info('manager console unlocked', { connection: connection.id });
-    return status(connection);
-  };
-
-  /**
-   * The PIN, recently. A fresh kiosk's first run (no PIN yet) opens a setup session instead, which
-   * lasts like an unlock: the wizard may store credentials before it sets the PIN, but once the
-   * session ends (lock, cancel, timeout) a kiosk left with credentials and no PIN stays locked.
-   */
-  const requireUnlocked = async (connection: BridgeConnection) => {
-    const open = isUnlocked(connection);
-    if (!open && pinSet()) throw new BridgeFailure('forbidden', 'the console is locked');
-    if (!open && (await setupBlocked()) !== null) {
-      throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
-    }
-    keepUnlocked(connection);
-  };
-
-  const guarded =
-    <I, O>(handler: (input: I, connection: BridgeConnection) => Promise<O>) =>
-    async (input: I, connection: BridgeConnection): Promise<O> => {
-      await requireUnlocked(connection);
-      try {
-        return await handler(input, connection);
-      } catch (error) {
-        if (error instanceof ConfigError) throw new BridgeFailure('validation', error.message);
-        if (error instanceof KeychainUnavailableError) throw new BridgeFailure('unavailable', error.message);
-        throw error;
-      }
-    };
 
   const consoleSettings = async (): Promise<ConsoleSettings> => {
     const { manager: _pin, ...rest } = config.get();
@@ -146,32 +60,23 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
     return rest;
   };
 
-  return {
-    managerStatus: async (_input, connection) => status(connection),
-
-    unlockManager: ({ pin }, connection) => {
-      // One attempt at a time: otherwise parallel guesses all pass the lockout check during the
-      // ~50 ms scrypt, before any failure is counted.
-      const attempt = attempts.then(() => unlock(pin, connection));
-      attempts = attempt.catch(() => {});
-      return attempt;
-    },
-
+  return withConsoleErrors({
+    managerStatus: async (_input, connection) => session.status(connection),
+    unlockManager: ({ pin }, connection) => session.unlock(pin, connection),
     lockManager: async (_input, connection) => {
-      unlockedUntil.delete(connection);
+      session.lock(connection);
       return null;
     },
-
-    setManagerPin: guarded(async ({ pin }, connection) => {
+    setManagerPin: async ({ pin }, connection) => {
       config.set('manager.pinHash', await hashPin(pin));
-      keepUnlocked(connection);
+      session.keepOpen(connection);
       logger.info('manager PIN set');
-      return status(connection);
-    }),
+      return session.status(connection);
+    },
 
-    getConsoleSettings: guarded(consoleSettings),
+    getConsoleSettings: consoleSettings,
 
-    updateSettings: guarded(async ({ values }) => {
+    updateSettings: async ({ values }) => {
       if (Object.keys(values).some((key) => key.startsWith('manager.'))) {
         throw new BridgeFailure('validation', 'the PIN is changed with its own call');
       }
@@ -180,21 +85,21 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       // A new platform origin removes the stored secrets: the answer shows them gone.
       await options.secretOrigin.reconcile();
       return consoleSettings();
-    }),
+    },
 
-    setSecret: guarded(async ({ name, value }) => {
+    setSecret: async ({ name, value }) => {
       await storeSecretFor(secrets, name, value, originOf(config.get().api.baseUrl), logger);
       logger.info('secret stored from the console', { name });
       return secrets.status();
-    }),
+    },
 
-    removeSecret: guarded(async ({ name }) => {
+    removeSecret: async ({ name }) => {
       await secrets.remove(name);
       logger.info('secret removed from the console', { name });
       return secrets.status();
-    }),
+    },
 
-    testConnection: guarded(async ({ baseUrl, apiKey, shopUuid }) => {
+    testConnection: async ({ baseUrl, apiKey, shopUuid }) => {
       // A stored key goes only to the origin it was stored for, never to one being tried out.
       await options.secretOrigin.settled();
       const key = apiKey ?? (await storedSecretsFor(secrets, originOf(baseUrl))).apiKey;
@@ -213,21 +118,21 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
       await check('reward attributes', async () => `${(await client.listRewardAttributes()).data.length} attributes`);
       if (shopUuid) await check('shop', () => checkShop(client, shopUuid));
       return { ok: checks.every((item) => item.ok), checks };
-    }),
+    },
 
-    exportSettings: guarded(async () => {
+    exportSettings: async () => {
       const stamp = new Date(now()).toISOString().slice(0, 10);
       return deliver(`loyalty-kiosk-settings-${stamp}.json`, `${JSON.stringify(exportable(), null, 2)}\n`);
-    }),
+    },
 
-    importSettings: guarded(async ({ json }) => {
+    importSettings: async ({ json }) => {
       const keys = importSettings(config, json);
       logger.info('settings imported in the console', { keys: keys.length });
       await options.secretOrigin.reconcile();
       return consoleSettings();
-    }),
+    },
 
-    adminListVouchers: guarded(async (query) => {
+    adminListVouchers: async (query) => {
       const answer = await connection.client().listVouchers(query);
       return {
         vouchers: answer.data.map(toAdminVoucher),
@@ -235,44 +140,43 @@ export function createManagerHandlers(options: ManagerServiceOptions): Pick<Call
         lastPage: answer.meta.last_page,
         total: answer.meta.total,
       };
-    }),
-    adminFindVoucher: guarded(async ({ code }) => toAdminVoucher((await connection.client().findVoucher({ code })).data)),
-    adminCreateVoucher: guarded(async (body) => toAdminVoucher((await connection.client().createVoucher(body)).data)),
-    adminUpdateVoucher: guarded(async ({ voucherUuid, ...body }) =>
+    },
+    adminFindVoucher: async ({ code }) => toAdminVoucher((await connection.client().findVoucher({ code })).data),
+    adminCreateVoucher: async (body) => toAdminVoucher((await connection.client().createVoucher(body)).data),
+    adminUpdateVoucher: async ({ voucherUuid, ...body }) =>
       toAdminVoucher((await connection.client().updateVoucher({ voucher_uuid: voucherUuid, ...body })).data),
-    ),
-    adminListRewardAttributes: guarded(async () => (await connection.client().listRewardAttributes()).data.map(toAdminRewardAttribute)),
-    adminCreateRewardAttribute: guarded(async (body) => {
+    adminListRewardAttributes: async () => (await connection.client().listRewardAttributes()).data.map(toAdminRewardAttribute),
+    adminCreateRewardAttribute: async (body) => {
       await connection.client().createRewardAttribute(body);
       // The list gives the attribute in the one shape the console shows (the create answer differs).
       const created = (await connection.client().listRewardAttributes()).data.find((item) => item.name === body.name);
       if (!created) throw new BridgeFailure('bad_response', 'the new attribute is not in the list');
       return toAdminRewardAttribute(created);
-    }),
+    },
 
     // Open without the PIN: shoppers' scans are reported while the console is locked.
     reportScan: async ({ source }) => {
       reportedScan = { at: now(), source };
       return null;
     },
-    getDiagnostics: guarded(async () => diagnostics()),
-    exportDiagnostics: guarded(async () => {
+    getDiagnostics: async () => diagnostics(),
+    exportDiagnostics: async () => {
       // The whole log, rotated files included: it was redacted as it was written.
       const bundle = { createdAt: new Date(now()).toISOString(), diagnostics: await diagnostics(), settings: exportable(), logs: options.logSink.files() };
       const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
       return deliver(`loyalty-kiosk-diagnostics-${stamp}.json`, `${JSON.stringify(bundle, null, 2)}\n`);
-    }),
-    restartKiosk: guarded(async () => {
+    },
+    restartKiosk: async () => {
       logger.info('restart requested in the console');
       setImmediate(() => options.host.restart());
       return null;
-    }),
-    quitKiosk: guarded(async () => {
+    },
+    quitKiosk: async () => {
       logger.info('quit requested in the console');
       setImmediate(() => options.host.quit());
       return null;
-    }),
-  };
+    },
+  } satisfies Partial<CallHandlers>);
 
   async function deliver(fileName: string, content: string) {
     if (!options.host.saveFile) return { fileName, content, delivery: 'download' as const };
