@@ -1,0 +1,70 @@
+import type { CallHandlers } from '../bridge/dispatcher.std.ts';
+import { BridgeFailure } from '../bridge/dispatcher.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import { importSettings } from '../config/settings-import.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import type { SecretStore } from '../secrets/secret-store.node.ts';
+import { originOf, storeSecretFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
+import type { ConsoleSettings } from '../../common/manager-views.std.ts';
+import { checkConnection } from './connection-check.node.ts';
+import type { ExportDelivery } from './export-delivery.node.ts';
+
+/** Settings as a portable file (also in the diagnostics bundle): never secrets, never the PIN hash. */
+export function exportableSettings(config: ConfigStore) {
+  const { manager: _pin, ...rest } = config.get();
+  return rest;
+}
+
+/** The console's settings and the keychain's secrets: read, change, test, export and import. */
+export function createSettingsHandlers(options: {
+  config: ConfigStore;
+  secrets: SecretStore;
+  /** Removes the stored secrets when the configured platform moves to another origin. */
+  secretOrigin: SecretOriginGuard;
+  deliver: ExportDelivery;
+  logger: Logger;
+  now: () => number;
+}) {
+  const { config, secrets, secretOrigin, logger } = options;
+  const consoleSettings = async (): Promise<ConsoleSettings> => ({
+    demo: config.isDemo(),
+    config: exportableSettings(config),
+    lockedKeys: config.lockedKeys(),
+    secrets: await secrets.status(),
+  });
+
+  return {
+    getConsoleSettings: consoleSettings,
+    updateSettings: async ({ values }) => {
+      if (Object.keys(values).some((key) => key.startsWith('manager.'))) {
+        throw new BridgeFailure('validation', 'the PIN is changed with its own call');
+      }
+      config.setMany(values);
+      logger.info('settings changed in the console', { keys: Object.keys(values) });
+      // A new platform origin removes the stored secrets: the answer shows them gone.
+      await secretOrigin.reconcile();
+      return consoleSettings();
+    },
+    setSecret: async ({ name, value }) => {
+      await storeSecretFor(secrets, name, value, originOf(config.get().api.baseUrl), logger);
+      logger.info('secret stored from the console', { name });
+      return secrets.status();
+    },
+    removeSecret: async ({ name }) => {
+      await secrets.remove(name);
+      logger.info('secret removed from the console', { name });
+      return secrets.status();
+    },
+    testConnection: (input) => checkConnection({ secrets, secretOrigin }, input),
+    exportSettings: async () => {
+      const stamp = new Date(options.now()).toISOString().slice(0, 10);
+      return options.deliver(`loyalty-kiosk-settings-${stamp}.json`, `${JSON.stringify(exportableSettings(config), null, 2)}\n`);
+    },
+    importSettings: async ({ json }) => {
+      const keys = importSettings(config, json);
+      logger.info('settings imported in the console', { keys: keys.length });
+      await secretOrigin.reconcile();
+      return consoleSettings();
+    },
+  } satisfies Partial<CallHandlers>;
+}
