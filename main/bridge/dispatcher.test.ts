@@ -123,49 +123,49 @@ describe('bridge dispatcher', () => {
     await refusing('getSettings', {});
     expect(lines).toContainEqual('bridge: call refused {"call":"getSettings","kind":"validation"}');
   });
+});
 
-  describe('console gate', () => {
-    /** Every call of the contract, each noting that it ran; and a gate that refuses, noting whom. */
-    function lockedKiosk() {
-      const ran: string[] = [];
-      const admitted: BridgeConnection[] = [];
-      const handlers = Object.fromEntries(Object.keys(calls).map((name) => [name, async () => void ran.push(name)]));
-      const gate: ConsoleGate = {
-        admit: async (caller) => {
-          admitted.push(caller);
-          throw new BridgeFailure('forbidden', 'the console is locked');
-        },
-      };
-      const dispatch = dispatcherWith(handlers as Partial<CallHandlers>, [], gate);
-      return { dispatch, ran, admitted };
+describe('bridge dispatcher: console gate', () => {
+  /** Every call of the contract, each noting that it ran; and a gate that refuses, noting whom. */
+  function lockedKiosk() {
+    const ran: string[] = [];
+    const admitted: BridgeConnection[] = [];
+    const handlers = Object.fromEntries(Object.keys(calls).map((name) => [name, async () => void ran.push(name)]));
+    const gate: ConsoleGate = {
+      admit: async (caller) => {
+        admitted.push(caller);
+        throw new BridgeFailure('forbidden', 'the console is locked');
+      },
+    };
+    const dispatch = dispatcherWith(handlers as Partial<CallHandlers>, [], gate);
+    return { dispatch, ran, admitted };
+  }
+
+  it('refuses every call of the manager table while the console is locked, before its handler runs', async () => {
+    const { dispatch, ran, admitted } = lockedKiosk();
+    expect(Object.keys(MANAGER_CALL_SAMPLES).sort()).toEqual(Object.keys(managerCalls).sort());
+    for (const [call, payload] of Object.entries(MANAGER_CALL_SAMPLES)) {
+      await expect(dispatch(call, payload), call).resolves.toEqual({ ok: false, error: { code: 'forbidden', message: 'the console is locked' } });
     }
+    expect(ran).toEqual([]);
+    expect(admitted).toHaveLength(Object.keys(managerCalls).length);
+    expect(admitted.every((caller) => caller === connection)).toBe(true);
+  });
 
-    it('refuses every call of the manager table while the console is locked, before its handler runs', async () => {
-      const { dispatch, ran, admitted } = lockedKiosk();
-      expect(Object.keys(MANAGER_CALL_SAMPLES).sort()).toEqual(Object.keys(managerCalls).sort());
-      for (const [call, payload] of Object.entries(MANAGER_CALL_SAMPLES)) {
-        await expect(dispatch(call, payload), call).resolves.toEqual({ ok: false, error: { code: 'forbidden', message: 'the console is locked' } });
-      }
-      expect(ran).toEqual([]);
-      expect(admitted).toHaveLength(Object.keys(managerCalls).length);
-      expect(admitted.every((caller) => caller === connection)).toBe(true);
-    });
+  it('never asks the gate about the PIN pad\'s calls or the shopper\'s', async () => {
+    const { dispatch, ran, admitted } = lockedKiosk();
+    const open: Partial<Record<CallName, unknown>> = { managerStatus: {}, unlockManager: { pin: '2580' }, lockManager: {}, reportScan: { source: 'camera' }, getAppInfo: {} };
+    for (const [call, payload] of Object.entries(open)) await dispatch(call, payload);
+    expect(ran).toEqual(Object.keys(open));
+    expect(admitted).toEqual([]);
+    // The tables split the contract: no call is in two, none is left out.
+    const tables = [shopperCalls, consoleSessionCalls, managerCalls].flatMap((table) => Object.keys(table));
+    expect(tables.sort()).toEqual(Object.keys(calls).sort());
+  });
 
-    it('never asks the gate about the PIN pad\'s calls or the shopper\'s', async () => {
-      const { dispatch, ran, admitted } = lockedKiosk();
-      const open: Partial<Record<CallName, unknown>> = { managerStatus: {}, unlockManager: { pin: '2580' }, lockManager: {}, reportScan: { source: 'camera' }, getAppInfo: {} };
-      for (const [call, payload] of Object.entries(open)) await dispatch(call, payload);
-      expect(ran).toEqual(Object.keys(open));
-      expect(admitted).toEqual([]);
-      // The tables split the contract: no call is in two, none is left out.
-      const tables = [shopperCalls, consoleSessionCalls, managerCalls].flatMap((table) => Object.keys(table));
-      expect(tables.sort()).toEqual(Object.keys(calls).sort());
-    });
-
-    it('refuses a malformed manager payload as such, before the gate', async () => {
-      const { dispatch, admitted } = lockedKiosk();
-      await expect(dispatch('setSecret', { name: 'apiKey' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
-      expect(admitted).toEqual([]);
-    });
+  it('refuses a malformed manager payload as such, before the gate', async () => {
+    const { dispatch, admitted } = lockedKiosk();
+    await expect(dispatch('setSecret', { name: 'apiKey' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    expect(admitted).toEqual([]);
   });
 });
