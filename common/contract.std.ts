@@ -160,9 +160,9 @@ export const consoleSessionCalls = {
 } as const;
 
 /**
- * The store manager's console. Main refuses each of these unless this bridge connection entered
- * the PIN within its CONSOLE_TIMEOUT_MS (or a fresh kiosk's first run opened a setup session): the
- * dispatcher checks it for every call in this table, so a new one is guarded by being here.
+ * The store manager's console. Main refuses each of these unless this bridge connection's console
+ * session is open (the PIN entered within CONSOLE_TIMEOUT_MS, or a fresh kiosk's setup session):
+ * the dispatcher checks it for every call in this table, so a new one is guarded by being here.
  */
 export const managerCalls = {
   setManagerPin: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },

@@ -1,7 +1,4 @@
-import type { ConfigStore } from '../config/config-store.node.ts';
-import type { Logger } from '../logging/logger.std.ts';
 import type { SecretOriginGuard } from '../secrets/secret-origin.node.ts';
-import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { ConsoleSession } from './console-session.node.ts';
 import { withConsoleErrors } from './console-errors.node.ts';
 import { createDiagnosticsHandlers, type DiagnosticsOptions } from './diagnostics-handlers.node.ts';
@@ -15,11 +12,8 @@ export type { ManagerHost };
 export interface ManagerServiceOptions extends Omit<DiagnosticsOptions, 'deliver' | 'now'> {
   /** The same session the dispatcher's console gate checks. */
   session: ConsoleSession;
-  config: ConfigStore;
-  secrets: SecretStore;
   /** Removes the stored secrets when the configured platform moves to another origin. */
   secretOrigin: SecretOriginGuard;
-  logger: Logger;
   now?: () => number;
 }
 
