@@ -12,17 +12,6 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
 
-type ShopperCalls =
-  | 'lookupScan'
-  | 'identifyByEmail'
-  | 'registerShopper'
-  | 'getCreditBalance'
-  | 'listShopperVouchers'
-  | 'findVoucher'
-  | 'checkVoucher'
-  | 'startPortalSession'
-  | 'getPortalSession';
-
 const VOUCHERS_PER_PAGE = 12;
 
 const isNotFound = (error: unknown) => error instanceof LoyaltyError && error.kind === 'not_found';
@@ -73,7 +62,8 @@ interface ShopperContext {
  * What a shopper's visit asks of the platform: identify (card, e-mail, joining), the home screen,
  * vouchers, and portal sessions. Answers are cut down to views; every call reports to health.
  */
-export function createShopperHandlers(options: ShopperServiceOptions): InputOnlyHandlers<ShopperCalls> {
+/** Each group names the calls it answers; together they are the shopper's platform calls. */
+export function createShopperHandlers(options: ShopperServiceOptions) {
   const { connection, health, config, visit, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   const ctx: ShopperContext = {
     connection,
