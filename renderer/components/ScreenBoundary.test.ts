@@ -1,6 +1,6 @@
 import { createRawSnippet } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { messages } from '../i18n/messages.std.ts';
+import { shopperMessages } from '../i18n/messages/shopper.std.ts';
 import { flushSync, mountInBody } from '../mount-for-test.dom.ts';
 import ScreenBoundary from './ScreenBoundary.svelte';
 
@@ -41,7 +41,7 @@ describe('ScreenBoundary', () => {
   it('shows a friendly page instead of a broken screen, and reports the error once', () => {
     const { onFailure } = show({ now: true });
     const failure = byTestId('screen-failure');
-    expect(failure?.textContent).toContain(messages.en['problem.generic']);
+    expect(failure?.textContent).toContain(shopperMessages.en['problem.generic']);
     expect(failure?.textContent).not.toContain('Cannot read properties');
     expect(onFailure).toHaveBeenCalledTimes(1);
     expect(onFailure.mock.calls[0]![0]).toBeInstanceOf(Error);

@@ -14,6 +14,8 @@ vi.hoisted(() => {
 
 const { default: PortPicker } = await import('./PortPicker.svelte');
 const { SettingsForm } = await import('./settings-form.svelte');
+const { i18n } = await import('../i18n/i18n.svelte');
+await i18n.loadCatalogue('console');
 
 let component: ReturnType<typeof mount> | undefined;
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { isLoopbackUrl } from '../../common/config-schema.std.ts';
-import type { ConsoleText } from './console-text.std.ts';
+import type { MessageKey } from '../i18n/message-types.std.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -17,7 +17,7 @@ export interface ConnectValues {
  * The API base URL as the config stores it (no trailing slash), or why not: it must be http(s),
  * and https unless it is this computer (a local sandbox or proxy). Checked before anything is sent.
  */
-export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: false; problem: ConsoleText } {
+export function checkBaseUrl(text: string): { ok: true; url: string } | { ok: false; problem: MessageKey } {
   const trimmed = text.trim().replace(/\/+$/, '');
   let url: URL;
   try {
@@ -48,8 +48,8 @@ export function sameOrigin(a: string, b: string | null): boolean {
 export function checkConnectDraft(
   draft: ConnectDraft,
   { keyStored }: { keyStored: boolean },
-): { ok: true; value: ConnectValues } | { ok: false; problems: Partial<Record<ConnectField, ConsoleText>> } {
-  const problems: Partial<Record<ConnectField, ConsoleText>> = {};
+): { ok: true; value: ConnectValues } | { ok: false; problems: Partial<Record<ConnectField, MessageKey>> } {
+  const problems: Partial<Record<ConnectField, MessageKey>> = {};
   const url = checkBaseUrl(draft.baseUrl);
   if (!url.ok) problems.baseUrl = url.problem;
   if (!keyStored && draft.apiKey.trim() === '') problems.apiKey = 'console.problem.api_key';

@@ -1,7 +1,8 @@
+import { i18n } from '../i18n/i18n.svelte';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { kiosk } from '../kiosk.dom.ts';
 import { managerConsole } from '../app-state.svelte';
-import { failureText, t } from './wording.svelte';
+import { failureText } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { ConsoleConfig, fieldKind } from './settings-schema.std.ts';
@@ -105,7 +106,7 @@ export class SettingsForm {
 
   #refused({ fields, rest }: { fields: Record<string, FieldProblem>; rest: string[] }): false {
     this.problems = fields;
-    this.failure = rest.length > 0 ? t('console.problem.failed', { message: rest.join('; ') }) : t('console.settings.check_fields');
+    this.failure = rest.length > 0 ? i18n.t('console.problem.failed', { message: rest.join('; ') }) : i18n.t('console.settings.check_fields');
     return false;
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KIOSK_MODES } from '../../common/config-schema.std.ts';
-import { consoleMessages } from './console-messages.std.ts';
+import { consoleMessages } from '../i18n/messages/console.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { CreatePortalSessionBody } from '../../api/portal-sessions.std.ts';
 import { fieldKind, SESSION_KEYS, ConsoleConfig, sessionKeysFor } from './settings-schema.std.ts';

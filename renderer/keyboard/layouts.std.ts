@@ -1,4 +1,4 @@
-import type { MessageKey } from '../i18n/messages.std.ts';
+import type { ShopperKey } from '../i18n/messages/en/shopper.std.ts';
 
 export type LayoutName = 'email' | 'text' | 'url' | 'numeric';
 
@@ -11,13 +11,13 @@ export type KeyAction = 'shift' | 'backspace' | 'space' | 'clear' | 'done';
  * mumble or skip the bare symbol.
  */
 export type Key =
-  | { readonly kind: 'text'; readonly text: string; readonly name?: MessageKey; readonly span?: number }
+  | { readonly kind: 'text'; readonly text: string; readonly name?: ShopperKey; readonly span?: number }
   | { readonly kind: 'action'; readonly action: KeyAction; readonly span?: number };
 
 export type Layout = readonly (readonly Key[])[];
 
 const chars = (row: string): Key[] => [...row].map((text) => ({ kind: 'text', text }));
-const text = (text: string, name?: MessageKey, span?: number): Key => ({ kind: 'text', text, name, span });
+const text = (text: string, name?: ShopperKey, span?: number): Key => ({ kind: 'text', text, name, span });
 const action = (action: KeyAction, span?: number): Key => ({ kind: 'action', action, span });
 
 const digits = chars('1234567890');

@@ -156,7 +156,8 @@ describe('manager console: getting in', () => {
     await page.getByTestId('console-pin').waitFor();
     for (let attempt = 1; attempt <= 4; attempt++) {
       await typeOnKeypad(page, '1111');
-      await page.getByTestId('pin-problem').filter({ hasText: `Wrong PIN. ${5 - attempt} more tries` }).waitFor();
+      const left = 5 - attempt;
+      await page.getByTestId('pin-problem').filter({ hasText: `Wrong PIN. ${left} more ${left === 1 ? 'try' : 'tries'} before` }).waitFor();
     }
     await typeOnKeypad(page, '1111');
     const locked = page.getByTestId('pin-locked');

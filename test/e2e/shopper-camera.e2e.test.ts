@@ -7,7 +7,7 @@ import { launchCameraChromium, recordRequests } from '../camera/camera-browser.n
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, checkShopperScreen, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
-import { messages } from '../../renderer/i18n/messages.std.ts';
+import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
 
 /** The state of every track of every stream the page's getUserMedia opened (recorded by the test's init script). */
 const cameraTrackStates = (page: Page) =>

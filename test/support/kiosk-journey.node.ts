@@ -9,7 +9,7 @@ import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/clie
 import { credentialsByScheme } from '../../main/loyalty/request.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from './browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from './chromium.node.ts';
-import { messages } from '../../renderer/i18n/messages.std.ts';
+import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
 import { layouts, type LayoutName } from '../../renderer/keyboard/layouts.std.ts';
 
 export interface SandboxManifest {

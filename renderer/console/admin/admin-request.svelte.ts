@@ -1,6 +1,6 @@
+import { i18n } from '../../i18n/i18n.svelte';
 import type { BridgeResult } from '../../../common/contract.std.ts';
 import { managerConsole } from '../../app-state.svelte';
-import { at } from './admin-text.dom.ts';
 import { describeFailure, type Checked, type Problem } from './problems.std.ts';
 
 /**
@@ -41,6 +41,6 @@ export class AdminRequest {
     const result = await managerConsole.call(call);
     this.busy = result.ok && this.#sendsOnce;
     if (result.ok) onDone(result.value);
-    else this.problem = describeFailure(result.error, at, this.#fieldOfCode);
+    else this.problem = describeFailure(result.error, i18n.t, this.#fieldOfCode);
   }
 }

@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeResult } from '../../../common/contract.std.ts';
+import { i18n } from '../../i18n/i18n.svelte';
 import { AdminRequest } from './admin-request.svelte';
 import type { Checked } from './problems.std.ts';
 
 const refused: BridgeResult<never> = { ok: false, error: { code: 'conflict', message: 'A voucher with this code already exists.', platformCode: 80003 } };
 const wrongCode: Checked<string> = { ok: false, problem: { summary: 'Check the marked fields.', fields: { code: ['Required.'] } } };
+
+// The console loads the admin tabs' messages before it shows them.
+beforeAll(() => i18n.loadCatalogue('admin'));
 
 describe('AdminRequest', () => {
   it('hands over the answer and is ready for the next call', async () => {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { BridgeError } from '../../../common/contract.std.ts';
-import type { AdminKey, AdminText } from './admin-strings.std.ts';
+import type { MessageKey, Translate } from '../../i18n/message-types.std.ts';
 
 /**
  * What went wrong with a console action: one plain sentence for the form, and messages by field
@@ -22,7 +22,7 @@ const UNREACHABLE = new Set<BridgeError['code']>(['network', 'timeout', 'mainten
  * places refusals the platform gives without a field (a taken voucher code) under the field they
  * are about, with the platform's own message.
  */
-export function describeFailure(error: BridgeError, t: AdminText, fieldOfCode: Record<number, string> = {}): Problem {
+export function describeFailure(error: BridgeError, t: Translate, fieldOfCode: Record<number, string> = {}): Problem {
   const fields: Record<string, string[]> = { ...error.fieldErrors };
   const codeField = error.platformCode === undefined ? undefined : fieldOfCode[error.platformCode];
   if (codeField && !fields[codeField]) fields[codeField] = [error.message];
@@ -30,16 +30,16 @@ export function describeFailure(error: BridgeError, t: AdminText, fieldOfCode: R
   return { summary: summaryOf(error, t), fields };
 }
 
-function summaryOf(error: BridgeError, t: AdminText): string {
+function summaryOf(error: BridgeError, t: Translate): string {
   if (error.code === 'forbidden') return t('problem.locked');
-  if (UNREACHABLE.has(error.code)) return t('problem.connection');
+  if (UNREACHABLE.has(error.code)) return t('problem.platform_unreachable');
   if (error.code === 'not_found') return t('problem.not_found', { message: error.message });
   if (error.code === 'conflict' || error.code === 'validation') return t('problem.refused', { message: error.message });
   return t('problem.failed', { message: error.message });
 }
 
 /** Schema issues as the manager reads them, by field: the same shape as the platform's field errors. */
-export function issuesByField(issues: readonly z.core.$ZodIssue[], t: AdminText): Problem {
+export function issuesByField(issues: readonly z.core.$ZodIssue[], t: Translate): Problem {
   const fields: Record<string, string[]> = {};
   for (const issue of issues) {
     const key = issue.path.map(String).join('.');
@@ -48,7 +48,7 @@ export function issuesByField(issues: readonly z.core.$ZodIssue[], t: AdminText)
   return { summary: t('problem.check_fields'), fields };
 }
 
-function issueText(issue: z.core.$ZodIssue, t: AdminText): string {
+function issueText(issue: z.core.$ZodIssue, t: Translate): string {
   switch (issue.code) {
     case 'too_small':
       return issue.origin === 'number' ? t('field.whole_number', { min: Number(issue.minimum) }) : t('field.required');
@@ -59,7 +59,7 @@ function issueText(issue: z.core.$ZodIssue, t: AdminText): string {
       return t('field.choose');
     case 'custom':
       // Rules added in the console name their text; the schema's own say it in English.
-      return typeof issue.params?.key === 'string' ? t(issue.params.key as AdminKey) : issue.message;
+      return typeof issue.params?.key === 'string' ? t(issue.params.key as MessageKey) : issue.message;
     default:
       return t('field.invalid');
   }

@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { adminText, type AdminText } from './admin-strings.std.ts';
+import { i18n } from '../../i18n/i18n.svelte';
 import { describeFailure, issuesByField, unplacedMessages } from './problems.std.ts';
 
-const t: AdminText = (key, params) => adminText('en', key, params);
+// The one t() of the kiosk, in English, with the admin tabs' messages loaded as the console loads them.
+const t = i18n.t;
+beforeAll(() => i18n.loadCatalogue('admin'));
 
 describe('describeFailure', () => {
   it('puts the platform’s field errors under their fields', () => {
@@ -21,7 +23,7 @@ describe('describeFailure', () => {
   });
 
   it('says plainly when the platform cannot be reached or the console locked itself', () => {
-    expect(describeFailure({ code: 'timeout', message: 'GET /vouchers timed out' }, t).summary).toBe(t('problem.connection'));
+    expect(describeFailure({ code: 'timeout', message: 'GET /vouchers timed out' }, t).summary).toBe(t('problem.platform_unreachable'));
     expect(describeFailure({ code: 'forbidden', message: 'the console is locked' }, t).summary).toBe(t('problem.locked'));
     expect(describeFailure({ code: 'not_found', message: 'Voucher not found.', platformCode: 80004 }, t).summary).toBe('Not found: Voucher not found.');
     expect(describeFailure({ code: 'internal', message: 'something went wrong' }, t).summary).toBe('That did not work: something went wrong');
@@ -38,7 +40,10 @@ describe('issuesByField', () => {
       options: z.array(z.object({ label: z.string().min(1) })),
     });
     const result = schema.safeParse({ name: '', uuid: 'x', count: 0, type: '', options: [{ label: '' }] });
-    expect(issuesByField(result.error!.issues, (key, params) => adminText('nl', key, params)).fields).toEqual({
+    i18n.use('nl');
+    const fields = issuesByField(result.error!.issues, t).fields;
+    i18n.use('en');
+    expect(fields).toEqual({
       name: ['Vul dit in.'],
       uuid: ['Geen uuid (8-4-4-4-12 tekens).'],
       count: ['Een heel getal, minstens 1.'],

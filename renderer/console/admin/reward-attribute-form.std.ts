@@ -2,7 +2,7 @@ import {
   CreateRewardAttributeBody,
   RewardAttributeType,
 } from '../../../api/reward-attributes.std.ts';
-import type { AdminText } from './admin-strings.std.ts';
+import type { Translate } from '../../i18n/message-types.std.ts';
 import type { Pair } from './pairs.std.ts';
 import { issuesByField, type Checked } from './problems.std.ts';
 
@@ -42,7 +42,7 @@ export const emptyRewardAttributeDraft = (): RewardAttributeDraft => ({
  * The create body, or the schema's issues by field (`options.<row>.label`). Empty optional texts
  * stay out; options go only with the types that take them, so switching type loses nothing typed.
  */
-export function rewardAttributeBody(draft: RewardAttributeDraft, t: AdminText): Checked<CreateRewardAttributeBody> {
+export function rewardAttributeBody(draft: RewardAttributeDraft, t: Translate): Checked<CreateRewardAttributeBody> {
   const typed = (field: 'label' | 'description' | 'placeholder') => (draft[field].trim() ? { [field]: draft[field].trim() } : {});
   const body = {
     name: draft.name.trim(),

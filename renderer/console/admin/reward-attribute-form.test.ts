@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { RewardAttributeType } from '../../../api/reward-attributes.std.ts';
-import { adminText, type AdminText } from './admin-strings.std.ts';
+import { i18n } from '../../i18n/i18n.svelte';
 import { emptyRewardAttributeDraft, rewardAttributeBody, takesOptions } from './reward-attribute-form.std.ts';
 
-const t: AdminText = (key, params) => adminText('en', key, params);
+// The one t() of the kiosk, in English, with the admin tabs' messages loaded as the console loads them.
+const t = i18n.t;
+beforeAll(() => i18n.loadCatalogue('admin'));
 
 describe('rewardAttributeBody', () => {
   it('accepts every type, with options only for select and multi_select', () => {

@@ -4,7 +4,7 @@ import {
   type UpdateVoucherBody,
   type VoucherStatus,
 } from '../../../api/vouchers.std.ts';
-import type { AdminText } from './admin-strings.std.ts';
+import type { Translate } from '../../i18n/message-types.std.ts';
 import { localInputToUtc } from './local-time.std.ts';
 import type { Pair } from './pairs.std.ts';
 import { issuesByField, type Checked } from './problems.std.ts';
@@ -21,7 +21,7 @@ export interface VoucherFilters {
 
 export const noFilters = (): VoucherFilters => ({ promotionUuid: '', contactUuid: '', status: '', limit: 30 });
 
-export function listQuery(filters: VoucherFilters, page: number, t: AdminText): Checked<ListVouchersQuery & { limit: number }> {
+export function listQuery(filters: VoucherFilters, page: number, t: Translate): Checked<ListVouchersQuery & { limit: number }> {
   const query = {
     limit: filters.limit,
     page,
@@ -59,7 +59,7 @@ export const emptyVoucherDraft = (): VoucherDraft => ({
  * UTC, attributes by name. Messages are keyed by the body's field names, attribute rows as
  * `custom_attributes.<row>.name`, so platform and console refusals land in the same places.
  */
-export function voucherBody(draft: VoucherDraft, t: AdminText): Checked<CreateVoucherBody> {
+export function voucherBody(draft: VoucherDraft, t: Translate): Checked<CreateVoucherBody> {
   const fields: Record<string, string[]> = {};
   const body: Record<string, unknown> = { promotion_uuid: draft.promotionUuid.trim() };
   if (!draft.promotionUuid.trim()) fields.promotion_uuid = [t('field.required')];
@@ -105,7 +105,7 @@ export function allowedChanges(status: VoucherStatus): { activate: boolean; deac
 export function expirationUpdate(
   voucherUuid: string,
   local: string,
-  t: AdminText,
+  t: Translate,
 ): Checked<UpdateVoucherBody & { voucherUuid: string }> {
   const utc = localInputToUtc(local);
   if (!utc) return { ok: false, problem: { summary: t('problem.check_fields'), fields: { expiration_date: [t('field.datetime')] } } };

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { adminText, type AdminText } from './admin-strings.std.ts';
+import { i18n } from '../../i18n/i18n.svelte';
 import { allowedChanges, emptyVoucherDraft, expirationUpdate, listQuery, noFilters, voucherBody } from './voucher-form.std.ts';
 
-const t: AdminText = (key, params) => adminText('en', key, params);
+// The one t() of the kiosk, in English, with the admin tabs' messages loaded as the console loads them.
+const t = i18n.t;
+beforeAll(() => i18n.loadCatalogue('admin'));
 const PROMOTION = '9b2f7a52-5b8e-4a57-9d0c-0c2b8d1e6f11';
 const CONTACT = '4c1d9e0a-7f3b-4e62-8a15-3b9f6d2e7c40';
 

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { contrastWithWhite, messageKey, minutesSeconds, visibleControls } from './console-text.std.ts';
+import { contrastWithWhite, minutesSeconds, visibleControls } from './console-display.std.ts';
 
-describe('console text helpers', () => {
-  it('knows which built message keys exist', () => {
-    expect(messageKey('console.field.kiosk.mode')).toBe('console.field.kiosk.mode');
-    expect(messageKey('console.field.kiosk.colour')).toBeNull();
-  });
-
+describe('console display helpers', () => {
   it('shows a wait as m:ss, rounded up', () => {
     expect(minutesSeconds(5 * 60_000)).toBe('5:00');
     expect(minutesSeconds(61_001)).toBe('1:02');

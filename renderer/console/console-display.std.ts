@@ -1,27 +1,3 @@
-import type { Locale } from '../../common/config-schema.std.ts';
-import { messages, type MessageKey } from '../i18n/messages.std.ts';
-import { consoleMessages, type ConsoleKey } from './console-messages.std.ts';
-
-/** A text the console shows: one of its own, or one it shares with the shopper screens (Back, Cancel). */
-export type ConsoleText = ConsoleKey | MessageKey;
-
-const isConsoleKey = (key: string): key is ConsoleKey => Object.hasOwn(consoleMessages.en, key);
-const isMessageKey = (key: string): key is MessageKey => Object.hasOwn(messages.en, key);
-
-export function consoleTemplate(locale: Locale, key: ConsoleText): string {
-  return isConsoleKey(key) ? consoleMessages[locale][key] : messages[locale][key];
-}
-
-/** Message keys the console builds from setting names; null when there is no such message. */
-export function messageKey(id: string): ConsoleText | null {
-  return isConsoleKey(id) || isMessageKey(id) ? id : null;
-}
-
-/** `console.field.<key>.help`: a line under a setting's label (`console.field.<key>`), where one helps. */
-export function fieldHelpKey(key: string): ConsoleText | null {
-  return messageKey(`console.field.${key}.help`);
-}
-
 /** A wait as m:ss (4:05), rounded up so it never shows 0:00 while still waiting. */
 export function minutesSeconds(ms: number): string {
   const seconds = Math.max(0, Math.ceil(ms / 1000));
