@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { MessageKey } from '../i18n/message-types.std.ts';
+import type { MessageKey, MessageValues } from '../i18n/message-types.std.ts';
 import { fieldKind } from './settings-schema.std.ts';
 
 /** What is wrong with one field: a console message, or main's own words when nothing fits. */
-export type FieldProblem = { key: MessageKey; params?: Record<string, string | number> } | { text: string };
+export type FieldProblem = { key: MessageKey; params?: MessageValues } | { text: string };
 
 /** Fields whose rule is more than a type or a range: their own sentence. */
 const RULES: Record<string, MessageKey> = {

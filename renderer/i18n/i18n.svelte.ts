@@ -1,6 +1,6 @@
 import { IntlMessageFormat } from 'intl-messageformat';
 import type { Locale } from '../../common/config-schema.std.ts';
-import type { MessageKey, MessageValues } from './message-types.std.ts';
+import type { MessageArgs, MessageKey, Translate } from './message-types.std.ts';
 import { shopperMessages } from './messages/shopper.std.ts';
 
 /** The console's message areas: each in its own chunk, so the shopper bundle never carries them. */
@@ -22,7 +22,7 @@ class I18n {
   readonly #compiled = new Map<string, IntlMessageFormat>();
 
   /** The message `key` in the current language, its ICU arguments (and plurals) filled from `values`. */
-  t = (key: MessageKey, values: MessageValues = {}): string => String(this.#compile(key).format(values));
+  t: Translate = <K extends MessageKey>(key: K, ...[values]: MessageArgs<K>): string => String(this.#compile(key).format(values));
 
   /** Whether `key` names a message (of the shopper's or of a loaded area). */
   has = (key: string): key is MessageKey => this.#catalogues.some((catalogue) => Object.hasOwn(catalogue.en, key));

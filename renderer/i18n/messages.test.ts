@@ -2,6 +2,7 @@ import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messagefor
 import { describe, expect, it } from 'vitest';
 import { LOCALES, type Locale } from '../../common/config-schema.std.ts';
 import { i18n } from './i18n.svelte';
+import type { MessageArgs, MessageKey } from './message-types.std.ts';
 import { adminMessages } from './messages/admin.std.ts';
 import { consoleMessages } from './messages/console.std.ts';
 import { shopperMessages } from './messages/shopper.std.ts';
@@ -81,6 +82,16 @@ describe('message catalogues', () => {
     i18n.use('en');
   });
 
+  it('types each message’s arguments from its English text', async () => {
+    await i18n.loadCatalogue('console');
+    // @ts-expect-error: the PIN warning needs its count of attempts.
+    expect(() => i18n.t('console.pin.wrong')).toThrow();
+    // @ts-expect-error: and only that; a misspelt argument is caught before it reaches a screen.
+    expect(() => i18n.t('console.pin.wrong', { attempt: 1 })).toThrow();
+    // @ts-expect-error: a message without arguments takes none.
+    expect(i18n.t('common.back', { attempts: 1 })).toBe('Back');
+  });
+
   it('fills simple arguments as before, following a language switch', () => {
     expect(said('nl', 'home.greeting', { email: 'a@b.nl' })).toBe('Welkom terug, a@b.nl');
     expect(said('en', 'home.page', { page: 2, pages: 3 })).toBe('Page 2 of 3');
@@ -88,7 +99,7 @@ describe('message catalogues', () => {
 });
 
 /** `key` as the kiosk shows it in `locale`. */
-function said(locale: Locale, ...[key, values]: Parameters<typeof i18n.t>): string {
+function said<K extends MessageKey>(locale: Locale, key: K, ...values: MessageArgs<K>): string {
   i18n.use(locale);
-  return i18n.t(key, values);
+  return i18n.t(key, ...values);
 }
