@@ -1,65 +1,110 @@
-import { builtinModules } from 'node:module';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
+import layers, { ANY_PACKAGE, NODE_BUILTINS } from './eslint-rules/index.js';
 
 /*
- * Layering (README "Who owns what"): which code may import what, by folder (= process) and by file
- * suffix (= where the code runs). Checked with `no-restricted-imports` patterns on the import
- * specifier as written; relative imports carry their extension, so suffixes are visible.
- *
- * Flat config REPLACES a rule's options when a later block matches the same file, it never merges
- * them. A file has both a folder and a suffix (renderer/visit/email.std.ts), so the two dimensions
- * use two rule slots that never overwrite each other:
- *   folder / process rules  -> `no-restricted-imports`
- *   suffix / runtime rules  -> `@typescript-eslint/no-restricted-imports` (the same rule, extended)
+ * Layering (README "Who owns what"), two rules of the project's own plugin (eslint-rules/):
+ *  - layers/allowed-imports: the LAYERS table below is an allow-list, as VS Code's
+ *    `code-import-patterns`. The first layer whose `files` match a file is its layer; its imports
+ *    must match `imports` (repository paths; `!` takes a path back out, the last match decides) or
+ *    `packages`. A file no layer covers is an error: a new folder needs a row.
+ *  - layers/file-suffix: a file's suffix must match where what it uses can run (Node built-ins,
+ *    electron, window/document, worker globals, the suffixes of what it imports), as Signal
+ *    Desktop's rule of that name. Tests and config files are left out.
  */
 
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
-/** `node:anything` and every bare built-in name (`fs`, `fs/promises`, `child_process`, ...). */
-const NODE_BUILTIN = `^(?:node:.*|${builtinModules.map(escape).join('|')})$`;
-/** Packages that need Node or Electron's main process (native addons, the file system, sockets). */
-const NODE_ONLY_PACKAGES = '^(?:electron|keytar|serialport|@serialport/[^/]+|ws)(?:/.*)?$';
-/** A relative import that climbs out of the current top-level folder into `folder/`. */
-const into = (folder) => `^(?:\\.\\./)+${folder}/`;
-/** Relative imports by suffix; `.svelte` also covers `.svelte.ts` modules (imported as `x.svelte`). */
-const SUFFIX = {
-  node: '\\.node(?:\\.ts)?$',
-  main: '\\.main(?:\\.ts)?$',
-  dom: '\\.dom(?:\\.ts)?$',
-  preload: '\\.preload(?:\\.ts)?$',
-  worker: '\\.worker(?:\\.ts)?$',
-  svelte: '\\.svelte(?:\\.[jt]s)?$',
-};
-
-/** Options for either rule slot: a list of [regex, message] pairs (regexes are case-sensitive). */
-const restrict = (...rules) => [
-  'error',
-  { patterns: rules.map(([regex, message]) => ({ regex, message, caseSensitive: true })) },
-];
-
-/** renderer/: the page. It reaches everything else through window.kiosk. */
-const RENDERER_RULES = [
-  [into('main'), 'The renderer must not import main/ (another process): ask for it through window.kiosk (common/contract.std.ts).'],
-  [into('sandbox'), 'The renderer must not import sandbox/ (the platform stand-in, Node only): data reaches the renderer through window.kiosk.'],
-  [into('preload'), 'The renderer must not import preload/: the preload scripts build window.kiosk and run before the page; the contract and schemas are in common/.'],
-  [`${into('common')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from common/ only the shared *.std.ts contract and schemas.'],
-  [`${into('api')}(?![^/]+\\.std\\.ts$)`, 'The renderer may import from api/ only the *.std.ts wire schemas.'],
-  [NODE_BUILTIN, 'The renderer has no Node (context isolation, no nodeIntegration): Node built-ins belong in main/; ask through window.kiosk.'],
-  [NODE_ONLY_PACKAGES, 'electron, keytar, serialport and ws are main-process packages (native or Node only): the renderer reaches them only through window.kiosk.'],
-];
-
-/** sandbox/: the remote platform's stand-in. It shares only api/ with the kiosk. */
-const SANDBOX_NO_MAIN_MESSAGE = 'sandbox/ stands in for the remote loyalty platform: it must not import the kiosk (main/); share wire schemas through api/.';
-const SANDBOX_NO_MAIN = [into('main'), SANDBOX_NO_MAIN_MESSAGE];
-const SANDBOX_RULES = [
-  [into('renderer'), 'sandbox/ stands in for the remote loyalty platform: it must not import the kiosk (renderer/).'],
-  [into('preload'), 'sandbox/ stands in for the remote loyalty platform: it must not import the kiosk (preload/); share wire schemas through api/.'],
-];
-
 const TESTS = ['**/*.test.ts', '**/*.test-support.ts', 'test/**'];
+const TOOLING = ['*.config.{js,ts}', 'eslint-rules/**'];
+/** The hosts carry the contract to a window (Electron) or a browser tab (loopback HTTP). */
+const HOSTS = ['main/electron/**', 'main/browser-host/**'];
+/** What main/ may import wherever it sits; each host adds its own folder. */
+const MAIN_IMPORTS = ['main/**', ...HOSTS.map((host) => `!${host}`), 'common/*.std.ts', 'api/*.std.ts', 'base/**', 'sandbox/sandbox.node.ts'];
+const MAIN_PACKAGES = [NODE_BUILTINS, 'electron', 'keytar', 'serialport', 'ws', 'zod'];
+const MAIN_WHY =
+  'main/ holds the services; the hosts (main/electron/, main/browser-host/) only carry the contract and are imported by nothing but their own entry points and tests; the sandbox is embedded (demo mode) only through sandbox/sandbox.node.ts (startSandbox); the renderer is another process (share through common/*.std.ts).';
+
+const LAYERS = [
+  {
+    name: 'A test',
+    files: TESTS,
+    imports: ['**'],
+    packages: [ANY_PACKAGE],
+    why: 'Tests drive the real parts across layers.',
+  },
+  {
+    name: 'Tooling',
+    files: TOOLING,
+    imports: ['eslint-rules/**'],
+    packages: [ANY_PACKAGE],
+    why: 'Build and lint configuration runs in Node and imports no product code.',
+  },
+  {
+    name: 'The OpenAPI script (api/*.node.ts)',
+    files: ['api/*.node.ts'],
+    imports: ['api/*.std.ts'],
+    packages: ['zod', NODE_BUILTINS],
+    why: 'npm run openapi writes api/openapi.json from the wire schemas.',
+  },
+  {
+    name: 'api/',
+    files: ['api/**'],
+    imports: ['api/*.std.ts'],
+    packages: ['zod'],
+    why: 'api/ holds the platform wire schemas that main/ and sandbox/ both derive from.',
+  },
+  {
+    name: 'common/',
+    files: ['common/**'],
+    imports: ['common/*.std.ts', 'api/*.std.ts'],
+    packages: ['zod'],
+    why: 'common/ is the cross-process truth (contract, schemas) that main, preload and renderer share: it builds only on api/.',
+  },
+  {
+    name: 'base/',
+    files: ['base/**'],
+    imports: ['base/**'],
+    packages: [NODE_BUILTINS],
+    why: 'base/ is Node plumbing with no kiosk knowledge, used by main/ and sandbox/.',
+  },
+  {
+    name: 'preload/',
+    files: ['preload/**'],
+    imports: ['preload/*.std.ts', 'common/*.std.ts'],
+    packages: ['electron'],
+    why: 'The preload scripts build window.kiosk from the contract (common/) with the bridge builder and carry it (electron contextBridge and ipcRenderer, or a WebSocket); everything else stays behind the bridge.',
+  },
+  {
+    name: 'main/electron/ (the Electron host)',
+    files: ['main/electron/**'],
+    imports: [...MAIN_IMPORTS, 'main/electron/**'],
+    packages: MAIN_PACKAGES,
+    why: MAIN_WHY,
+  },
+  {
+    name: 'main/browser-host/ (the browser host)',
+    files: ['main/browser-host/**'],
+    imports: [...MAIN_IMPORTS, 'main/browser-host/**'],
+    packages: MAIN_PACKAGES,
+    why: MAIN_WHY,
+  },
+  { name: 'main/', files: ['main/**'], imports: MAIN_IMPORTS, packages: MAIN_PACKAGES, why: MAIN_WHY },
+  {
+    name: 'sandbox/',
+    files: ['sandbox/**'],
+    imports: ['sandbox/**', 'api/*.std.ts', 'base/**'],
+    packages: [NODE_BUILTINS, 'zod'],
+    why: 'sandbox/ stands in for the remote loyalty platform: it shares wire schemas (api/) and plumbing (base/) with the kiosk, never main/, preload/ or renderer/.',
+  },
+  {
+    name: 'renderer/',
+    files: ['renderer/**'],
+    imports: ['renderer/**', 'common/*.std.ts', 'api/*.std.ts'],
+    packages: ['svelte', 'zod', 'intl-messageformat', 'qrcode', 'zxing-wasm'],
+    why: 'The renderer is the page (context isolation, no Node): it reaches main, the platform and the hardware only through window.kiosk (common/contract.std.ts), and bundles only browser-safe packages.',
+  },
+];
 
 export default defineConfig(
   globalIgnores(['dist/', 'release/', 'node_modules/', 'test-results/', 'coverage/', 'api/openapi.json']),
@@ -94,114 +139,20 @@ export default defineConfig(
   },
   { files: ['**/*.worker.ts'], languageOptions: { globals: globals.worker } },
 
-  // ---- Layering by folder (process): `no-restricted-imports` ----
-  { files: ['renderer/**'], rules: { 'no-restricted-imports': restrict(...RENDERER_RULES) } },
+  // ---- Layering: the allow-list per layer and the file suffixes ----
   {
-    files: ['preload/**'],
-    rules: {
-      'no-restricted-imports': restrict(
-        [into('main'), 'preload/ must not import main/: it only carries the contract (contract.std.ts) across the bridge.'],
-        [into('renderer'), 'preload/ must not import renderer/: the renderer depends on the preload contract, not the other way round.'],
-        [into('sandbox'), 'preload/ must not import sandbox/: the sandbox is a platform stand-in reached by main over HTTP.'],
-      ),
-    },
+    plugins: { layers },
+    rules: { 'layers/allowed-imports': ['error', { root: import.meta.dirname, layers: LAYERS }] },
   },
   {
-    files: ['main/**'],
-    rules: {
-      'no-restricted-imports': restrict(
-        [into('renderer'), 'main/ must not import renderer/ (another process): share types and schemas through common/*.std.ts.'],
-        [
-          `${into('sandbox')}(?!sandbox\\.node\\.ts$)`,
-          'main/ may reach the sandbox only through its in-process entry sandbox/sandbox.node.ts (startSandbox, the embedded demo seam); share wire types through api/, not sandbox internals.',
-        ],
-      ),
-    },
-  },
-  { files: ['sandbox/**'], rules: { 'no-restricted-imports': restrict(SANDBOX_NO_MAIN, ...SANDBOX_RULES) } },
-  {
-    files: ['api/**'],
-    rules: {
-      'no-restricted-imports': restrict([
-        '^(?!zod(?:/.*)?$|\\./)',
-        'api/ holds the platform wire schemas that main/ and sandbox/ both derive from: it may import only zod and other api/ files.',
-      ]),
-    },
-  },
-  {
-    // The OpenAPI generator (npm run openapi) is a Node script: it may also write files.
-    files: ['api/**/*.node.ts'],
-    rules: {
-      'no-restricted-imports': restrict([
-        '^(?!zod(?:/.*)?$|\\./|node:)',
-        'api/ holds the platform wire schemas that main/ and sandbox/ both derive from: it may import only zod, other api/ files and (in *.node.ts scripts) node: built-ins.',
-      ]),
-    },
+    files: ['**/*.ts', '**/*.svelte'],
+    // Test code drives browsers from Node (Playwright's page.evaluate callbacks run in the page).
+    ignores: [...TESTS, ...TOOLING],
+    rules: { 'layers/file-suffix': 'error' },
   },
 
-  // ---- Layering by suffix (where the code runs): `@typescript-eslint/no-restricted-imports` ----
-  {
-    files: ['**/*.std.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': restrict(
-        [NODE_BUILTIN, '*.std.ts runs anywhere (renderer, worker, preload, Node): no Node built-ins. Move this code to a *.node.ts file or pass the capability in.'],
-        [NODE_ONLY_PACKAGES, '*.std.ts runs anywhere: no electron, native modules (keytar, serialport) or Node-only packages (ws).'],
-        [SUFFIX.node, '*.std.ts runs anywhere: it must not import *.node.ts (Node only).'],
-        [SUFFIX.main, '*.std.ts runs anywhere: it must not import *.main.ts (Electron main only).'],
-        [SUFFIX.dom, '*.std.ts runs anywhere: it must not import *.dom.ts (renderer DOM only).'],
-        [SUFFIX.preload, '*.std.ts runs anywhere: it must not import *.preload.ts (preload scripts are entry points).'],
-        [SUFFIX.worker, '*.std.ts runs anywhere: it must not import *.worker.ts (a Web Worker entry).'],
-        [SUFFIX.svelte, '*.std.ts runs anywhere: it must not import Svelte components or *.svelte.ts runes modules (renderer only).'],
-      ),
-    },
-  },
-  {
-    files: ['**/*.node.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': restrict(
-        ['^electron(?:/.*)?$', '*.node.ts is Node code that never imports Electron (it also runs under tsx and in the browser host): put Electron code in a *.main.ts file.'],
-        [SUFFIX.main, '*.node.ts must not import *.main.ts (Electron main only); *.main.ts may import *.node.ts, not the reverse.'],
-        [SUFFIX.dom, '*.node.ts must not import *.dom.ts (renderer DOM only).'],
-        [SUFFIX.svelte, '*.node.ts must not import Svelte components or *.svelte.ts modules (renderer only).'],
-        [SUFFIX.preload, '*.node.ts must not import *.preload.ts (preload scripts are entry points).'],
-      ),
-    },
-  },
-  {
-    files: ['preload/*.preload.ts'],
-    rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: 'electron',
-              allowImportNames: ['contextBridge', 'ipcRenderer', 'IpcRendererEvent'],
-              message: 'A preload script takes only contextBridge and ipcRenderer from electron: it exposes the contract-built window.kiosk and nothing else.',
-            },
-          ],
-          patterns: [
-            {
-              regex: '^(?!electron$|\\.\\./common/[^/]+\\.std\\.ts$|\\./[^/]+\\.std\\.ts$)',
-              caseSensitive: true,
-              message: 'A preload script may import only electron (contextBridge, ipcRenderer) and the *.std.ts contract (common/) and bridge builder (preload/); everything else stays behind the bridge.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-
-  // ---- Tests drive the real parts across layers ----
-  {
-    files: TESTS,
-    rules: {
-      'no-restricted-imports': 'off',
-      '@typescript-eslint/no-restricted-imports': 'off',
-      // Tests read untyped JSON answers field by field; `any` there is deliberate.
-      '@typescript-eslint/no-explicit-any': 'off',
-    },
-  },
+  // ---- Tests read untyped JSON answers field by field; `any` there is deliberate ----
+  { files: TESTS, rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 
   // ---- Short functions in main/ (issue #14): a function that does one job fits on a screen ----
   {
