@@ -69,7 +69,6 @@ export default {
     }
     const mayImportPath = pathAllowList(layer.imports);
     const mayImportPackage = packageAllowList(layer.packages);
-    const describe = (list) => (list.length ? list.join(', ') : 'nothing');
     return importVisitor((source) => {
       const specifier = source.value;
       const data = { layer: layer.name, why: layer.why };
@@ -77,15 +76,27 @@ export default {
         const target = resolveRelative(file, specifier);
         if (target.startsWith('../')) context.report({ node: source, messageId: 'outside', data: { ...data, target } });
         else if (!mayImportPath(target)) {
-          context.report({ node: source, messageId: 'path', data: { ...data, target, allowed: describe(layer.imports) } });
+          context.report({ node: source, messageId: 'path', data: { ...data, target, allowed: describePaths(layer.imports) } });
         }
       } else if (!mayImportPackage(specifier)) {
         const name = isNodeBuiltin(specifier) ? specifier : packageName(specifier);
-        context.report({ node: source, messageId: 'package', data: { ...data, name, allowed: describe(layer.packages) } });
+        context.report({ node: source, messageId: 'package', data: { ...data, name, allowed: describePackages(layer.packages) } });
       }
     });
   },
 };
+
+/** `main/**, common/*.std.ts, but not main/electron/**` */
+function describePaths(globs) {
+  const allowed = globs.filter((glob) => !glob.startsWith('!'));
+  const excluded = globs.filter((glob) => glob.startsWith('!')).map((glob) => glob.slice(1));
+  return `${allowed.join(', ') || 'nothing'}${excluded.length ? `, but not ${excluded.join(', ')}` : ''}`;
+}
+
+/** `svelte, zod` or `Node built-ins, zod` */
+function describePackages(packages) {
+  return packages.map((name) => (name === NODE_BUILTINS ? 'Node built-ins' : name)).join(', ') || 'no package';
+}
 
 /** @param {string[]} globs @returns {(path: string) => boolean} the last matching glob decides */
 function pathAllowList(globs) {

@@ -25,19 +25,17 @@ const NODE_PACKAGES = ['keytar', 'serialport', '@serialport/*', 'ws'];
 const PRELOAD_ELECTRON = new Set(['contextBridge', 'ipcRenderer', 'IpcRendererEvent']);
 const WORKER_GLOBALS = new Set(['self', 'postMessage', 'onmessage', 'importScripts', ...only(globals.worker, globals.browser)]);
 const PAGE_GLOBALS = new Set(only(globals.browser, globals.worker));
-const BROWSER_GLOBALS = new Set(
-  Object.keys(globals.browser).filter((name) => name in globals.worker && !WORKER_GLOBALS.has(name) && !shared(name)),
-);
+const BROWSER_GLOBALS = new Set(only(globals.browser).filter((name) => name in globals.worker && !WORKER_GLOBALS.has(name)));
 /** Node's globals, and the `NodeJS` namespace of its types (NodeJS.Timeout, NodeJS.ErrnoException). */
 const NODE_GLOBALS = new Set([...only(globals.node, globals.browser, globals.worker), 'NodeJS']);
 
-/** Global names in `set` that none of `others` has, and that are not JavaScript's own. */
+/**
+ * Global names in `set` that none of `others` has, leaving out what every runtime of the kiosk
+ * has (JavaScript's built-ins, and what Node shares with browsers: fetch, URL, setTimeout, ...).
+ */
 function only(set, ...others) {
-  return Object.keys(set).filter((name) => !others.some((other) => name in other) && !shared(name));
-}
-/** Present everywhere the kiosk runs (JavaScript built-ins and what Node shares with browsers). */
-function shared(name) {
-  return name in globals.builtin || name in globals.node;
+  const everywhere = (name) => name in globals.builtin || (set !== globals.node && name in globals.node);
+  return Object.keys(set).filter((name) => !others.some((other) => name in other) && !everywhere(name));
 }
 
 /** What a use needs, in the words of the messages. */
@@ -179,13 +177,12 @@ function reportSuffix(context, program, file, suffix, uses) {
 
   const { meaning, may, must } = SUFFIXES[suffix];
   const advice = `name the file ${suggestion}, or move this code to such a file or pass the capability in.`;
-  for (const use of runningUses) {
-    if (!may.includes(use.need)) {
-      context.report({ node: use.node, messageId: 'wrongUse', data: { what: use.what, needs: NEEDS[use.need], meaning, advice } });
-    }
+  const wrongUses = runningUses.filter((use) => !may.includes(use.need));
+  for (const use of wrongUses) {
+    context.report({ node: use.node, messageId: 'wrongUse', data: { what: use.what, needs: NEEDS[use.need], meaning, advice } });
   }
   const required = [must ?? []].flat();
-  if (required.length > 0 && !required.some((need) => needs.has(need))) {
+  if (wrongUses.length === 0 && required.length > 0 && !required.some((need) => needs.has(need))) {
     const needsText = required.map((need) => NEEDS[need]).join(' or ');
     context.report({ node: program, messageId: 'needless', data: { file, needs: needsText, meaning, suggestion } });
   }
