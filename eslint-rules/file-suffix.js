@@ -48,15 +48,15 @@ const NEEDS = {
   worker: 'needs a Web Worker',
 };
 
-/** Per suffix: what it means, which needs it may have, and the need it must show (if any). */
+/** Per suffix: what it means, which needs it may have, and the needs of which it must show one (if any). */
 const SUFFIXES = {
   std: { meaning: '*.std.ts runs anywhere (renderer, worker, preload, Node)', may: [] },
   node: {
     meaning: '*.node.ts is Node code that never imports Electron (it also runs under tsx and in the browser host)',
     may: ['node'],
-    must: 'node',
+    must: ['node'],
   },
-  main: { meaning: "*.main.ts is Electron's main process", may: ['node', 'electron'], must: 'electron' },
+  main: { meaning: "*.main.ts is Electron's main process", may: ['node', 'electron'], must: ['electron'] },
   preload: { meaning: '*.preload.ts is a preload script', may: ['preload', 'page', 'browser'] },
   dom: { meaning: '*.dom.ts is renderer code', may: ['page', 'browser'], must: ['page', 'browser'] },
   svelte: { meaning: 'Svelte files are renderer code', may: ['page', 'browser'] },
@@ -181,10 +181,9 @@ function reportSuffix(context, program, file, suffix, uses) {
   for (const use of wrongUses) {
     context.report({ node: use.node, messageId: 'wrongUse', data: { what: use.what, needs: NEEDS[use.need], meaning, advice } });
   }
-  const required = [must ?? []].flat();
-  if (wrongUses.length === 0 && required.length > 0 && !required.some((need) => needs.has(need))) {
-    const needsText = required.map((need) => NEEDS[need]).join(' or ');
-    context.report({ node: program, messageId: 'needless', data: { file, needs: needsText, meaning, suggestion } });
+  if (wrongUses.length === 0 && must && !must.some((need) => needs.has(need))) {
+    // The last of `must` is the broadest need (a browser, for the page or a worker).
+    context.report({ node: program, messageId: 'needless', data: { file, needs: NEEDS[must.at(-1)], meaning, suggestion } });
   }
 }
 
