@@ -19,8 +19,15 @@ const TESTS = ['**/*.test.ts', '**/*.test-support.ts', 'test/**'];
 const TOOLING = ['*.config.{js,ts}', 'eslint-rules/**'];
 /** The hosts carry the contract to a window (Electron) or a browser tab (loopback HTTP). */
 const HOSTS = ['main/electron/**', 'main/browser-host/**'];
-/** What main/ may import wherever it sits; each host adds its own folder. */
-const MAIN_IMPORTS = ['main/**', ...HOSTS.map((host) => `!${host}`), 'common/*.std.ts', 'api/*.std.ts', 'base/**', 'sandbox/sandbox.node.ts'];
+/** What main/ may import: all of main/ but the hosts (a host keeps its own folder), and below it. */
+const mainImports = (ownHost) => [
+  'main/**',
+  ...HOSTS.filter((host) => host !== ownHost).map((host) => `!${host}`),
+  'common/*.std.ts',
+  'api/*.std.ts',
+  'base/**',
+  'sandbox/sandbox.node.ts',
+];
 const MAIN_PACKAGES = [NODE_BUILTINS, 'electron', 'keytar', 'serialport', 'ws', 'zod'];
 const MAIN_WHY =
   'main/ holds the services; the hosts (main/electron/, main/browser-host/) only carry the contract and are imported by nothing but their own entry points and tests; the sandbox is embedded (demo mode) only through sandbox/sandbox.node.ts (startSandbox); the renderer is another process (share through common/*.std.ts).';
@@ -78,18 +85,18 @@ const LAYERS = [
   {
     name: 'main/electron/ (the Electron host)',
     files: ['main/electron/**'],
-    imports: [...MAIN_IMPORTS, 'main/electron/**'],
+    imports: mainImports('main/electron/**'),
     packages: MAIN_PACKAGES,
     why: MAIN_WHY,
   },
   {
     name: 'main/browser-host/ (the browser host)',
     files: ['main/browser-host/**'],
-    imports: [...MAIN_IMPORTS, 'main/browser-host/**'],
+    imports: mainImports('main/browser-host/**'),
     packages: MAIN_PACKAGES,
     why: MAIN_WHY,
   },
-  { name: 'main/', files: ['main/**'], imports: MAIN_IMPORTS, packages: MAIN_PACKAGES, why: MAIN_WHY },
+  { name: 'main/', files: ['main/**'], imports: mainImports(null), packages: MAIN_PACKAGES, why: MAIN_WHY },
   {
     name: 'sandbox/',
     files: ['sandbox/**'],
