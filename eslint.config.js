@@ -19,7 +19,7 @@ const TESTS = ['**/*.test.ts', '**/*.test-support.ts', 'test/**'];
 const TOOLING = ['*.config.{js,ts}', 'eslint-rules/**'];
 /** The hosts carry the contract to a window (Electron) or a browser tab (loopback HTTP). */
 const HOSTS = ['main/electron/**', 'main/browser-host/**'];
-/** What main/ may import: all of main/ but the hosts (a host keeps its own folder), and below it. */
+/** What main/ may import: main/ except the hosts (a host keeps its own folder), and the layers below. */
 const mainImports = (ownHost) => [
   'main/**',
   ...HOSTS.filter((host) => host !== ownHost).map((host) => `!${host}`),
@@ -34,7 +34,7 @@ const MAIN_WHY =
 
 const LAYERS = [
   {
-    name: 'A test',
+    name: 'A test file',
     files: TESTS,
     imports: ['**'],
     packages: [ANY_PACKAGE],
