@@ -7,7 +7,7 @@ import type { PlatformConnection } from '../loyalty/platform-connection.node.ts'
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { ScanSource } from '../../common/scan.std.ts';
-import type { ExportDelivery, ManagerHost } from './export-delivery.node.ts';
+import type { ExportDelivery, ManagerHost } from './export-delivery.std.ts';
 import { exportableSettings } from './settings-handlers.node.ts';
 
 export interface DiagnosticsOptions {
