@@ -134,7 +134,8 @@ const parsedOrNull = (text: string): unknown => {
 const isTree = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNewer = (raw: unknown) => isTree(raw) && typeof raw.schemaVersion === 'number' && raw.schemaVersion > 1;
 
-describe('config fuzz', () => {
+// Each run takes a few seconds alone; CI runs them beside other suites on two cores.
+describe('config fuzz', { timeout: 60_000 }, () => {
   let dir: string;
   const file = () => path.join(dir, 'config.json');
   /** The folder as it is, but the logs kioskctl keeps. */
