@@ -190,7 +190,8 @@ export class Visit {
 
   /** Cancel, back or the countdown: the lock goes back before anything else happens. */
   async cancelConfirm(reason: 'cancel' | 'back' | 'timeout') {
-    if (this.screen.name !== 'confirm') return;
+    // A confirm on its way decides the voucher's fate; its answer, not a release, is what to show.
+    if (this.screen.name !== 'confirm' || this.busy) return;
     const { voucher } = this.screen;
     this.screen = { name: 'voucher', voucher, check: null };
     const released = await this.#call(() => this.#bridge.releaseVoucher({ voucherUuid: voucher.uuid, reason }));
@@ -298,7 +299,10 @@ export class Visit {
     if (this.screen.name === 'voucher') return this.openVoucher(this.screen.voucher);
     if (!this.native) return this.startHostedSession();
     // The visit's portal session tags it in the kiosk's log; the kiosk serves it on its own screens.
+    const generation = this.#generation;
     await this.#call(() => this.#bridge.startPortalSession({ contactUuid: shopper.contactUuid }));
+    // A reset while the session was being started ended this visit: its home is not to be shown.
+    if (generation !== this.#generation) return;
     this.screen = { name: 'home' };
     await this.#refreshHome();
   }

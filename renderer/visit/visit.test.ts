@@ -216,6 +216,21 @@ describe('confirming a voucher', () => {
 });
 
 describe('letting go of a locked voucher', () => {
+  it.each(['cancel', 'back', 'timeout'] as const)('waits for a confirm already on its way instead of releasing on %s', async (reason) => {
+    const { visit, bridge } = await onConfirm();
+    const redeem = bridge.hold('redeemVoucher');
+    const confirming = visit.confirm();
+    await visit.cancelConfirm(reason);
+    expect(bridge.inputsOf('releaseVoucher')).toEqual([]);
+    expect(visit.screen.name).toBe('confirm');
+
+    redeem.release(ok('redeemVoucher', REDEEMED));
+    await confirming;
+    expect(visit.screen.name).toBe('redeemed');
+    expect(visit.notice).toBeNull();
+  });
+
+
   it.each(['cancel', 'back', 'timeout'] as const)('gives the lock back on %s, leaving the confirm screen at once', async (reason) => {
     const { visit, bridge } = await onConfirm();
     const release = bridge.hold('releaseVoucher');
@@ -321,6 +336,20 @@ describe('a reset', () => {
     expect(visit.shopper).toBeNull();
     expect(visit.busy).toBe(false);
     expect(bridge.names()).not.toContain('startPortalSession');
+  });
+
+  it('stays on attract when it comes while the portal session of the shopper is being started', async () => {
+    const { visit, bridge } = visitWith();
+    const session = bridge.hold('startPortalSession');
+    const scanned = visit.scan(scan('CARD-1'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await visit.reset();
+
+    session.release(ok('startPortalSession', SESSION));
+    await scanned;
+    expect(visit.screen).toEqual({ name: 'attract' });
+    expect(visit.shopper).toBeNull();
+    expect(bridge.names()).not.toContain('getCreditBalance');
   });
 
   it('drops a refusal that arrives for the visit before it', async () => {
