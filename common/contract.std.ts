@@ -107,7 +107,6 @@ export const shopperCalls = {
   getScannerStatus: { input: NoInput, output: ScannerStatus },
   /** A scan the renderer acted on, for diagnostics' "last scan": its source only, never its value. */
   reportScan: { input: z.object({ source: ScanSource }).strict(), output: z.null() },
-  listSerialPorts: { input: NoInput, output: SerialPortListing },
 
   /** A scan on the attract screen: a card and a voucher code are looked up at once. */
   lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },
@@ -165,6 +164,8 @@ export const consoleSessionCalls = {
  * the dispatcher checks it for every call in this table, so a new one is guarded by being here.
  */
 export const managerCalls = {
+  /** The console's port picker: USB identities and serial numbers are the store's, not a shopper's. */
+  listSerialPorts: { input: NoInput, output: SerialPortListing },
   setManagerPin: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },
   getConsoleSettings: { input: NoInput, output: ConsoleSettings },
   updateSettings: { input: z.object({ values: z.record(z.string().max(100), z.unknown()) }).strict(), output: ConsoleSettings },

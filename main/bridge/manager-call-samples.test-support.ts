@@ -7,6 +7,7 @@ const uuid = '00000000-0000-4000-8000-000000000000';
  * console gate. Typed over the manager table: a new manager call without a sample does not compile.
  */
 export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
+  listSerialPorts: {},
   setManagerPin: { pin: '2580' },
   getConsoleSettings: {},
   updateSettings: { values: { 'kiosk.mode': 'vouchers' } },
