@@ -80,8 +80,14 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   sockets.on('error', (error) => logger.error('browser host: bridge server error', { error: String(error) }));
   let connections = 0;
   server.on('upgrade', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
-    if (!acceptsBridge(site, request, socket)) return;
-    sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, site.services, logger, new BridgeConnection(`ws-${++connections}`)));
+    try {
+      if (!acceptsBridge(site, request, socket)) return;
+      sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, site.services, logger, new BridgeConnection(`ws-${++connections}`)));
+    } catch (error) {
+      // Like a request that fails: logged, the connection dropped, the host kept.
+      logger.error('browser host: bridge upgrade failed', { error: String(error) });
+      socket.destroy();
+    }
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -117,8 +123,12 @@ interface Site extends BrowserHostOptions {
   launchLinks: Map<string, number>;
 }
 
+/** Compared as bytes: a candidate of as many characters but other bytes (`é`) must not reach timingSafeEqual. */
 function tokenMatches({ token }: Site, candidate: string | null): boolean {
-  return candidate !== null && candidate.length === token.length && crypto.timingSafeEqual(Buffer.from(candidate), Buffer.from(token));
+  if (candidate === null) return false;
+  const given = Buffer.from(candidate);
+  const expected = Buffer.from(token);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
 }
 
 /**

@@ -43,6 +43,15 @@ describe('browser host survives what any local page or process can send', () => 
     await expectServing();
   });
 
+  it('refuses a token of as many characters but other bytes (é), on the page and the bridge, and keeps serving', async () => {
+    const length = new URL(host.url).searchParams.get('token')!.length;
+    const lookalike = encodeURIComponent('é'.repeat(length));
+    await expect(rawExchange(port, request(`/?token=${lookalike}`))).resolves.toMatchObject({ status: 403 });
+    const bridge = request(`${BROWSER_BRIDGE_PATH}?token=${lookalike}`, `Origin: ${host.origin}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n`);
+    await expect(rawExchange(port, bridge)).resolves.toMatchObject({ status: 403 });
+    await expectServing();
+  });
+
   it('answers 400 to a request line Node cannot parse, and keeps serving', async () => {
     await expect(rawExchange(port, `GET /\x01 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)).resolves.toMatchObject({ status: 400 });
     await expectServing();
