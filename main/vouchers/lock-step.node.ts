@@ -13,9 +13,10 @@ import { releaseEntry } from './release-retry.node.ts';
  */
 
 export async function lock(ctx: RedemptionContext, code: string): Promise<HeldLock> {
-  const found = await findVoucher(ctx, code);
-  const voucherUuid = found.uuid;
+  const { uuid: voucherUuid } = await findVoucher(ctx, code);
   return ctx.exclusive(voucherUuid, async () => {
+    // Read under the voucher's turn: an answer from before it may predate a release or redeem that ran meanwhile.
+    const found = await findVoucher(ctx, code);
     const stale = ctx.journal.get(voucherUuid);
     if (stale) await clearForRelock(ctx, stale, found);
     const intent: LockIntent = {
@@ -83,14 +84,16 @@ async function lockOrKeepIntent(ctx: RedemptionContext, intent: LockIntent) {
 /**
  * What this kiosk still journals for a voucher about to be locked again, settled with the Find
  * answer lock() just had: a landed redemption refuses the lock (a multi-use voucher would lock
- * again regardless), and so does a lock this kiosk may hold but cannot release.
+ * again regardless), and so does an entry letting go leaves behind: a lock this kiosk may hold but
+ * cannot release, or a redemption that may have landed and that Find Voucher has yet to settle.
  */
 async function clearForRelock(ctx: RedemptionContext, stale: LockEntry, found: VoucherWithRedemptions) {
   const settled = await letGo(ctx, stale, 'relock', found);
   if (settled.outcome === 'redeemed') {
     throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyRedeemed.code, message: 'this kiosk has just redeemed the voucher' });
   }
-  if (settled.outcome === 'kept') {
+  // Kept (a lock it cannot release), or turned into 'settling' on the way (a redemption may have landed).
+  if (settled.outcome === 'kept' || ctx.journal.get(stale.voucherUuid)) {
     throw new LoyaltyError({ kind: 'conflict', code: platformErrors.voucherAlreadyLocked.code, message: 'a lock of this kiosk may still hold the voucher' });
   }
 }

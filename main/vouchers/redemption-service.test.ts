@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
-import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { silentLogger, type LogFields, type Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
 import { credentialsByScheme } from '../loyalty/request.std.ts';
 import { JOURNAL_FILE, openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
@@ -513,9 +514,11 @@ describe('locks the journal would not know of', () => {
     const voucher = await freshVoucher();
     const { service, journal } = await kiosk();
     // Find sees the voucher free; the earlier Lock whose answer was lost lands just before this one.
+    let lateLockLanded = false;
     const findThenLateLock = async (input: { code: string }) => {
       const found = await admin.findVoucher(input);
-      await admin.lockVoucher({ voucher_uuid: voucher.uuid });
+      if (!lateLockLanded) await admin.lockVoucher({ voucher_uuid: voucher.uuid });
+      lateLockLanded = true;
       return found;
     };
     const racing = createRedemptionService({ client: { ...admin, findVoucher: findThenLateLock }, journal, shopUuid });
@@ -544,6 +547,57 @@ describe('locks the journal would not know of', () => {
     expect(journal.entries()).toEqual([expect.objectContaining({ voucherUuid: second.uuid, phase: 'locking' })]);
     expect((await readdir(crashed.dir)).some((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`))).toBe(true);
   });
+  it('answers redeemed when the redemption landed but the journal could not be written (disk full)', async () => {
+    const voucher = await freshVoucher();
+    const journal = await openLockJournal({ dir: await mkdtemp(join(tmpdir(), 'full-disk-')), logger: silentLogger });
+    const fullDisk = { ...journal, remove: async () => Promise.reject(new Error('ENOSPC: no space left on device')) };
+    const service = createRedemptionService({ client: admin, journal: fullDisk, shopUuid });
+    services.push(service);
+    await service.lock(voucher.code);
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    expect((await platformView(voucher.code)).times_redeemed).toBe(1);
+  });
+
+  it('refuses to lock again while a redemption that may have landed is being settled (a late redeem lands during the relock)', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 3 });
+    let lateRedeem: Parameters<LoyaltyClient['redeemVoucher']>[0] | null = null;
+    let findFails = false;
+    const client: LoyaltyClient = {
+      ...admin,
+      // Confirm #1: the request is held in the network (the kiosk times out), and Find fails too.
+      redeemVoucher: async (input) => {
+        if (lateRedeem === null) {
+          lateRedeem = input;
+          findFails = true;
+          throw new LoyaltyError({ kind: 'timeout', message: 'no answer in time' });
+        }
+        return admin.redeemVoucher(input);
+      },
+      findVoucher: async (input) => {
+        if (findFails) {
+          findFails = false;
+          throw new LoyaltyError({ kind: 'network', message: 'unreachable' });
+        }
+        return admin.findVoucher(input);
+      },
+      // The held redeem reaches the platform just before the relock's release does.
+      releaseVoucher: async (input) => {
+        if (lateRedeem) await admin.redeemVoucher(lateRedeem);
+        return admin.releaseVoucher(input);
+      },
+    };
+    const service = createRedemptionService({ client, journal: await openLockJournal({ dir: await mkdtemp(join(tmpdir(), 'late-redeem-')), logger: silentLogger }), shopUuid, redeemAttempts: 1, redeemRetryDelayMs: 1 });
+    services.push(service);
+
+    await service.lock(voucher.code);
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'unsettled' });
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ code: 80017 });
+    expect((await platformView(voucher.code)).times_redeemed).toBe(1);
+    // Once Find Voucher shows the landed redemption, the kiosk says so instead of locking again.
+    expect(await failure(service.lock(voucher.code))).toMatchObject({ code: 80005 });
+    expect((await platformView(voucher.code)).times_redeemed).toBe(1);
+  });
+
   it('looks up a uuid the damaged journal kept without its code among the locked vouchers, instead of forgetting it', async () => {
     const [locked, free] = [await freshVoucher(), await freshVoucher()];
     const crashed = await kiosk();
