@@ -107,9 +107,13 @@ async function resolveCodeless(ctx: RedemptionContext): Promise<void> {
       const { data, meta } = await ctx.client.listVouchers({ status: 'LOCKED', limit: 500, page });
       for (const voucher of data.filter(({ uuid }) => wanted.has(uuid))) {
         wanted.delete(voucher.uuid);
-        const intendedAt = new Date(ctx.now()).toISOString();
-        await ctx.journal.resolve(voucher.uuid, { voucherUuid: voucher.uuid, code: voucher.code, timesRedeemedBefore: 0, phase: 'locking', intendedAt });
-        ctx.log.info('codeless journal entry found locked; kept as a lock intent', { voucherUuid: voucher.uuid });
+        await ctx.exclusive(voucher.uuid, async () => {
+          // An entry the voucher has meanwhile (salvaged with its code after all) is the better record.
+          if (ctx.journal.get(voucher.uuid)) return ctx.journal.resolve(voucher.uuid);
+          const intendedAt = new Date(ctx.now()).toISOString();
+          await ctx.journal.resolve(voucher.uuid, { voucherUuid: voucher.uuid, code: voucher.code, timesRedeemedBefore: 0, phase: 'locking', intendedAt });
+          ctx.log.info('codeless journal entry found locked; kept as a lock intent', { voucherUuid: voucher.uuid });
+        });
       }
       if (page >= meta.last_page) {
         for (const voucherUuid of wanted) await ctx.journal.resolve(voucherUuid);

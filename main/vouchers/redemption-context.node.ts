@@ -101,7 +101,16 @@ export function redeemedAnswer(ctx: RedemptionContext, found: VoucherWithRedempt
 export async function forget(ctx: RedemptionContext, entry: LockEntry, message: string, fields: Record<string, unknown> = {}) {
   clearTimeout(ctx.retryTimers.get(entry.voucherUuid));
   ctx.retryTimers.delete(entry.voucherUuid);
-  await ctx.journal.remove(entry.voucherUuid);
+  try {
+    await ctx.journal.remove(entry.voucherUuid);
+  } catch (error) {
+    // The outcome stands (a landed redemption is still the shopper's); the entry left on disk is
+    // settled again at the next start, which finds the same outcome.
+    ctx.log.error('voucher lock journal could not be written; the entry is settled again at the next start', {
+      voucherUuid: entry.voucherUuid,
+      error: String(error),
+    });
+  }
   ctx.log.info(message, { voucherUuid: entry.voucherUuid, ...fields });
 }
 

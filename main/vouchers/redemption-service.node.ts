@@ -45,12 +45,18 @@ export interface RedemptionService {
 
 export function createRedemptionService(options: RedemptionServiceOptions): RedemptionService {
   const ctx = createRedemptionContext(options);
+  // A lock waits for recovery: recovery settles the entries it found, and must not meet a new one.
+  let recovering: Promise<unknown> = Promise.resolve();
   return {
-    lock: (code) => lock(ctx, code),
+    lock: (code) => recovering.then(() => lock(ctx, code)),
     redeem: (voucherUuid, redeemOptions) => redeem(ctx, voucherUuid, redeemOptions),
     release: (voucherUuid, reason) => release(ctx, voucherUuid, reason),
     releaseAll: (reason) => settleAll(ctx, reason),
-    recover: () => recover(ctx),
+    recover() {
+      const recovered = recover(ctx);
+      recovering = recovered.catch(() => undefined);
+      return recovered;
+    },
     close() {
       ctx.closed = true;
       for (const timer of ctx.retryTimers.values()) clearTimeout(timer);
