@@ -17,14 +17,14 @@ export function readDotted(tree: unknown, key: string): unknown {
   return key.split('.').reduce<unknown>((node, name) => (isBranch(node) ? node[name] : undefined), tree);
 }
 
-/** A copy of `tree` with the dotted keys in `values` replaced; the caller validates the result. */
+/** A copy of `tree` with the dotted keys in `values` replaced (missing branches made); the caller validates the result. */
 export function withDotted(tree: unknown, values: Record<string, unknown>): unknown {
   const copy = structuredClone(tree) as Tree;
   for (const [key, value] of Object.entries(values)) {
     const names = key.split('.');
     const last = names.pop() as string;
     let node = copy;
-    for (const name of names) node = node[name] as Tree;
+    for (const name of names) node = (node[name] ??= {}) as Tree;
     node[last] = value;
   }
   return copy;

@@ -35,6 +35,28 @@ export function recoverConfig(raw: Record<string, unknown>): RecoveredConfig {
   }
 }
 
+// A JSON key and a scalar value after it, wherever it stands in the text.
+const SCALAR_ENTRY = /"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null)/g;
+
+/**
+ * The settings still legible in a file that is no JSON (cut short, a torn write): each scalar whose
+ * name ends exactly one setting's key, first occurrence. recoverConfig then checks them one by one,
+ * so a truncated file keeps its PIN hash and platform address whenever their lines survived.
+ */
+export function salvageSettings(text: string): Record<string, unknown> {
+  const byLeaf = new Map<string, string[]>();
+  for (const key of CONFIG_KEYS) byLeaf.set(leafOf(key), [...(byLeaf.get(leafOf(key)) ?? []), key]);
+  const values: Record<string, unknown> = {};
+  for (const [, leaf, value] of text.matchAll(SCALAR_ENTRY)) {
+    const keys = byLeaf.get(leaf!);
+    if (keys?.length !== 1 || Object.hasOwn(values, keys[0]!)) continue;
+    values[keys[0]!] = JSON.parse(value!) as unknown;
+  }
+  return withDotted({}, values) as Record<string, unknown>;
+}
+
+const leafOf = (key: string) => key.slice(key.lastIndexOf('.') + 1);
+
 /**
  * The given keys an issue points at. A rule across keys (the default language must be enabled)
  * can fail on a key that already holds its default: then its given siblings are to blame.

@@ -6,7 +6,7 @@ import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { candidateValues, isConfigKey } from './config-keys.std.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, isDemoConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
-import { recoverConfig } from './config-recovery.std.ts';
+import { recoverConfig, salvageSettings } from './config-recovery.std.ts';
 import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../../base/durable-file.node.ts';
 import { PRIVATE_DIR_MODE } from '../paths/data-dir.node.ts';
 
@@ -176,7 +176,10 @@ export class ConfigStore {
    */
   #open(): KioskConfig {
     const file = this.#readFile();
-    const stored = file.kind === 'tree' ? this.#recover(file.raw) : { config: defaultConfig(), repaired: false };
+    const stored =
+      file.kind === 'tree' ? this.#recover(file.raw)
+      : file.kind === 'unreadable' ? this.#recover(salvageSettings(file.bytes.toString('utf8')))
+      : { config: defaultConfig(), repaired: false };
     if (file.kind === 'unreadable') this.#keepUnreadable(file.bytes, file.reason);
     const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
@@ -236,10 +239,10 @@ export class ConfigStore {
     return { config, repaired: invalid.length > 0 || ignored.length > 0 };
   }
 
-  /** Bytes that are no settings at all: a copy is kept aside (never lost), the kiosk runs on defaults. */
+  /** Bytes that are no JSON: a copy is kept aside (never lost), the kiosk runs on what was legible, else defaults. */
   #keepUnreadable(bytes: Buffer, reason: string) {
     const copy = this.#readOnlyReason === null ? this.#copyAside(bytes) : null;
-    this.options.logger.error('config file unreadable; using defaults', { reason, copy });
+    this.options.logger.error('config file unreadable; keeping the settings still legible in it, defaults for the rest', { reason, copy });
   }
 
   /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */

@@ -74,7 +74,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('kiosk.mode')).toBe('regular');
     const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
     expect(copies.map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))).toEqual([truncated]);
-    expect(lines.join('\n')).toMatch(/config file unreadable; using defaults.*not valid JSON/);
+    expect(lines.join('\n')).toMatch(/config file unreadable; keeping the settings still legible in it.*not valid JSON/);
     // The parser quotes the file; the log line must not.
     expect(lines.join('\n')).not.toContain('scrypt');
 
@@ -85,6 +85,21 @@ describe('ConfigStore', () => {
     new ConfigStore({ dataDir: other, logger: silentLogger });
     const kept = fs.readdirSync(other).filter((file) => file.startsWith('config.json.corrupt-'));
     expect(kept.map((file) => fs.readFileSync(path.join(other, file)))).toEqual([garbage]);
+  });
+
+  it('keeps the PIN hash and the platform settings still legible in a file cut short', () => {
+    const dir = tempDir();
+    const { manager, api } = storedKiosk;
+    const cut = JSON.stringify({ manager, api, kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 45 } }, null, 2);
+    fs.writeFileSync(path.join(dir, 'config.json'), cut.slice(0, cut.indexOf('"mode"') + 10));
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    expect(store.getKey('manager.pinHash')).toBe(manager.pinHash);
+    expect(store.getKey('api.baseUrl')).toBe(api.baseUrl);
+    expect(store.getKey('api.shopUuid')).toBe(api.shopUuid);
+    expect(store.isDemo()).toBe(false);
+    // What the cut took falls back: the mode's value was cut inside its string, idle never came.
+    expect(store.getKey('kiosk.mode')).toBe('regular');
+    expect(store.getKey('idle.timeoutSeconds')).toBe(defaultConfig().idle.timeoutSeconds);
   });
 
   it('moves nothing aside and keeps the settings file when provisioned values do not fit it', () => {
