@@ -278,13 +278,13 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
   let logSink: FileLogSink | null = null;
   try {
     // Only a command that writes creates the data folder (owner-only, like the kiosk does).
+    // A look writes nothing, not even a log line: the kiosk's own log is not a look's to rotate.
     if (!command.readOnly) ensurePrivateDataDir(context.dataDir);
-    if (fs.existsSync(context.dataDir)) logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
+    if (!command.readOnly) logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
   } catch (error) {
     const code = folderWriteFailure(error);
     if (code === null) throw error;
-    // Looking needs no log: a read-only folder can still be inspected.
-    if (!command.readOnly) return unwritable(code);
+    return unwritable(code);
   }
   const logger = logSink ? createLogger(logSink).child({ tool: 'kioskctl' }) : silentLogger;
   let store: ConfigStore | undefined;

@@ -4,12 +4,11 @@ import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
-import { createPlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { checkShop } from '../manager/shop-check.node.ts';
 import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
 import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
-import { originOf, SecretOriginGuard } from '../secrets/secret-origin.node.ts';
+import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 
 export interface DoctorCheck {
@@ -70,16 +69,16 @@ async function connectedChecks(baseUrl: string, store: ConfigStore, status: Secr
     const credentials = fail('credentials', 'no api key stored (printf %s "$KEY" | kioskctl secrets set api-key)');
     return [credentials, skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the api key') : noShop];
   }
-  // Secrets stored before the URL belong to it, as the kiosk decides at start; another origin's are never sent.
+  // Secrets stored before the URL belong to it, as the kiosk decides at start (doctor only looks:
+  // it leaves the binding to the kiosk); another origin's are never sent.
   const origin = originOf(baseUrl);
   const bound = await options.secrets.boundOrigin();
-  if (bound === null) await new SecretOriginGuard(options.secrets, () => origin, options.logger).reconcile();
-  else if (bound !== origin) {
+  if (bound !== null && bound !== origin) {
     const credentials = fail('credentials', `stored for ${bound}, not ${origin ?? baseUrl}: the kiosk removes them when it starts; store this platform's`);
     return [credentials, skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the api key') : noShop];
   }
-  // The keychain's credentials as the kiosk reads them: portal sessions prefer the access token.
-  const { credentials } = createPlatformConnection({ config: store, secrets: options.secrets, sandbox: () => null, logger: options.logger });
+  // The keychain's credentials as the kiosk will read them: portal sessions prefer the access token.
+  const credentials = () => storedSecretsFor(options.secrets, origin, { unboundCounts: true });
   const client = createLoyaltyClient({ baseUrl, credentials, retries: 0, timeoutMs: API_TIMEOUT_MS });
   const others = [status.stored.accessToken && 'access token', status.stored.personalAccessToken && 'pat'].filter(Boolean);
   return [

@@ -18,8 +18,14 @@ export function originOf(baseUrl: string | null | undefined): string | null {
 }
 
 /** The stored secrets, but only when they were stored for `origin`: nothing for any other. */
-export async function storedSecretsFor(secrets: SecretStore, origin: string | null): Promise<Partial<Record<SecretName, string>>> {
-  if (origin === null || (await secrets.boundOrigin()) !== origin) return {};
+export async function storedSecretsFor(
+  secrets: SecretStore,
+  origin: string | null,
+  /** Secrets not bound yet count as this origin's, as the kiosk binds them at its start (doctor looks ahead). */
+  { unboundCounts = false } = {},
+): Promise<Partial<Record<SecretName, string>>> {
+  const bound = origin === null ? null : await secrets.boundOrigin();
+  if (origin === null || (bound !== origin && !(unboundCounts && bound === null))) return {};
   const values = await Promise.all(SECRET_NAMES.map(async (name) => [name, await secrets.get(name)] as const));
   return Object.fromEntries(values.filter(([, value]) => value !== null));
 }

@@ -158,6 +158,15 @@ describe('secrets bound to their platform origin', () => {
     expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
   });
 
+  it('kioskctl doctor leaves secrets not yet bound as they are: binding is for the kiosk to do at start', async () => {
+    for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-doctor-look-'));
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl: platform.baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
+    const checks = await runDoctor({ dataDir, logger: silentLogger, secrets });
+    expect(checks.find((check) => check.name === 'api')).toMatchObject({ status: 'OK' });
+    expect(await secrets.boundOrigin()).toBeNull();
+  });
+
   it('kioskctl doctor sends no secret to a platform they were not stored for, and says why', async () => {
     for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
     await secrets.bindOrigin(new URL(platform.baseUrl).origin);
