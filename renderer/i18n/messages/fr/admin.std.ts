@@ -42,7 +42,7 @@ export const messages: AdminMessages = {
   'voucher.expiration': 'Expire le',
   'voucher.redeemed_at': 'Utilisé le',
   'voucher.redemptions': 'Utilisations',
-  'voucher.redemptions_count': '{used} sur {total} utilisées',
+  'voucher.redemptions_count': 'Utilisations : {used} sur {total}',
   'voucher.attributes': 'Attributs personnalisés',
   'voucher.none': 'Aucun',
   'voucher.activate': 'Activer',
