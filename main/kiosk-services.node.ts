@@ -88,7 +88,7 @@ function openFoundation(options: KioskServicesOptions) {
 
 type Foundation = ReturnType<typeof openFoundation>;
 
-/** Wiring only: each part is built elsewhere, each config reaction declared in configReactions. */
+/** Wiring only: each part is built elsewhere; the kiosk-wide config reactions are declared in configReactions (a service that follows its own settings, like the scanner, subscribes itself). */
 async function startServices(options: KioskServicesOptions, dataDirLock: DataDirLock): Promise<KioskServices> {
   const foundation = openFoundation(options);
   const { logSink, logger, config, secrets, events } = foundation;
