@@ -68,6 +68,22 @@ const apiBaseUrl = z
     return url.protocol === 'https:' || isLoopbackUrl(url);
   }, 'use https; plain http is allowed only to this computer (localhost)');
 
+/**
+ * The fleet broker's address: the broker password travels on connect, and commands arrive on it,
+ * so TLS (`mqtts://`) unless the broker is this computer.
+ */
+const mqttUrl = z
+  .url({ protocol: /^mqtts?$/ })
+  .refine((value) => {
+    if (!URL.canParse(value)) return true;
+    const url = new URL(value);
+    return url.protocol === 'mqtts:' || isLoopbackUrl(url);
+  }, 'use mqtts; plain mqtt is allowed only to this computer (localhost)');
+
+/** MQTT topic levels: no wildcards, no separators, nothing empty. */
+const topicLevels = z.string().min(1).max(120).regex(/^[^#+\u0000]+$/, 'no # or + in a topic');
+const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
+
 export const KioskConfig = z
   .object({
     schemaVersion: z.literal(1).default(1),
@@ -130,6 +146,20 @@ export const KioskConfig = z
       })
       .prefault({}),
     manager: z.object({ pinHash: z.string().min(1).nullable().default(null) }).prefault({}),
+    fleet: z
+      .object({
+        /** null: the hostname (resolved in main; this schema runs where there is no os). */
+        kioskId: topicLevel.nullable().default(null),
+        mqtt: z
+          .object({
+            /** null: no fleet broker, no heartbeat, no remote commands. */
+            url: mqttUrl.nullable().default(null),
+            username: z.string().min(1).nullable().default(null),
+            topicPrefix: topicLevels.default('loyalty-kiosk'),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
   })
   .strict();
 export type KioskConfig = z.infer<typeof KioskConfig>;

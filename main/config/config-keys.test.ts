@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KIOSK_MODES } from '../../common/config-schema.std.ts';
+import { KIOSK_MODES, KioskConfig } from '../../common/config-schema.std.ts';
 import { CONFIG_KEYS } from './config-keys.std.ts';
 
 /** The names the foundation issue fixes: other issues, kioskctl scripts and provisioning files rely on them. */
@@ -24,9 +24,16 @@ const FOUNDATION_KEYS = [
   'manager.pinHash',
 ];
 
+/** Issue #13's fleet keys: provisioning files name them. */
+const FLEET_KEYS = ['fleet.kioskId', 'fleet.mqtt.url', 'fleet.mqtt.username', 'fleet.mqtt.topicPrefix'];
+
 describe('config keys', () => {
   it('include every key the foundation names, spelt exactly so', () => {
     expect(CONFIG_KEYS).toEqual(expect.arrayContaining(FOUNDATION_KEYS));
+  });
+
+  it('include the fleet keys, spelt exactly so', () => {
+    expect(CONFIG_KEYS).toEqual(expect.arrayContaining(FLEET_KEYS));
   });
 
   it('offer exactly the seven kiosk modes', () => {
@@ -39,5 +46,19 @@ describe('config keys', () => {
       'top-up-prepaid',
       'vouchers',
     ]);
+  });
+
+  it('take a fleet broker over mqtts, or plain mqtt only on this computer', () => {
+    const broker = (url: string) => KioskConfig.safeParse({ fleet: { mqtt: { url } } }).success;
+    expect(broker('mqtts://broker.example:8883')).toBe(true);
+    expect(broker('mqtt://127.0.0.1:1883')).toBe(true);
+    expect(broker('mqtt://localhost:1883')).toBe(true);
+    expect(broker('mqtt://broker.example:1883')).toBe(false);
+    expect(broker('https://broker.example')).toBe(false);
+  });
+
+  it('default to no broker, the hostname as kiosk id and the loyalty-kiosk prefix', () => {
+    expect(KioskConfig.parse({}).fleet).toEqual({ kioskId: null, mqtt: { url: null, username: null, topicPrefix: 'loyalty-kiosk' } });
+    expect(KioskConfig.safeParse({ fleet: { kioskId: 'a/b' } }).success).toBe(false);
   });
 });

@@ -77,7 +77,7 @@ const PIN_HASH_KEY = 'manager.pinHash';
 const pinHashShown = (hash: string | null) => (hash === null ? 'not set' : 'set');
 
 /** The names an admin types, for the keychain's names. */
-const SECRET_ARGS: Record<string, SecretName> = { 'api-key': 'apiKey', 'access-token': 'accessToken', pat: 'personalAccessToken' };
+const SECRET_ARGS: Record<string, SecretName> = { 'api-key': 'apiKey', 'access-token': 'accessToken', pat: 'personalAccessToken', 'mqtt-password': 'mqttPassword' };
 
 function configuredOrigin(tools: Tools): string | null {
   return originOf(tools.config().get().api.baseUrl);

@@ -215,7 +215,7 @@ describe('kioskctl secrets and PIN', () => {
 
     const [status, shown] = await Promise.all([kioskctl(dir, ['secrets', 'status']), kioskctl(dir, ['config', 'show'])]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^keychain\s+available\napi-key\s+stored\naccess-token\s+not stored\npat\s+not stored\n$/);
+    expect(status.stdout).toMatch(/^keychain\s+available\napi-key\s+stored\naccess-token\s+not stored\npat\s+not stored\nmqtt-password\s+not stored\n$/);
     for (const run of [set, status, shown]) expect(run.stdout + run.stderr).not.toContain(secret);
     expect(fs.existsSync(path.join(dir, 'logs', 'kiosk.log'))).toBe(true);
     expect(filesContaining(dir, secret)).toEqual([]);

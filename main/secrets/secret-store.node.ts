@@ -1,7 +1,7 @@
 import type { Logger } from '../logging/logger.std.ts';
 
-/** The three credentials the platform issues; all live only in the OS keychain. */
-export const SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessToken'] as const;
+/** The three credentials the platform issues and the fleet broker's password; all live only in the OS keychain. */
+export const SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessToken', 'mqttPassword'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 export interface SecretStatus {
@@ -38,6 +38,7 @@ const ACCOUNTS: Record<SecretName, string> = {
   apiKey: 'api-key',
   accessToken: 'access-token',
   personalAccessToken: 'personal-access-token',
+  mqttPassword: 'mqtt-password',
 };
 
 /** Not a secret, but kept beside them so the binding cannot outlive or miss the secrets it guards. */
