@@ -240,7 +240,7 @@ describe('kioskctl secrets and PIN', () => {
     expect(twoLines).toMatchObject({ code: 2, stderr: expect.stringMatching(/single line/) });
     expect(noKeychain).toMatchObject({ code: 1, stderr: expect.stringMatching(/^kioskctl: No OS keychain is reachable\.[^\n]*\n$/) });
     for (const run of [asArgument, asName]) expect(run.stdout + run.stderr).not.toContain(secret);
-    expect((await keychain.status()).stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false });
+    expect((await keychain.status()).stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false });
   });
 
   it('asks for a pipe when stdin is a terminal, so a secret is never typed on screen', async () => {

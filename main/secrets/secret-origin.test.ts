@@ -82,7 +82,7 @@ const manager = new BridgeConnection('console');
 
 const heardAnySecret = () => elsewhere.heard.some((request) => Object.values(credentials).some((secret) => request.includes(secret)));
 const log = (services: KioskServices) => fs.readFileSync(services.logSink.file, 'utf8');
-const NOTHING_STORED = { apiKey: false, accessToken: false, personalAccessToken: false };
+const NOTHING_STORED = { apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false };
 
 describe('secrets bound to their platform origin', () => {
   it('binds secrets stored before the URL to the configured origin, and uses them there', async () => {

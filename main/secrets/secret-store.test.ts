@@ -17,7 +17,7 @@ describe('KeytarSecretStore on the real keychain', () => {
     await store.set('apiKey', '  fake-test-round-trip-value  ');
     expect(await store.get('apiKey')).toBe('fake-test-round-trip-value');
     const status = await store.status();
-    expect(status).toEqual({ keychain: 'available', stored: { apiKey: true, accessToken: false, personalAccessToken: false } });
+    expect(status).toEqual({ keychain: 'available', stored: { apiKey: true, accessToken: false, personalAccessToken: false, mqttPassword: false } });
     expect(JSON.stringify(status)).not.toContain('fake-test');
     expect(await store.remove('apiKey')).toBe(true);
     expect(await store.get('apiKey')).toBeNull();

@@ -1,0 +1,146 @@
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from '../logging/logger.std.ts';
+import { CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
+
+/** A command's work: its arguments are the request's fields; what it returns is the answer. */
+export type FleetCommandHandler = (request: Record<string, unknown>) => Promise<unknown>;
+
+export interface FleetClientOptions {
+  url: string;
+  username: string | null;
+  password: string | null;
+  kioskId: string;
+  topicPrefix: string;
+  health: () => Promise<FleetHealth>;
+  commands: Record<string, FleetCommandHandler>;
+  logger: Logger;
+  /** Default 60 s. */
+  healthIntervalMs?: number;
+  /** First wait before reconnecting; doubled after each failed attempt up to 60 s. Default 1 s. */
+  reconnectMs?: number;
+}
+
+/** `refused`: the broker turned the credentials down (or the ACL the subscription); `lastError` says how. */
+export type FleetConnectionState = 'connecting' | 'online' | 'offline' | 'refused' | 'closed';
+
+export interface FleetClient {
+  state(): { state: FleetConnectionState; lastError: string | null };
+  /** Publishes health now (a change); while offline only the latest is kept, for the next connect. */
+  publishHealth(): Promise<void>;
+  /** Publishes `offline` (retained) and disconnects cleanly. */
+  close(): Promise<void>;
+}
+
+const MAX_RECONNECT_MS = 60_000;
+
+/**
+ * The kiosk's line to its fleet broker: a retained `online` status with a Last Will of `offline`,
+ * health on a timer and on change, and commands answered with their correlation id.
+ *
+ * Health goes out at QoS 0 and only while connected (`queueQoSZero: false`): mqtt.js would otherwise
+ * queue every publish made offline. The latest health is published again on each connect, so the
+ * backlog is at most one message by construction, however long the broker is away.
+ */
+export function startFleetClient(options: FleetClientOptions): FleetClient {
+  const topics = fleetTopics(options.topicPrefix, options.kioskId);
+  const logger = options.logger.child({ part: 'fleet' });
+  const baseReconnectMs = options.reconnectMs ?? 1_000;
+  let state: FleetConnectionState = 'connecting';
+  let lastError: string | null = null;
+
+  const client: MqttClient = mqtt.connect(options.url, {
+    username: options.username ?? undefined,
+    password: options.password ?? undefined,
+    clientId: `${options.topicPrefix}-${options.kioskId}`,
+    clean: true,
+    reconnectPeriod: baseReconnectMs,
+    connectTimeout: 10_000,
+    queueQoSZero: false,
+    will: { topic: topics.status, payload: Buffer.from('offline'), qos: 1, retain: true },
+  });
+
+  const setState = (next: FleetConnectionState, error: string | null = lastError) => {
+    lastError = error;
+    if (next === state) return;
+    state = next;
+    logger.info('fleet broker connection', { state, ...(error ? { error } : {}) });
+  };
+
+  const publishHealth = async () => {
+    if (!client.connected) return;
+    try {
+      const health = await options.health();
+      await client.publishAsync(topics.health, JSON.stringify(health), { qos: 0, retain: false });
+    } catch (error) {
+      logger.warn('fleet health not published', { error: String(error) });
+    }
+  };
+
+  client.on('connect', () => {
+    client.options.reconnectPeriod = baseReconnectMs;
+    setState('online', null);
+    void client.publishAsync(topics.status, 'online', { qos: 1, retain: true }).catch(() => undefined);
+    client.subscribeAsync(topics.commands, { qos: 1 }).catch((error: unknown) => setState('refused', `subscription refused: ${String(error)}`));
+    void publishHealth();
+  });
+  // Backoff: each failed attempt doubles the wait mqtt.js takes before the next one.
+  client.on('reconnect', () => {
+    client.options.reconnectPeriod = Math.min(MAX_RECONNECT_MS, (client.options.reconnectPeriod ?? baseReconnectMs) * 2);
+    if (state !== 'refused') setState('connecting');
+  });
+  client.on('close', () => {
+    if (state === 'online') setState('offline');
+  });
+  client.on('error', (error) => {
+    const code = (error as { code?: number }).code;
+    // CONNACK 4/5 (v3.1.1) and 134/135 (v5): bad credentials or not authorized.
+    if (code === 4 || code === 5 || code === 134 || code === 135) setState('refused', `the broker refused the kiosk: ${error.message}`);
+    else setState(state === 'online' ? 'offline' : state, error.message);
+  });
+  client.on('message', (topic, payload) => {
+    const name = topics.commandOf(topic);
+    if (name !== null) void answer(name, payload);
+  });
+
+  async function answer(name: string, payload: Buffer) {
+    const result = await runCommand(options.commands, name, payload);
+    logger.info('fleet command', { command: name, id: result.id, ok: result.ok });
+    await client.publishAsync(topics.result(name), JSON.stringify(result), { qos: 1 }).catch((error: unknown) => {
+      logger.warn('fleet command result not published', { command: name, error: String(error) });
+    });
+  }
+
+  const timer = setInterval(() => void publishHealth(), options.healthIntervalMs ?? 60_000);
+  timer.unref();
+
+  return {
+    state: () => ({ state, lastError }),
+    publishHealth,
+    async close() {
+      clearInterval(timer);
+      if (client.connected) await client.publishAsync(topics.status, 'offline', { qos: 1, retain: true }).catch(() => undefined);
+      await client.endAsync();
+      setState('closed');
+    },
+  };
+}
+
+/** One command, never thrown: a payload that is no JSON object with an id, or a failing command, is an error answer. */
+async function runCommand(commands: Record<string, FleetCommandHandler>, name: string, payload: Buffer): Promise<CommandResult> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(payload.toString('utf8'));
+  } catch {
+    return { id: null, ok: false, error: 'the payload is no JSON' };
+  }
+  const request = CommandRequest.safeParse(parsed);
+  if (!request.success) return { id: null, ok: false, error: 'the payload needs a JSON object with an "id" string' };
+  const { id } = request.data;
+  const handler = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!handler) return { id, ok: false, error: `unknown command; use ${Object.keys(commands).join(', ')}` };
+  try {
+    return { id, ok: true, result: await handler(request.data) };
+  } catch (error) {
+    return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}

@@ -1,0 +1,226 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigStore } from '../config/config-store.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
+import { type FleetClient, type FleetClientOptions, startFleetClient } from './fleet-client.node.ts';
+import { fleetCommands } from './fleet-commands.node.ts';
+import { FleetHealth } from './fleet-messages.std.ts';
+
+const PREFIX = 'loyalty-kiosk';
+const HEALTH: FleetHealth = {
+  version: '1.2.3',
+  mode: 'demo',
+  platform: { available: true, checkedAt: 1_700_000_000_000 },
+  locksHeld: 0,
+  scanner: { connection: 'keyboard', state: 'not_used', lastScanAt: null },
+  logLinesDropped: 0,
+  freeDiskBytes: 1_000_000,
+  uptimeSeconds: 5,
+};
+
+let broker: Mosquitto;
+let observer: MqttClient;
+const clients: FleetClient[] = [];
+
+beforeAll(async () => {
+  broker = await startMosquitto({
+    users: { kiosk: 'kiosk-pw', kiosk2: 'kiosk2-pw', fleet: 'fleet-pw' },
+    // What a fleet must set: each kiosk reads and writes its own topics only.
+    acl: { kiosk: [`${PREFIX}/k1/#`], kiosk2: [`${PREFIX}/k2/#`], fleet: [`${PREFIX}/#`] },
+  });
+  observer = await connectObserver();
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+afterAll(async () => {
+  await observer?.endAsync();
+  await broker?.stop();
+});
+
+async function connectObserver() {
+  return mqtt.connectAsync(broker.url, { username: 'fleet', password: 'fleet-pw', reconnectPeriod: 100 });
+}
+
+function kiosk(overrides: Partial<FleetClientOptions> = {}): FleetClient {
+  const client = startFleetClient({
+    url: broker.url,
+    username: 'kiosk',
+    password: 'kiosk-pw',
+    kioskId: 'k1',
+    topicPrefix: PREFIX,
+    health: async () => HEALTH,
+    commands: {},
+    logger: silentLogger,
+    reconnectMs: 100,
+    ...overrides,
+  });
+  clients.push(client);
+  return client;
+}
+
+/** The next message on `topic` that `accept` takes (subscribed before `trigger` runs). */
+async function nextMessage(topic: string, accept: (text: string) => boolean = () => true, trigger?: () => unknown): Promise<string> {
+  const received = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nothing on ${topic}`)), 8_000);
+    const onMessage = (at: string, payload: Buffer) => {
+      if (at !== topic || !accept(payload.toString())) return;
+      clearTimeout(timer);
+      observer.off('message', onMessage);
+      resolve(payload.toString());
+    };
+    observer.on('message', onMessage);
+  });
+  await observer.subscribeAsync(topic, { qos: 1 });
+  await trigger?.();
+  return received;
+}
+
+async function until(condition: () => boolean, timeoutMs = 8_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Sends a command as the fleet would and returns its answer. */
+async function command(name: string, payload: string) {
+  const id = (() => {
+    try {
+      return (JSON.parse(payload) as { id?: unknown }).id ?? null;
+    } catch {
+      return null;
+    }
+  })();
+  const answer = await nextMessage(`${PREFIX}/k1/cmd/${name}/result`, (text) => (JSON.parse(text) as { id: unknown }).id === id, () =>
+    observer.publishAsync(`${PREFIX}/k1/cmd/${name}`, payload, { qos: 1 }),
+  );
+  return JSON.parse(answer) as { id: string | null; ok: boolean; result?: unknown; error?: string };
+}
+
+describe('fleet client against a real Mosquitto', () => {
+  it('publishes a retained online status and health that matches its schema', async () => {
+    const client = kiosk();
+    await until(() => client.state().state === 'online');
+    // Subscribed after the kiosk connected: only a retained status arrives.
+    expect(await nextMessage(`${PREFIX}/k1/status`, (text) => text === 'online')).toBe('online');
+    const health = await nextMessage(`${PREFIX}/k1/health`, () => true, () => client.publishHealth());
+    expect(FleetHealth.parse(JSON.parse(health))).toEqual(HEALTH);
+  });
+
+  it('becomes offline through the Last Will when the kiosk process is SIGKILLed', async () => {
+    const settings = { url: broker.url, username: 'kiosk2', password: 'kiosk2-pw', kioskId: 'k2', topicPrefix: PREFIX };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/fleet-kiosk-child.node.ts', JSON.stringify(settings)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('online') && resolve());
+        child.once('exit', (code) => reject(new Error(`child exited ${code}`)));
+      });
+      expect(await nextMessage(`${PREFIX}/k2/status`, (text) => text === 'online')).toBe('online');
+      const offline = nextMessage(`${PREFIX}/k2/status`, (text) => text === 'offline');
+      child.kill('SIGKILL');
+      expect(await offline).toBe('offline');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('answers every command on its result topic with the request\'s correlation id', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
+    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.mode': 'regular' } });
+    let restarts = 0;
+    const client = kiosk({
+      commands: fleetCommands({
+        config,
+        logger: silentLogger,
+        doctor: async () => [{ name: 'config', status: 'OK', detail: 'fine' }],
+        diagnostics: async () => ({ version: '1.2.3' }),
+        isIdle: () => true,
+        restart: () => (restarts += 1),
+      }),
+    });
+    await until(() => client.state().state === 'online');
+
+    expect(await command('doctor', '{"id":"d1"}')).toEqual({ id: 'd1', ok: true, result: { checks: [{ name: 'config', status: 'OK', detail: 'fine' }] } });
+    expect(await command('diagnostics', '{"id":"g1"}')).toEqual({ id: 'g1', ok: true, result: { version: '1.2.3' } });
+    expect(await command('config-set', '{"id":"c1","values":{"idle.timeoutSeconds":120}}')).toMatchObject({ id: 'c1', ok: true });
+    expect(config.get().idle.timeoutSeconds).toBe(120);
+    expect(await command('restart', '{"id":"r1"}')).toEqual({ id: 'r1', ok: true, result: { restart: 'scheduled' } });
+    await until(() => restarts === 1);
+    expect(await command('reload', '{"id":"r2"}')).toEqual({ id: 'r2', ok: true, result: { reload: 'unsupported' } });
+    expect(await command('update-check', '{"id":"u1"}')).toEqual({ id: 'u1', ok: true, result: { update: 'unsupported' } });
+  });
+
+  it('refuses config-set on a provisioning-locked key, all or nothing, and malformed payloads without crashing', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
+    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.mode': 'regular' } });
+    const client = kiosk({
+      commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), isIdle: () => true, restart: () => {} }),
+    });
+    await until(() => client.state().state === 'online');
+
+    const locked = await command('config-set', '{"id":"c2","values":{"idle.timeoutSeconds":300,"kiosk.mode":"vouchers"}}');
+    expect(locked).toMatchObject({ id: 'c2', ok: false, error: expect.stringMatching(/kiosk\.mode.*provisioning/) });
+    expect(config.get().idle.timeoutSeconds).toBe(60);
+    expect(await command('config-set', '{"id":"c3","values":{"idle.timeoutSeconds":1}}')).toMatchObject({ id: 'c3', ok: false });
+
+    expect(await command('doctor', 'not json')).toEqual({ id: null, ok: false, error: 'the payload is no JSON' });
+    expect(await command('doctor', '{"noId":true}')).toMatchObject({ id: null, ok: false });
+    expect(await command('config-set', '{"id":"c4","values":7}')).toMatchObject({ id: 'c4', ok: false });
+    expect(await command('format-disk', '{"id":"x1"}')).toMatchObject({ id: 'x1', ok: false, error: expect.stringMatching(/unknown command/) });
+    // Still answering after all that.
+    expect(await command('update-check', '{"id":"u2"}')).toMatchObject({ id: 'u2', ok: true });
+  });
+
+  it('waits for idle before a restart unless forced', async () => {
+    let idle = false;
+    let restarts = 0;
+    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
+    const client = kiosk({
+      commands: fleetCommands({
+        config,
+        logger: silentLogger,
+        doctor: async () => [],
+        diagnostics: async () => ({}),
+        isIdle: () => idle,
+        restart: () => (restarts += 1),
+        idleWaitMs: 300,
+        idlePollMs: 20,
+      }),
+    });
+    await until(() => client.state().state === 'online');
+
+    expect(await command('restart', '{"id":"busy"}')).toMatchObject({ id: 'busy', ok: false, error: expect.stringMatching(/busy/) });
+    expect(restarts).toBe(0);
+    expect(await command('restart', '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true });
+    await until(() => restarts === 1);
+    const waiting = command('restart', '{"id":"later"}');
+    setTimeout(() => (idle = true), 100);
+    expect(await waiting).toMatchObject({ id: 'later', ok: true });
+  });
+
+  it('is refused by the broker with a wrong password, and says so', async () => {
+    const client = kiosk({ password: 'wrong' });
+    await until(() => client.state().state === 'refused');
+    expect(client.state().lastError).toMatch(/refused the kiosk/);
+  });
+
+  it('reconnects to a broker that restarts, and is online again', async () => {
+    const client = kiosk();
+    await until(() => client.state().state === 'online');
+    await broker.restart();
+    await until(() => observer.connected);
+    expect(await nextMessage(`${PREFIX}/k1/status`, (text) => text === 'online')).toBe('online');
+    expect(client.state().state).toBe('online');
+  });
+});

@@ -1,0 +1,58 @@
+import type { ConfigStore } from '../config/config-store.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import type { FleetCommandHandler } from './fleet-client.node.ts';
+import { ConfigSetArgs, type FleetCommandName, RestartArgs } from './fleet-messages.std.ts';
+
+export interface FleetCommandOptions {
+  config: ConfigStore;
+  logger: Logger;
+  doctor: () => Promise<unknown>;
+  /** The redacted diagnostics, as the console exports them. */
+  diagnostics: () => Promise<unknown>;
+  /**
+   * Whether nothing is in flight a restart would cut short. There is no visit-level idle signal in
+   * main yet, so the minimum is used: no voucher lock in the journal (held or being taken).
+   */
+  isIdle: () => boolean;
+  restart: () => void;
+  /** Absent where the host cannot reload without a restart: the command answers `unsupported`. */
+  reload?: () => void;
+  /** How long restart and reload wait for idle before they give up (default 10 min); polled each second. */
+  idleWaitMs?: number;
+  idlePollMs?: number;
+}
+
+/** The commands a fleet broker may send this kiosk; each returns its answer or throws a plain-words error. */
+export function fleetCommands(options: FleetCommandOptions): Record<FleetCommandName, FleetCommandHandler> {
+  const { config, logger } = options;
+  const whenIdle = (action: string, run: () => void) => async (request: Record<string, unknown>) => {
+    const { force } = RestartArgs.parse(request);
+    if (!force) await waitForIdle(options);
+    logger.info(`${action} requested by the fleet`, { force });
+    setImmediate(run);
+    return { [action]: 'scheduled' };
+  };
+  return {
+    doctor: async () => ({ checks: await options.doctor() }),
+    diagnostics: async () => options.diagnostics(),
+    'config-set': async (request) => {
+      const parsed = ConfigSetArgs.safeParse(request);
+      if (!parsed.success) throw new Error('config-set needs "values": an object of dotted keys and values');
+      // All or nothing: setMany checks every key (and refuses provisioning-locked ones) before writing.
+      config.setMany(parsed.data.values);
+      logger.info('settings changed by the fleet', { keys: Object.keys(parsed.data.values) });
+      return { changed: Object.keys(parsed.data.values) };
+    },
+    restart: whenIdle('restart', options.restart),
+    reload: options.reload ? whenIdle('reload', options.reload) : async () => ({ reload: 'unsupported' }),
+    'update-check': async () => ({ update: 'unsupported' }),
+  };
+}
+
+async function waitForIdle({ isIdle, idleWaitMs = 600_000, idlePollMs = 1_000 }: FleetCommandOptions) {
+  const deadline = Date.now() + idleWaitMs;
+  while (!isIdle()) {
+    if (Date.now() >= deadline) throw new Error('the kiosk stayed busy (voucher locks held); send again later, or with "force": true');
+    await new Promise((resolve) => setTimeout(resolve, idlePollMs));
+  }
+}

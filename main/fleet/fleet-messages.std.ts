@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { ScannerStatus } from '../../common/contract.std.ts';
+import { ServiceStatus } from '../../common/shopper-views.std.ts';
+
+/**
+ * What a kiosk publishes to its fleet broker, and what the broker may ask of it. Health carries the
+ * kiosk's state only: no shopper data, no scan values, no secrets.
+ */
+export const FleetHealth = z
+  .object({
+    version: z.string(),
+    mode: z.enum(['demo', 'connected']),
+    /** The platform as the kiosk last found it (ServiceHealth). */
+    platform: ServiceStatus,
+    /** Voucher locks in the journal: held, or being taken. */
+    locksHeld: z.number().int().min(0),
+    /** The scanner's connection and state; its last scan's time (epoch ms), never its value. */
+    scanner: z
+      .object({
+        connection: ScannerStatus.shape.connection,
+        state: ScannerStatus.shape.state,
+        lastScanAt: z.number().int().nullable(),
+      })
+      .strict(),
+    logLinesDropped: z.number().int().min(0),
+    /** Bytes free for the kiosk's data folder; null when the disk could not be asked. */
+    freeDiskBytes: z.number().int().min(0).nullable(),
+    uptimeSeconds: z.number().int().min(0),
+  })
+  .strict();
+export type FleetHealth = z.infer<typeof FleetHealth>;
+
+export const FLEET_COMMANDS = ['doctor', 'diagnostics', 'config-set', 'restart', 'reload', 'update-check'] as const;
+export type FleetCommandName = (typeof FLEET_COMMANDS)[number];
+
+/** Every command's payload: a correlation id the answer carries back, then the command's own fields. */
+export const CommandRequest = z.object({ id: z.string().min(1).max(200) }).loose();
+
+export const ConfigSetArgs = z.object({ values: z.record(z.string(), z.unknown()) });
+export const RestartArgs = z.object({ force: z.boolean().default(false) });
+
+/** A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. */
+export type CommandResult =
+  | { id: string | null; ok: true; result: unknown }
+  | { id: string | null; ok: false; error: string };
+
+/** The topics of one kiosk: `<prefix>/<kioskId>/…`. */
+export function fleetTopics(prefix: string, kioskId: string) {
+  const base = `${prefix}/${kioskId}`;
+  return {
+    base,
+    status: `${base}/status`,
+    health: `${base}/health`,
+    commands: `${base}/cmd/+`,
+    result: (name: string) => `${base}/cmd/${name}/result`,
+    /** The command a topic names, or null for a topic that is none (a result, another level). */
+    commandOf: (topic: string) => {
+      const match = topic.startsWith(`${base}/cmd/`) ? topic.slice(base.length + 5) : null;
+      return match && !match.includes('/') ? match : null;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * A real Mosquitto for tests, on a free loopback port with its own config, password file
+ * (`mosquitto_passwd -b`) and ACL. `restart()` stops it and starts it again on the same port.
+ * Needs `mosquitto` (apt-get install mosquitto).
+ */
+export interface Mosquitto {
+  readonly port: number;
+  readonly url: string;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface MosquittoOptions {
+  /** user → password */
+  users: Record<string, string>;
+  /** user → the topic patterns it may read and write */
+  acl: Record<string, string[]>;
+}
+
+const MOSQUITTO = fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto';
+
+export async function startMosquitto(options: MosquittoOptions): Promise<Mosquitto> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mosquitto-'));
+  const port = await freePort();
+  const passwords = path.join(dir, 'passwords');
+  fs.writeFileSync(passwords, '', { mode: 0o600 });
+  for (const [user, password] of Object.entries(options.users)) execFileSync('mosquitto_passwd', ['-b', passwords, user, password]);
+  const acl = path.join(dir, 'acl');
+  fs.writeFileSync(acl, Object.entries(options.acl).map(([user, topics]) => [`user ${user}`, ...topics.map((topic) => `topic readwrite ${topic}`)].join('\n')).join('\n\n') + '\n');
+  const conf = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(
+    conf,
+    [`listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${passwords}`, `acl_file ${acl}`, 'persistence false', 'log_dest stderr', 'log_type error', ...runAsMe(), ''].join('\n'),
+  );
+
+  let broker: ChildProcess | null = null;
+  const start = async () => {
+    const started = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    started.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    broker = started;
+    await untilListening(port).catch((error: unknown) => {
+      throw new Error(`${String(error)}: ${stderr}`);
+    });
+  };
+  const stop = async () => {
+    const running = broker;
+    broker = null;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    running.kill('SIGTERM');
+    await exited;
+  };
+  await start();
+  return {
+    port,
+    url: `mqtt://127.0.0.1:${port}`,
+    async restart() {
+      await stop();
+      await start();
+    },
+    async stop() {
+      await stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Started as root, Mosquitto switches to the `mosquitto` user, who cannot read our temp files. */
+function runAsMe(): string[] {
+  return process.getuid?.() === 0 ? ['user root'] : [];
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function untilListening(port: number, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const connected = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (connected) return;
+    if (Date.now() > deadline) throw new Error(`mosquitto did not listen on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
