@@ -27,7 +27,7 @@ export const ManagerStatus = z.object({
 });
 export type ManagerStatus = z.infer<typeof ManagerStatus>;
 
-export const SecretName = z.enum(['apiKey', 'accessToken', 'personalAccessToken']);
+export const SecretName = z.enum(['apiKey', 'accessToken', 'personalAccessToken', 'mqttPassword']);
 export type SecretName = z.infer<typeof SecretName>;
 
 export const SecretsStatus = z.object({

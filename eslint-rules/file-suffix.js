@@ -20,7 +20,7 @@ import globals from 'globals';
 import { importVisitor, isNodeBuiltin, isRelative, packageName } from './imports.js';
 
 /** Packages that need Node (native addons, the file system, sockets); more can be passed in. */
-const NODE_PACKAGES = ['keytar', 'serialport', '@serialport/*', 'ws'];
+const NODE_PACKAGES = ['keytar', 'serialport', '@serialport/*', 'ws', 'mqtt'];
 /** What a preload script may take from electron (the rest is Electron's main process). */
 const PRELOAD_ELECTRON = new Set(['contextBridge', 'ipcRenderer', 'IpcRendererEvent']);
 const WORKER_GLOBALS = new Set(['self', 'postMessage', 'onmessage', 'importScripts', ...only(globals.worker, globals.browser)]);

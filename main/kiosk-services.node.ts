@@ -24,6 +24,7 @@ import { createConsoleSession, type ConsoleSession } from './manager/console-ses
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
+import { startFleetService } from './fleet/fleet-service.node.ts';
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -113,7 +114,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
 
   // One shopper's visit: its portal session tags the lines its calls and redemptions log.
   const visit = new VisitLog(logger);
-  const { redemptions, recovered } = await startRedemptions(options.dataDir, logger, visit, connection, health);
+  const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
   const scanner = new ScannerService({
     config,
     logger,
@@ -127,6 +128,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   };
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
   const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession };
+  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, connection, platformOrigin, locksHeld: () => journal.entries().length });
 
   return {
     ...foundation,
@@ -138,6 +140,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     platformOrigin,
     async close() {
       stopWatchingConfig();
+      await fleet.close();
       await secretOrigin.settled();
       await recovered;
       await redemptions.releaseAll('quit').catch(() => undefined);
@@ -175,9 +178,10 @@ function configReactions(parts: { events: EventBus; secretOrigin: SecretOriginGu
 
 /** The redemption service, with the locks a crash or power cut left behind settled before anyone can scan. */
 async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog, connection: PlatformConnection, health: ServiceHealth) {
+  const journal = await openLockJournal({ dir: dataDir, logger });
   const redemptions = createRedemptionService({
     client: trackedVoucherClient(connection, health),
-    journal: await openLockJournal({ dir: dataDir, logger }),
+    journal,
     shopUuid: () => connection.shopUuid(),
     logger: visit.logger,
   });
@@ -185,7 +189,12 @@ async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog
     (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { settled }),
     (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
   );
-  return { redemptions, recovered };
+  return { redemptions, recovered, journal };
+}
+
+/** What restart and quit mean here: the host's, or a logged refusal where it has none. */
+function hostOf(options: KioskServicesOptions, logger: Logger): ManagerHost {
+  return options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') };
 }
 
 /** Every bridge call, each answered by the part that owns it. */
@@ -226,7 +235,7 @@ function callHandlers(
       scanner,
       logSink,
       logger,
-      host: options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') },
+      host: hostOf(options, logger),
       platformOrigin: () => platformOrigin(),
     }),
     ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),

@@ -121,7 +121,7 @@ describe('secrets bound to their platform origin', () => {
   it('keeps them for another path on the same origin', async () => {
     const { call } = await connectedKiosk();
     const changed = await call('updateSettings', { values: { 'api.baseUrl': `${platform.baseUrl}/v2` } });
-    expect(changed.value.secrets.stored).toEqual({ apiKey: true, accessToken: true, personalAccessToken: true });
+    expect(changed.value.secrets.stored).toEqual({ apiKey: true, accessToken: true, personalAccessToken: true, mqttPassword: false });
   });
 
   it('removes them when config.json is edited to another origin while the kiosk runs', async () => {

@@ -100,7 +100,7 @@ export class KeytarSecretStore implements SecretStore {
   }
 
   async status(): Promise<SecretStatus> {
-    const stored = { apiKey: false, accessToken: false, personalAccessToken: false };
+    const stored = Object.fromEntries(SECRET_NAMES.map((name) => [name, false])) as Record<SecretName, boolean>;
     try {
       const found = await this.#call((keytar) => keytar.findCredentials(this.#service));
       for (const name of SECRET_NAMES) stored[name] = found.some((entry) => entry.account === ACCOUNTS[name]);

@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import type { KioskConfig } from '../../common/config-schema.std.ts';
+import type { EventBus } from '../bridge/event-bus.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import { runDoctor } from '../kioskctl/doctor.node.ts';
+import type { FileLogSink } from '../logging/file-logger.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
+import type { ServiceHealth } from '../loyalty/service-health.node.ts';
+import { createDiagnosticsHandlers } from '../manager/diagnostics-handlers.node.ts';
+import { createExportDelivery, type ManagerHost } from '../manager/export-delivery.std.ts';
+import type { ScannerService } from '../scanner/scanner-service.node.ts';
+import type { SecretStore } from '../secrets/secret-store.node.ts';
+import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
+import { fleetCommands } from './fleet-commands.node.ts';
+import type { FleetHealth } from './fleet-messages.std.ts';
+
+export interface FleetServiceParts {
+  dataDir: string;
+  version: string;
+  host: ManagerHost;
+  config: ConfigStore;
+  secrets: SecretStore;
+  events: EventBus;
+  logger: Logger;
+  logSink: FileLogSink;
+  health: ServiceHealth;
+  scanner: ScannerService;
+  connection: PlatformConnection;
+  platformOrigin: () => string | null;
+  /** Voucher locks in the journal (held or being taken). */
+  locksHeld: () => number;
+}
+
+export interface FleetService {
+  /** The connection to the broker now; `off` when no broker is configured. */
+  state(): ReturnType<FleetClient['state']> | { state: 'off'; lastError: null };
+  close(): Promise<void>;
+}
+
+/**
+ * The kiosk's fleet link, following the config: started when `fleet.mqtt.url` is set, started
+ * again when any `fleet.*` setting changes, stopped when it is cleared or the kiosk closes.
+ */
+export function startFleetService(parts: FleetServiceParts): FleetService {
+  const { config, logger } = parts;
+  const startedAt = Date.now();
+  const commands = fleetCommands({
+    config,
+    logger,
+    doctor: () => runDoctor({ dataDir: parts.dataDir, logger, secrets: parts.secrets }),
+    diagnostics: diagnosticsOf(parts),
+    isIdle: () => parts.locksHeld() === 0,
+    restart: () => parts.host.restart(),
+  });
+  const health = () => fleetHealth(parts, startedAt);
+
+  let client: FleetClient | null = null;
+  let applied = '';
+  // Each switch waits for the one before: a client is fully closed before the next connects.
+  let switching: Promise<void> = Promise.resolve();
+  const apply = (current: KioskConfig) => {
+    const key = JSON.stringify(current.fleet);
+    if (key === applied) return;
+    applied = key;
+    switching = switching.then(async () => {
+      await client?.close();
+      client = current.fleet.mqtt.url ? await connect(current, parts, health, commands) : null;
+    });
+  };
+  apply(config.get());
+  const stopWatching = config.onChange(apply);
+  // Health goes out at each change the kiosk already announces, besides the timer.
+  const stopListening = parts.events.subscribe((event) => {
+    if (event === 'serviceStatus' || event === 'scannerStatus') void client?.publishHealth();
+  });
+
+  return {
+    state: () => client?.state() ?? { state: 'off', lastError: null },
+    async close() {
+      stopWatching();
+      stopListening();
+      await switching;
+      await client?.close();
+      client = null;
+    },
+  };
+}
+
+async function connect(current: KioskConfig, parts: FleetServiceParts, health: () => Promise<FleetHealth>, commands: ReturnType<typeof fleetCommands>) {
+  const password = await parts.secrets.get('mqttPassword').catch((error: unknown) => {
+    parts.logger.warn('the fleet broker password could not be read from the keychain', { error: String(error) });
+    return null;
+  });
+  return startFleetClient({
+    url: current.fleet.mqtt.url as string,
+    username: current.fleet.mqtt.username,
+    password,
+    kioskId: current.fleet.kioskId ?? os.hostname(),
+    topicPrefix: current.fleet.mqtt.topicPrefix,
+    health,
+    commands,
+    logger: parts.logger,
+  });
+}
+
+/** The console's diagnostics (redacted as the log was written): the same report the export carries. */
+function diagnosticsOf(parts: FleetServiceParts) {
+  const handlers = createDiagnosticsHandlers({ ...parts, deliver: createExportDelivery(parts.host, parts.logger), now: Date.now });
+  return () => handlers.getDiagnostics();
+}
+
+/** The kiosk's state for the fleet: no shopper data, no scan value, no secret. */
+async function fleetHealth(parts: FleetServiceParts, startedAt: number): Promise<FleetHealth> {
+  const scanner = parts.scanner.status();
+  return {
+    version: parts.version,
+    mode: parts.config.isDemo() ? 'demo' : 'connected',
+    platform: parts.health.status(),
+    locksHeld: parts.locksHeld(),
+    scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: scanner.lastScanAt ?? null },
+    logLinesDropped: parts.logSink.drops().droppedLines,
+    freeDiskBytes: await freeDiskBytes(parts.dataDir),
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+  };
+}
+
+async function freeDiskBytes(dir: string): Promise<number | null> {
+  try {
+    const stats = await fs.promises.statfs(dir);
+    return stats.bavail * stats.bsize;
+  } catch {
+    return null;
+  }
+}
