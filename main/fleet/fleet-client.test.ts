@@ -223,4 +223,23 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await nextMessage(`${PREFIX}/k1/status`, (text) => text === 'online')).toBe('online');
     expect(client.state().state).toBe('online');
   });
+
+  it('keeps at most its latest health while the broker is away', async () => {
+    let sent = 0;
+    const client = kiosk({ health: async () => ({ ...HEALTH, uptimeSeconds: (sent += 1) }) });
+    await until(() => client.state().state === 'online');
+    await observer.subscribeAsync(`${PREFIX}/k1/health`, { qos: 0 });
+    const seen: number[] = [];
+    observer.on('message', (topic, payload) => topic === `${PREFIX}/k1/health` && seen.push(JSON.parse(payload.toString()).uptimeSeconds));
+    await broker.down();
+    await until(() => client.state().state !== 'online');
+    for (let i = 0; i < 50; i += 1) await client.publishHealth();
+    await broker.restart();
+    await until(() => client.state().state === 'online' && observer.connected);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Health built twice, at each connect: none of the 50 asked for offline was built or queued, and
+    // the fleet saw at most that one (it may resubscribe after the kiosk published).
+    expect(sent).toBe(2);
+    expect(seen.length).toBeLessThanOrEqual(1);
+  });
 });

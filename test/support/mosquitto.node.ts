@@ -12,7 +12,10 @@ import path from 'node:path';
 export interface Mosquitto {
   readonly port: number;
   readonly url: string;
+  /** Stops the broker for now (a broker outage); `restart()` brings it back on the same port. */
+  down(): Promise<void>;
   restart(): Promise<void>;
+  /** Stops it for good and removes its files. */
   stop(): Promise<void>;
 }
 
@@ -61,6 +64,7 @@ export async function startMosquitto(options: MosquittoOptions): Promise<Mosquit
   return {
     port,
     url: `mqtt://127.0.0.1:${port}`,
+    down: stop,
     async restart() {
       await stop();
       await start();
