@@ -1,8 +1,8 @@
 import type { Logger } from '../logging/logger.std.ts';
-import { SECRET_NAMES, type SecretName, type SecretStore } from './secret-store.node.ts';
+import { PLATFORM_SECRET_NAMES, type SecretName, type SecretStore } from './secret-store.node.ts';
 
 /**
- * Stored secrets belong to the platform origin they were entered for (recorded beside them in the
+ * Stored platform secrets belong to the platform origin they were entered for (recorded beside them in the
  * keychain). They are only ever sent to that origin, and a kiosk pointed at another origin loses
  * them: the manager enters the new platform's secrets.
  */
@@ -26,13 +26,13 @@ export async function storedSecretsFor(
 ): Promise<Partial<Record<SecretName, string>>> {
   const bound = origin === null ? null : await secrets.boundOrigin();
   if (origin === null || (bound !== origin && !(unboundCounts && bound === null))) return {};
-  const values = await Promise.all(SECRET_NAMES.map(async (name) => [name, await secrets.get(name)] as const));
+  const values = await Promise.all(PLATFORM_SECRET_NAMES.map(async (name) => [name, await secrets.get(name)] as const));
   return Object.fromEntries(values.filter(([, value]) => value !== null));
 }
 
-/** Removes every stored secret and the origin they were bound to. */
+/** Removes every stored platform secret and the origin they were bound to (the broker's password is no platform's). */
 async function forgetSecrets(secrets: SecretStore) {
-  for (const name of SECRET_NAMES) await secrets.remove(name);
+  for (const name of PLATFORM_SECRET_NAMES) await secrets.remove(name);
   await secrets.bindOrigin(null);
 }
 
@@ -41,6 +41,7 @@ async function forgetSecrets(secrets: SecretStore) {
  * it). Secrets stored for another origin are removed first: one origin's set never mixes with another's.
  */
 export async function storeSecretFor(secrets: SecretStore, name: SecretName, value: string, origin: string | null, logger: Logger) {
+  if (!isPlatformSecret(name)) return secrets.set(name, value);
   const bound = await secrets.boundOrigin();
   if (bound !== null && bound !== origin) {
     await forgetSecrets(secrets);
@@ -48,6 +49,10 @@ export async function storeSecretFor(secrets: SecretStore, name: SecretName, val
   }
   await secrets.set(name, value);
   if (origin !== null && bound !== origin) await secrets.bindOrigin(origin);
+}
+
+function isPlatformSecret(name: SecretName): boolean {
+  return (PLATFORM_SECRET_NAMES as readonly string[]).includes(name);
 }
 
 /**
@@ -92,7 +97,7 @@ export class SecretOriginGuard {
     if (bound === origin) return 'unchanged';
     if (bound === null) {
       const { stored } = await this.secrets.status();
-      if (!Object.values(stored).some(Boolean)) return 'unchanged';
+      if (!PLATFORM_SECRET_NAMES.some((name) => stored[name])) return 'unchanged';
       await this.secrets.bindOrigin(origin);
       this.logger.info('stored secrets bound to the configured platform origin', { origin });
       return 'bound';

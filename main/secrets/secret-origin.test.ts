@@ -102,6 +102,14 @@ describe('secrets bound to their platform origin', () => {
     expect(elsewhere.heard.some((request) => request.includes('fake-typed-for-elsewhere'))).toBe(true);
   });
 
+  it('keeps the fleet broker\'s password when the platform origin changes: it belongs to no platform', async () => {
+    await secrets.set('mqttPassword', 'fake-broker-password');
+    const { call } = await connectedKiosk();
+    const changed = await call('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl } });
+    expect(changed).toMatchObject({ ok: true, value: { secrets: { stored: { ...NOTHING_STORED, mqttPassword: true } } } });
+    expect(await secrets.get('mqttPassword')).toBe('fake-broker-password');
+  });
+
   it('removes the stored secrets when the console moves the kiosk to another origin, and shows and logs it', async () => {
     const { call, services } = await connectedKiosk();
     const changed = await call('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl } });

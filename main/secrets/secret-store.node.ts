@@ -1,7 +1,9 @@
 import type { Logger } from '../logging/logger.std.ts';
 
-/** The three credentials the platform issues and the fleet broker's password; all live only in the OS keychain. */
-export const SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessToken', 'mqttPassword'] as const;
+/** The three credentials the platform issues: bound to the platform origin they were entered for. */
+export const PLATFORM_SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessToken'] as const;
+/** Every secret, the fleet broker's password too; all live only in the OS keychain. */
+export const SECRET_NAMES = [...PLATFORM_SECRET_NAMES, 'mqttPassword'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
 export interface SecretStatus {
