@@ -52,6 +52,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     username: options.username ?? undefined,
     password: options.password ?? undefined,
     clientId: `${options.topicPrefix}-${options.kioskId}`,
+    protocolVersion: 5,
     clean: true,
     reconnectPeriod: baseReconnectMs,
     connectTimeout: 10_000,
@@ -79,8 +80,14 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   client.on('connect', () => {
     client.options.reconnectPeriod = baseReconnectMs;
     setState('online', null);
-    void client.publishAsync(topics.status, 'online', { qos: 1, retain: true }).catch(() => undefined);
-    client.subscribeAsync(topics.commands, { qos: 1 }).catch((error: unknown) => setState('refused', `subscription refused: ${String(error)}`));
+    // MQTT 5 answers a publish the ACL denies with a reason code (3.1.1 would drop it silently).
+    client.publishAsync(topics.status, 'online', { qos: 1, retain: true }).catch((error: unknown) => {
+      if (client.connected) setState('refused', `the broker refused the kiosk's status (check its ACL): ${String(error)}`);
+    });
+    client.subscribeAsync(topics.commands, { qos: 1 }).then(
+      (granted) => granted.some(({ qos }) => qos >= 128) && setState('refused', 'the broker refused the command subscription (check its ACL)'),
+      (error: unknown) => setState('refused', `the broker refused the command subscription: ${String(error)}`),
+    );
     void publishHealth();
   });
   // Backoff: each failed attempt doubles the wait mqtt.js takes before the next one.

@@ -209,6 +209,13 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await waiting).toMatchObject({ id: 'later', ok: true });
   });
 
+  it('says so when the broker\'s ACL keeps it from its own topics', async () => {
+    // kiosk's ACL covers k1 only: as k3 it connects but may not publish its status.
+    const client = kiosk({ kioskId: 'k3' });
+    await until(() => client.state().state === 'refused');
+    expect(client.state().lastError).toMatch(/ACL/);
+  });
+
   it('is refused by the broker with a wrong password, and says so', async () => {
     const client = kiosk({ password: 'wrong' });
     await until(() => client.state().state === 'refused');
