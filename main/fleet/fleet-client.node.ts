@@ -9,6 +9,11 @@ export interface FleetClientOptions {
   url: string;
   username: string | null;
   password: string | null;
+  /**
+   * Read again after a refused connect, for the next attempt: a password fixed in the keychain
+   * (`kioskctl secrets set mqtt-password`) is used without restarting the kiosk.
+   */
+  readPassword?: () => Promise<string | null>;
   kioskId: string;
   topicPrefix: string;
   health: () => Promise<FleetHealth>;
@@ -57,6 +62,8 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     reconnectPeriod: baseReconnectMs,
     connectTimeout: 10_000,
     queueQoSZero: false,
+    // A refused password may be fixed in the keychain meanwhile (readPassword); the backoff keeps the tries rare.
+    reconnectOnConnackError: true,
     will: { topic: topics.status, payload: Buffer.from('offline'), qos: 1, retain: true },
   });
 
@@ -101,13 +108,21 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   client.on('error', (error) => {
     const code = (error as { code?: number }).code;
     // CONNACK 4/5 (v3.1.1) and 134/135 (v5): bad credentials or not authorized.
-    if (code === 4 || code === 5 || code === 134 || code === 135) setState('refused', `the broker refused the kiosk: ${error.message}`);
+    if (code === 4 || code === 5 || code === 134 || code === 135) {
+      setState('refused', `the broker refused the kiosk: ${error.message}`);
+      void rereadPassword();
+    }
     else setState(state === 'online' ? 'offline' : state, error.message);
   });
   client.on('message', (topic, payload) => {
     const name = topics.commandOf(topic);
     if (name !== null) void answer(name, payload);
   });
+
+  async function rereadPassword() {
+    const password = await options.readPassword?.().catch(() => undefined);
+    if (password !== undefined) client.options.password = password ?? undefined;
+  }
 
   async function answer(name: string, payload: Buffer) {
     const result = await runCommand(options.commands, name, payload);

@@ -222,6 +222,14 @@ describe('fleet client against a real Mosquitto', () => {
     expect(client.state().lastError).toMatch(/refused the kiosk/);
   });
 
+  it('tries the password again from its source after a refusal, and gets in once it is fixed', async () => {
+    let stored = 'wrong';
+    const client = kiosk({ password: stored, readPassword: async () => stored });
+    await until(() => client.state().state === 'refused');
+    stored = 'kiosk-pw';
+    await until(() => client.state().state === 'online');
+  });
+
   it('reconnects to a broker that restarts, and is online again', async () => {
     const client = kiosk();
     await until(() => client.state().state === 'online');

@@ -89,14 +89,16 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
 }
 
 async function connect(current: KioskConfig, parts: FleetServiceParts, health: () => Promise<FleetHealth>, commands: ReturnType<typeof fleetCommands>) {
-  const password = await parts.secrets.get('mqttPassword').catch((error: unknown) => {
-    parts.logger.warn('the fleet broker password could not be read from the keychain', { error: String(error) });
-    return null;
-  });
+  const readPassword = () =>
+    parts.secrets.get('mqttPassword').catch((error: unknown) => {
+      parts.logger.warn('the fleet broker password could not be read from the keychain', { error: String(error) });
+      return null;
+    });
   return startFleetClient({
     url: current.fleet.mqtt.url as string,
     username: current.fleet.mqtt.username,
-    password,
+    password: await readPassword(),
+    readPassword,
     kioskId: current.fleet.kioskId ?? os.hostname(),
     topicPrefix: current.fleet.mqtt.topicPrefix,
     health,
