@@ -1,4 +1,4 @@
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from '../logging/logger.std.ts';
 import { CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
 
@@ -53,19 +53,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   let state: FleetConnectionState = 'connecting';
   let lastError: string | null = null;
 
-  const client: MqttClient = mqtt.connect(options.url, {
-    username: options.username ?? undefined,
-    password: options.password ?? undefined,
-    clientId: `${options.topicPrefix}-${options.kioskId}`,
-    protocolVersion: 5,
-    clean: true,
-    reconnectPeriod: baseReconnectMs,
-    connectTimeout: 10_000,
-    queueQoSZero: false,
-    // A refused password may be fixed in the keychain meanwhile (readPassword); the backoff keeps the tries rare.
-    reconnectOnConnackError: true,
-    will: { topic: topics.status, payload: Buffer.from('offline'), qos: 1, retain: true },
-  });
+  const client: MqttClient = mqtt.connect(options.url, connectOptions(options, topics.status, baseReconnectMs));
 
   const setState = (next: FleetConnectionState, error: string | null = lastError) => {
     lastError = error;
@@ -144,6 +132,23 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
       await client.endAsync();
       setState('closed');
     },
+  };
+}
+
+/** How mqtt.js connects: the Last Will, no offline queue for QoS 0, reconnects that start at `reconnectMs`. */
+function connectOptions(options: FleetClientOptions, statusTopic: string, reconnectMs: number): IClientOptions {
+  return {
+    username: options.username ?? undefined,
+    password: options.password ?? undefined,
+    clientId: `${options.topicPrefix}-${options.kioskId}`,
+    protocolVersion: 5,
+    clean: true,
+    reconnectPeriod: reconnectMs,
+    connectTimeout: 10_000,
+    queueQoSZero: false,
+    // A refused password may be fixed in the keychain meanwhile (readPassword); the backoff keeps the tries rare.
+    reconnectOnConnackError: true,
+    will: { topic: statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
   };
 }
 
