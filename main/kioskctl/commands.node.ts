@@ -39,7 +39,7 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   config import <file>        apply a JSON settings file (like config.json, or part of it): all or nothing
   config keys                 the settable keys
   secrets set <name>          store a credential in the OS keychain, read from stdin
-                              (name: api-key, access-token or pat)
+                              (name: api-key, access-token, pat or mqtt-password)
   secrets status              which credentials are stored, never their values
   secrets remove <name>       remove a credential from the keychain
   pin set                     set the manager PIN (4 to 8 digits), read from stdin

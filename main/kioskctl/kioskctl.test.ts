@@ -224,6 +224,15 @@ describe('kioskctl secrets and PIN', () => {
     expect(await keychain.get('apiKey')).toBeNull();
   });
 
+  it('stores the fleet broker\'s password as mqtt-password', async () => {
+    const dir = tempDir();
+    const password = `fake-broker-pw-${crypto.randomUUID()}`;
+    const set = await kioskctl(dir, ['secrets', 'set', 'mqtt-password'], { stdin: `${password}\n` });
+    expect(set).toMatchObject({ code: 0, stdout: 'mqtt-password stored in the keychain\n' });
+    expect(await keychain.get('mqttPassword')).toBe(password);
+    expect(await kioskctl(dir, ['secrets', 'remove', 'mqtt-password'])).toMatchObject({ code: 0 });
+  });
+
   it('never takes a secret from the command line, refuses empty ones, and says plainly when no keychain is reachable', async () => {
     const dir = tempDir();
     const secret = `fake-argv-secret-${crypto.randomUUID()}`;
