@@ -74,7 +74,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
   beforeAll(async () => {
     const before = await secrets.status();
     if (before.keychain !== 'available') throw new Error(`no keychain: ${before.reason} (run under test/with-keyring.sh)`);
-    expect(before.stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false });
+    expect(before.stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false });
 
     [sandbox, browser] = await Promise.all([startSandboxProcess(sandboxDir, 0), launchChromium()]);
     const { api_key, access_token, personal_access_token } = sandbox.manifest.credentials;
@@ -97,7 +97,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
     await sandbox?.stop();
     if (storedSecrets) {
       for (const name of SECRET_NAMES) await secrets.remove(name);
-      expect((await secrets.status()).stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false });
+      expect((await secrets.status()).stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false });
     }
   });
 
