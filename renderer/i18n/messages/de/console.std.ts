@@ -65,6 +65,7 @@ export const messages: ConsoleMessages = {
   'console.secret.apiKey': 'API-Schlüssel',
   'console.secret.accessToken': 'Zugriffstoken',
   'console.secret.personalAccessToken': 'Persönliches Zugriffstoken',
+  'console.secret.mqttPassword': 'Passwort des Flotten-Brokers (MQTT)',
   'console.secret.stored': 'Gespeichert',
   'console.secret.missing': 'Nicht gespeichert',
   'console.secret.add': 'Hinzufügen',

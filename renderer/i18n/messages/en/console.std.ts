@@ -66,6 +66,7 @@ export const messages = {
   'console.secret.apiKey': 'API key',
   'console.secret.accessToken': 'Access token',
   'console.secret.personalAccessToken': 'Personal access token',
+  'console.secret.mqttPassword': 'Fleet broker password (MQTT)',
   'console.secret.stored': 'Stored',
   'console.secret.missing': 'Not stored',
   'console.secret.add': 'Add',

@@ -65,6 +65,7 @@ export const messages: ConsoleMessages = {
   'console.secret.apiKey': 'Clé d’API',
   'console.secret.accessToken': 'Jeton d’accès',
   'console.secret.personalAccessToken': 'Jeton d’accès personnel',
+  'console.secret.mqttPassword': 'Mot de passe du broker de flotte (MQTT)',
   'console.secret.stored': 'Enregistré',
   'console.secret.missing': 'Non enregistré',
   'console.secret.add': 'Ajouter',

@@ -65,6 +65,7 @@ export const messages: ConsoleMessages = {
   'console.secret.apiKey': 'API-sleutel',
   'console.secret.accessToken': 'Toegangstoken',
   'console.secret.personalAccessToken': 'Persoonlijk toegangstoken',
+  'console.secret.mqttPassword': 'Wachtwoord van de vlootbroker (MQTT)',
   'console.secret.stored': 'Opgeslagen',
   'console.secret.missing': 'Niet opgeslagen',
   'console.secret.add': 'Toevoegen',
