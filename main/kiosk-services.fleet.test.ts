@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMosquitto, type Mosquitto } from '../test/support/mosquitto.node.ts';
+import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../test/support/mosquitto.node.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
@@ -32,22 +32,7 @@ describe('kiosk services on a fleet broker', () => {
     for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
   });
 
-  /** The next message on `topic` that `accept` takes, subscribed before `trigger` runs. */
-  async function nextMessage(topic: string, accept: (text: string) => boolean, trigger?: () => unknown) {
-    const received = new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`nothing on ${topic}`)), 8_000);
-      const onMessage = (at: string, payload: Buffer) => {
-        if (at !== topic || !accept(payload.toString())) return;
-        clearTimeout(timer);
-        observer.off('message', onMessage);
-        resolve(payload.toString());
-      };
-      observer.on('message', onMessage);
-    });
-    await observer.subscribeAsync(topic, { qos: 1 });
-    await trigger?.();
-    return received;
-  }
+  const nextMessage = (topic: string, accept: (text: string) => boolean, trigger?: () => unknown) => nextOn(observer, topic, accept, trigger);
 
   it('connects once fleet.mqtt.url is set and publishes online and its health', async () => {
     const health = nextMessage('loyalty-kiosk/k1/health', () => true);

@@ -6,7 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
-import { startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
+import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { type FleetClient, type FleetClientOptions, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
 import { FleetHealth } from './fleet-messages.std.ts';
@@ -66,22 +66,8 @@ function kiosk(overrides: Partial<FleetClientOptions> = {}): FleetClient {
   return client;
 }
 
-/** The next message on `topic` that `accept` takes (subscribed before `trigger` runs). */
-async function nextMessage(topic: string, accept: (text: string) => boolean = () => true, trigger?: () => unknown): Promise<string> {
-  const received = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nothing on ${topic}`)), 8_000);
-    const onMessage = (at: string, payload: Buffer) => {
-      if (at !== topic || !accept(payload.toString())) return;
-      clearTimeout(timer);
-      observer.off('message', onMessage);
-      resolve(payload.toString());
-    };
-    observer.on('message', onMessage);
-  });
-  await observer.subscribeAsync(topic, { qos: 1 });
-  await trigger?.();
-  return received;
-}
+/** The next message the observer sees on `topic` that `accept` takes. */
+const nextMessage = (topic: string, accept?: (text: string) => boolean, trigger?: () => unknown) => nextOn(observer, topic, accept, trigger);
 
 async function until(condition: () => boolean, timeoutMs = 8_000) {
   const deadline = Date.now() + timeoutMs;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { MqttClient } from 'mqtt';
 
 /**
  * A real Mosquitto for tests, on a free loopback port with its own config, password file
@@ -103,4 +104,26 @@ async function untilListening(port: number, timeoutMs = 5_000) {
     if (Date.now() > deadline) throw new Error(`mosquitto did not listen on ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The next message `observer` sees on `topic` that `accept` takes, subscribed before `trigger` runs. */
+export async function nextMessage(
+  observer: MqttClient,
+  topic: string,
+  accept: (text: string) => boolean = () => true,
+  trigger?: () => unknown,
+): Promise<string> {
+  const received = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`nothing on ${topic}`)), 8_000);
+    const onMessage = (at: string, payload: Buffer) => {
+      if (at !== topic || !accept(payload.toString())) return;
+      clearTimeout(timer);
+      observer.off('message', onMessage);
+      resolve(payload.toString());
+    };
+    observer.on('message', onMessage);
+  });
+  await observer.subscribeAsync(topic, { qos: 1 });
+  await trigger?.();
+  return received;
 }
