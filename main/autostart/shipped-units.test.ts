@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const UNITS_DIR = path.resolve(import.meta.dirname, '../../build/linux');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-units-'));
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+// verify refuses a unit whose ExecStart binary is missing, and /usr/bin/loyalty-kiosk only
+// exists once the deb is installed: check a copy whose ExecStart is /bin/true instead.
+// System mode, because `--user` needs a user manager's runtime folder, which this machine lacks.
+function verify(unitFile: string): { status: number | null; stderr: string } {
+  const copy = path.join(scratch, path.basename(unitFile));
+  const text = fs.readFileSync(unitFile, 'utf8').replace(/^ExecStart=.*$/m, 'ExecStart=/bin/true');
+  fs.writeFileSync(copy, text);
+  const run = spawnSync('systemd-analyze', ['verify', copy], { encoding: 'utf8' });
+  return { status: run.status, stderr: run.stderr };
+}
+
+function setting(unitFile: string, key: string): string[] {
+  const lines = fs.readFileSync(unitFile, 'utf8').split('\n');
+  return lines.filter((line) => line.startsWith(`${key}=`)).map((line) => line.slice(key.length + 1));
+}
+
+describe.each(['loyalty-kiosk.service', 'loyalty-kiosk-browser.service'])('shipped unit %s', (name) => {
+  const unitFile = path.join(UNITS_DIR, name);
+
+  it('passes systemd-analyze verify without a single warning', () => {
+    expect(verify(unitFile)).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('restarts always, 2 s apart, within a start limit, in the graphical session', () => {
+    expect(setting(unitFile, 'Restart')).toEqual(['always']);
+    expect(setting(unitFile, 'RestartSec')).toEqual(['2']);
+    expect(setting(unitFile, 'StartLimitBurst')).toHaveLength(1);
+    expect(setting(unitFile, 'StartLimitIntervalSec')).toHaveLength(1);
+    expect(setting(unitFile, 'WantedBy')).toEqual(['graphical-session.target']);
+  });
+});
+
+describe('the verify check', () => {
+  it('reports a misspelt setting (so a clean result means something)', () => {
+    const broken = path.join(scratch, 'broken.service');
+    const text = fs.readFileSync(path.join(UNITS_DIR, 'loyalty-kiosk.service'), 'utf8');
+    fs.writeFileSync(broken, text.replace('Restart=always', 'Restart=alwayz'));
+    expect(verify(broken).stderr).toMatch(/restart specifier/);
+  });
+});
+
+describe('shipped XDG autostart entry', () => {
+  it('is an application entry that starts the installed app', () => {
+    const entry = path.join(UNITS_DIR, 'loyalty-kiosk.desktop');
+    const text = fs.readFileSync(entry, 'utf8');
+    expect(text).toMatch(/^\[Desktop Entry\]$/m);
+    expect(text).toMatch(/^Type=Application$/m);
+    expect(text).toMatch(/^Exec=\/usr\/bin\/loyalty-kiosk$/m);
+  });
+});
