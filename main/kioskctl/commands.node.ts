@@ -11,6 +11,7 @@ import { EXIT_CONFIG } from '../startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
+import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile } from '../autostart/autostart.node.ts';
 import { runDoctor } from './doctor.node.ts';
 import { formatTable } from './table.std.ts';
 
@@ -44,6 +45,10 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   secrets remove <name>       remove a credential from the keychain
   pin set                     set the manager PIN (4 to 8 digits), read from stdin
   doctor                      check settings, keychain, credentials, API and scanner
+  autostart enable            install the systemd user unit and the XDG autostart entry
+                              into $XDG_CONFIG_HOME (default ~/.config)
+  autostart disable           remove them
+  autostart status            which of them are installed
 
 Secrets and the PIN are never taken from the command line:
   printf %s "$API_KEY" | npm run kioskctl -- secrets set api-key
@@ -222,6 +227,31 @@ const commands: Record<string, Command> = {
       return EXIT.ok;
     },
   },
+  'autostart enable': {
+    args: [],
+    readOnly: true,
+    run: (context) => {
+      printAutostart(context, enableAutostart(configHome()));
+      context.stdout('to start it now: systemctl --user daemon-reload && systemctl --user enable --now loyalty-kiosk.service\n');
+      return EXIT.ok;
+    },
+  },
+  'autostart disable': {
+    args: [],
+    readOnly: true,
+    run: (context) => {
+      printAutostart(context, disableAutostart(configHome()));
+      return EXIT.ok;
+    },
+  },
+  'autostart status': {
+    args: [],
+    readOnly: true,
+    run: (context) => {
+      printAutostart(context, autostartStatus(configHome()));
+      return EXIT.ok;
+    },
+  },
   doctor: {
     args: [],
     readOnly: true,
@@ -234,6 +264,10 @@ const commands: Record<string, Command> = {
     },
   },
 };
+
+function printAutostart(context: KioskctlContext, files: AutostartFile[]): void {
+  context.stdout(formatTable([['FILE', 'STATUS', 'PATH'], ...files.map((file) => [file.name, file.installed ? 'installed' : 'absent', file.target])]));
+}
 
 /** A settings file as dotted key → value; its keys are checked by the caller. */
 /** One line from stdin: a trailing newline (echo, a file) is dropped; anything else is refused. */

@@ -449,3 +449,34 @@ describe('kioskctl doctor', () => {
     // Eight steps of kioskctl runs one after another, each a fresh tsx process.
   }, 90_000);
 });
+
+describe('kioskctl autostart', () => {
+  const shipped = (name: string) => fs.readFileSync(path.join('build/linux', name), 'utf8');
+
+  it('enable installs the user unit and the autostart entry, status shows them, disable removes them; each twice', async () => {
+    const dataDir = path.join(tempDir(), 'data');
+    const configHome = tempDir();
+    const env = { XDG_CONFIG_HOME: configHome };
+    const unit = path.join(configHome, 'systemd/user/loyalty-kiosk.service');
+    const entry = path.join(configHome, 'autostart/loyalty-kiosk.desktop');
+
+    for (let round = 0; round < 2; round++) {
+      const enabled = await kioskctl(dataDir, ['autostart', 'enable'], { env });
+      expect(enabled.code).toBe(0);
+      expect(fs.readFileSync(unit, 'utf8')).toBe(shipped('loyalty-kiosk.service'));
+      expect(fs.readFileSync(entry, 'utf8')).toBe(shipped('loyalty-kiosk.desktop'));
+    }
+    const status = await kioskctl(dataDir, ['autostart', 'status'], { env });
+    expect(status.stdout).toMatch(/loyalty-kiosk\.service\s+installed\s+\S*systemd\/user\/loyalty-kiosk\.service/);
+    expect(status.stdout).toMatch(/loyalty-kiosk\.desktop\s+installed\s+\S*autostart\/loyalty-kiosk\.desktop/);
+
+    for (let round = 0; round < 2; round++) {
+      expect((await kioskctl(dataDir, ['autostart', 'disable'], { env })).code).toBe(0);
+      expect(fs.existsSync(unit)).toBe(false);
+      expect(fs.existsSync(entry)).toBe(false);
+    }
+    expect((await kioskctl(dataDir, ['autostart', 'status'], { env })).stdout).not.toMatch(/installed/);
+    // Autostart is the user's session, not the kiosk's data: the data folder is left alone.
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+});
