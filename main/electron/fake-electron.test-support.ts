@@ -192,7 +192,13 @@ export class FakeBrowserWindow extends CancellableEmitter {
  * Electron keys it; a granted lock is added. Without it the lock is simply `singleInstanceLock`.
  */
 export function fakeElectron({ singleInstanceLock = true, userData = '/fake/userData', heldUserData = undefined as Set<string> | undefined } = {}) {
+  // The OS's login item: what setLoginItemSettings stored is what getLoginItemSettings reads back.
+  let openAtLogin = false;
   const app = Object.assign(new CancellableEmitter(), {
+    setLoginItemSettings: vi.fn((settings: { openAtLogin?: boolean }) => {
+      openAtLogin = settings.openAtLogin ?? openAtLogin;
+    }),
+    getLoginItemSettings: vi.fn(() => ({ openAtLogin })),
     requestSingleInstanceLock: vi.fn(() => {
       if (!heldUserData) return singleInstanceLock;
       if (heldUserData.has(userData)) return false;
