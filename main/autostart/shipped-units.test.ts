@@ -56,5 +56,7 @@ describe('shipped XDG autostart entry', () => {
     expect(text).toMatch(/^\[Desktop Entry\]$/m);
     expect(text).toMatch(/^Type=Application$/m);
     expect(text).toMatch(/^Exec=\/usr\/bin\/loyalty-kiosk$/m);
+    // Under systemd the user unit runs the kiosk; the entry only serves sessions without it.
+    expect(text).toMatch(/^X-GNOME-HiddenUnderSystemd=true$/m);
   });
 });
