@@ -8,6 +8,7 @@ import { startKioskServices } from '../kiosk-services.node.ts';
 import { EXIT_ALREADY_RUNNING, startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
+import { setOpenAtLogin } from './login-item.main.ts';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
@@ -98,6 +99,8 @@ async function start(dataDir: string) {
 
   // A kiosk display must never dim or sleep while the app runs.
   powerSaveBlocker.start('prevent-display-sleep');
+  // Windows and macOS: an installed kiosk comes back at login (Linux: kioskctl autostart enable).
+  if (app.isPackaged && !dev) setOpenAtLogin(app, process.platform, true);
 
   app.setAsDefaultProtocolClient(DEEP_LINK_SCHEME);
   // The renderer subscribes to events as it loads: links wait for that, or they would go unheard.
