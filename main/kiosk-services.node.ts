@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
-import { createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
+import { BridgeConnection, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';
 import { settingsView } from './config/settings-view.std.ts';
@@ -25,6 +25,9 @@ import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
 import { startFleetService } from './fleet/fleet-service.node.ts';
+
+/** The fleet's own line into the console's calls (main to main, past no bridge). */
+const FLEET_CONNECTION = new BridgeConnection('fleet');
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -128,12 +131,15 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   };
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
   const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession };
-  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, connection, platformOrigin, locksHeld: () => journal.entries().length });
+  const handlers = callHandlers(options, foundation, parts);
+  // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
+  const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
+  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, locksHeld: () => journal.entries().length });
 
   return {
     ...foundation,
     dataDir: options.dataDir,
-    dispatch: createDispatcher(callHandlers(options, foundation, parts), logger, consoleSession),
+    dispatch: createDispatcher(handlers, logger, consoleSession),
     get sandbox() {
       return demo.current();
     },

@@ -6,10 +6,8 @@ import type { ConfigStore } from '../config/config-store.node.ts';
 import { runDoctor } from '../kioskctl/doctor.node.ts';
 import type { FileLogSink } from '../logging/file-logger.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import type { ServiceHealth } from '../loyalty/service-health.node.ts';
-import { createDiagnosticsHandlers } from '../manager/diagnostics-handlers.node.ts';
-import { createExportDelivery, type ManagerHost } from '../manager/export-delivery.std.ts';
+import type { ManagerHost } from '../manager/export-delivery.std.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
@@ -27,8 +25,8 @@ export interface FleetServiceParts {
   logSink: FileLogSink;
   health: ServiceHealth;
   scanner: ScannerService;
-  connection: PlatformConnection;
-  platformOrigin: () => string | null;
+  /** The console's diagnostics report (redacted as the log was written). */
+  diagnostics: () => Promise<unknown>;
   /** Voucher locks in the journal (held or being taken). */
   locksHeld: () => number;
 }
@@ -50,7 +48,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     config,
     logger,
     doctor: () => runDoctor({ dataDir: parts.dataDir, logger, secrets: parts.secrets }),
-    diagnostics: diagnosticsOf(parts),
+    diagnostics: parts.diagnostics,
     isIdle: () => parts.locksHeld() === 0,
     restart: () => parts.host.restart(),
   });
@@ -105,12 +103,6 @@ async function connect(current: KioskConfig, parts: FleetServiceParts, health: (
     commands,
     logger: parts.logger,
   });
-}
-
-/** The console's diagnostics (redacted as the log was written): the same report the export carries. */
-function diagnosticsOf(parts: FleetServiceParts) {
-  const handlers = createDiagnosticsHandlers({ ...parts, deliver: createExportDelivery(parts.host, parts.logger), now: Date.now });
-  return () => handlers.getDiagnostics();
 }
 
 /** The kiosk's state for the fleet: no shopper data, no scan value, no secret. */
