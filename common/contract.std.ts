@@ -93,6 +93,10 @@ const ExportedFile = z.object({
 const Pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 
+/** What a screen shows, as far as main needs it: the attract screen, a shopper's visit, or the console. */
+export const KioskScreen = z.enum(['attract', 'visit', 'console']);
+export type KioskScreen = z.infer<typeof KioskScreen>;
+
 /** Calls anyone at the screen may make: the shopper's visit, and what the kiosk reports of itself. */
 export const shopperCalls = {
   getAppInfo: { input: NoInput, output: AppInfo },
@@ -107,6 +111,12 @@ export const shopperCalls = {
   getScannerStatus: { input: NoInput, output: ScannerStatus },
   /** A scan the renderer acted on, for diagnostics' "last scan": its source only, never its value. */
   reportScan: { input: z.object({ source: ScanSource }).strict(), output: z.null() },
+
+  /**
+   * What this screen shows now, at every change: main waits for the attract screen (and no lock)
+   * before it updates, restarts or sleeps.
+   */
+  reportScreen: { input: z.object({ screen: KioskScreen }).strict(), output: z.null() },
 
   /** A scan on the attract screen: a card and a voucher code are looked up at once. */
   lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },

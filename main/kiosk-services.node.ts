@@ -25,6 +25,7 @@ import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
 import { startFleetService } from './fleet/fleet-service.node.ts';
+import { KioskActivity } from './activity/kiosk-activity.std.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
 const FLEET_CONNECTION = new BridgeConnection('fleet');
@@ -60,6 +61,8 @@ export interface KioskServices {
   readonly sandbox: EmbeddedSandbox | null;
   /** The loyalty platform's origin: the one origin the kiosk may frame (hosted session pages). */
   platformOrigin(): string | null;
+  /** What the screens show and whether a lock is held: whether the kiosk is idle. */
+  readonly activity: KioskActivity;
   close(): Promise<void>;
 }
 
@@ -118,6 +121,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   // One shopper's visit: its portal session tags the lines its calls and redemptions log.
   const visit = new VisitLog(logger);
   const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
+  const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const scanner = new ScannerService({
     config,
     logger,
@@ -130,11 +134,11 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     return baseUrl ? new URL(baseUrl).origin : null;
   };
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession };
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
-  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, locksHeld: () => journal.entries().length });
+  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity });
 
   return {
     ...foundation,
@@ -144,6 +148,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       return demo.current();
     },
     platformOrigin,
+    activity,
     async close() {
       stopWatchingConfig();
       await fleet.close();
@@ -216,9 +221,10 @@ function callHandlers(
     scanner: ScannerService;
     platformOrigin: () => string | null;
     consoleSession: ConsoleSession;
+    activity: KioskActivity;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -229,6 +235,10 @@ function callHandlers(
     },
     getServiceStatus: async () => health.check(),
     getScannerStatus: async () => scanner.status(),
+    reportScreen: async ({ screen }, from) => {
+      activity.report(from, screen);
+      return null;
+    },
     listSerialPorts: () => listSerialPorts(),
     ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs }),
     ...createManagerHandlers({

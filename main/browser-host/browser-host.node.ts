@@ -259,7 +259,11 @@ function serveBridge(ws: WebSocket, services: KioskServices, logger: Logger, con
   const unsubscribe = services.events.subscribe((event, payload) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event, payload }));
   });
-  ws.on('close', unsubscribe);
+  ws.on('close', () => {
+    unsubscribe();
+    // A closed tab shows nothing: it must not keep the kiosk busy (updates, restarts wait for idle).
+    services.activity.forget(connection);
+  });
   // Oversized frames, bad opcodes, resets: ws closes the socket with its code; this keeps the process up.
   ws.on('error', (error: Error & { code?: string }) => logger.warn('browser host: bridge connection failed', { code: String(error.code ?? error.name).slice(0, 60) }));
   ws.on('message', (data: RawData, isBinary: boolean) => {

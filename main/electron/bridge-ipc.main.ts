@@ -16,7 +16,10 @@ export function registerBridgeIpc(ipcMain: IpcMain, services: KioskServices) {
     if (!connection) {
       connection = new BridgeConnection(`window-${sender.id}`);
       connections.set(sender.id, connection);
-      sender.once('destroyed', () => connections.delete(sender.id));
+      sender.once('destroyed', () => {
+        connections.delete(sender.id);
+        services.activity.forget(connection as BridgeConnection);
+      });
     }
     return connection;
   };

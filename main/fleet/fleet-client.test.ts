@@ -10,6 +10,11 @@ import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../tes
 import { type FleetClient, type FleetClientOptions, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
 import { FleetHealth } from './fleet-messages.std.ts';
+import { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
+
+/** A kiosk on its attract screen with no lock held. */
+const idleKiosk = () => new KioskActivity({ locksHeld: () => 0 });
 
 const PREFIX = 'loyalty-kiosk';
 const HEALTH: FleetHealth = {
@@ -131,7 +136,7 @@ describe('fleet client against a real Mosquitto', () => {
         logger: silentLogger,
         doctor: async () => [{ name: 'config', status: 'OK', detail: 'fine' }],
         diagnostics: async () => ({ version: '1.2.3' }),
-        isIdle: () => true,
+        activity: idleKiosk(),
         restart: () => (restarts += 1),
       }),
     });
@@ -151,7 +156,7 @@ describe('fleet client against a real Mosquitto', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
     const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.mode': 'regular' } });
     const client = kiosk({
-      commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), isIdle: () => true, restart: () => {} }),
+      commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity: idleKiosk(), restart: () => {} }),
     });
     await until(() => client.state().state === 'online');
 
@@ -169,7 +174,10 @@ describe('fleet client against a real Mosquitto', () => {
   });
 
   it('waits for idle before a restart unless forced', async () => {
-    let idle = false;
+    // A shopper's visit on the screen: restart waits until it ends (back to the attract screen).
+    const screen = new BridgeConnection('window-1');
+    const activity = new KioskActivity({ locksHeld: () => 0 });
+    activity.report(screen, 'visit');
     let restarts = 0;
     const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
     const client = kiosk({
@@ -178,7 +186,7 @@ describe('fleet client against a real Mosquitto', () => {
         logger: silentLogger,
         doctor: async () => [],
         diagnostics: async () => ({}),
-        isIdle: () => idle,
+        activity,
         restart: () => (restarts += 1),
         idleWaitMs: 300,
         idlePollMs: 20,
@@ -191,7 +199,7 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await command('restart', '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true });
     await until(() => restarts === 1);
     const waiting = command('restart', '{"id":"later"}');
-    setTimeout(() => (idle = true), 100);
+    setTimeout(() => activity.report(screen, 'attract'), 100);
     expect(await waiting).toMatchObject({ id: 'later', ok: true });
   });
 

@@ -1,5 +1,6 @@
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
+import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { FleetCommandHandler } from './fleet-client.node.ts';
 import { ConfigSetArgs, type FleetCommandName, RestartArgs } from './fleet-messages.std.ts';
 
@@ -9,11 +10,8 @@ export interface FleetCommandOptions {
   doctor: () => Promise<unknown>;
   /** The redacted diagnostics, as the console exports them. */
   diagnostics: () => Promise<unknown>;
-  /**
-   * Whether nothing is in flight a restart would cut short. There is no visit-level idle signal in
-   * main yet, so the minimum is used: no voucher lock in the journal (held or being taken).
-   */
-  isIdle: () => boolean;
+  /** Restart and reload wait for its idle moment: the attract screen, and no voucher lock. */
+  activity: Pick<KioskActivity, 'whenIdle'>;
   restart: () => void;
   /** Absent where the host cannot reload without a restart: the command answers `unsupported`. */
   reload?: () => void;
@@ -49,10 +47,7 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
   };
 }
 
-async function waitForIdle({ isIdle, idleWaitMs = 600_000, idlePollMs = 1_000 }: FleetCommandOptions) {
-  const deadline = Date.now() + idleWaitMs;
-  while (!isIdle()) {
-    if (Date.now() >= deadline) throw new Error('the kiosk stayed busy (voucher locks held); send again later, or with "force": true');
-    await new Promise((resolve) => setTimeout(resolve, idlePollMs));
-  }
+async function waitForIdle({ activity, idleWaitMs = 600_000, idlePollMs = 1_000 }: FleetCommandOptions) {
+  const idle = await activity.whenIdle({ timeoutMs: idleWaitMs, pollMs: idlePollMs });
+  if (!idle) throw new Error('the kiosk stayed busy (a visit, the console or a voucher lock); send again later, or with "force": true');
 }

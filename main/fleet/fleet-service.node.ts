@@ -13,6 +13,7 @@ import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
 import type { FleetHealth } from './fleet-messages.std.ts';
+import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 
 export interface FleetServiceParts {
   dataDir: string;
@@ -27,8 +28,8 @@ export interface FleetServiceParts {
   scanner: ScannerService;
   /** The console's diagnostics report (redacted as the log was written). */
   diagnostics: () => Promise<unknown>;
-  /** Voucher locks in the journal (held or being taken). */
-  locksHeld: () => number;
+  /** Whether a shopper, a manager or a voucher lock would be cut short. */
+  activity: KioskActivity;
 }
 
 export interface FleetService {
@@ -49,7 +50,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     logger,
     doctor: () => runDoctor({ dataDir: parts.dataDir, logger, secrets: parts.secrets }),
     diagnostics: parts.diagnostics,
-    isIdle: () => parts.locksHeld() === 0,
+    activity: parts.activity,
     restart: () => parts.host.restart(),
   });
   const health = () => fleetHealth(parts, startedAt);
@@ -112,7 +113,7 @@ async function fleetHealth(parts: FleetServiceParts, startedAt: number): Promise
     version: parts.version,
     mode: parts.config.isDemo() ? 'demo' : 'connected',
     platform: parts.health.status(),
-    locksHeld: parts.locksHeld(),
+    locksHeld: parts.activity.locksHeld(),
     scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: scanner.lastScanAt ?? null },
     logLinesDropped: parts.logSink.drops().droppedLines,
     freeDiskBytes: await freeDiskBytes(parts.dataDir),

@@ -1,0 +1,90 @@
+import type { BridgeConnection } from '../bridge/dispatcher.std.ts';
+import type { KioskScreen } from '../../common/contract.std.ts';
+
+export interface KioskActivityOptions {
+  /** Voucher locks in the journal: held, or being taken. */
+  locksHeld: () => number;
+  now?: () => number;
+}
+
+/**
+ * The one answer to "may the kiosk do something disruptive now?" (install an update, restart,
+ * reload, sleep for quiet hours): idle means every screen shows the attract screen and no voucher
+ * lock is in the journal. Screens report themselves (reportScreen); a screen that goes away
+ * (a closed browser tab) is forgotten, so it cannot keep the kiosk busy for ever.
+ */
+export class KioskActivity {
+  readonly #screens = new Map<BridgeConnection, KioskScreen>();
+  readonly #listeners = new Set<() => void>();
+  readonly #locksHeld: () => number;
+  readonly #now: () => number;
+  #attractReachedAt: number | null = null;
+
+  constructor(options: KioskActivityOptions) {
+    this.#locksHeld = options.locksHeld;
+    this.#now = options.now ?? Date.now;
+  }
+
+  report(connection: BridgeConnection, screen: KioskScreen): void {
+    if (screen === 'attract') this.#attractReachedAt ??= this.#now();
+    if (this.#screens.get(connection) === screen) return;
+    this.#screens.set(connection, screen);
+    this.#changed();
+  }
+
+  forget(connection: BridgeConnection): void {
+    if (this.#screens.delete(connection)) this.#changed();
+  }
+
+  /** What each screen shows now: `visit` wins over `console`, which wins over `attract`. */
+  screen(): KioskScreen | 'none' {
+    const shown = new Set(this.#screens.values());
+    for (const screen of ['visit', 'console', 'attract'] as const) if (shown.has(screen)) return screen;
+    return 'none';
+  }
+
+  /** When a screen first showed the attract screen in this run (epoch ms), or null: not yet. */
+  attractReachedAt(): number | null {
+    return this.#attractReachedAt;
+  }
+
+  locksHeld(): number {
+    return this.#locksHeld();
+  }
+
+  /** No shopper or manager at any screen, and no voucher lock held or being taken. */
+  isIdle(): boolean {
+    const screen = this.screen();
+    return (screen === 'attract' || screen === 'none') && this.#locksHeld() === 0;
+  }
+
+  /** Called at every change of a screen; locks are not announced, so waiters also poll (whenIdle). */
+  onChange(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Resolves at the next idle moment, or false once `timeoutMs` passes first. Polls as well as
+   * listening: a lock released in main changes no screen.
+   */
+  whenIdle({ timeoutMs, pollMs = 1_000 }: { timeoutMs: number; pollMs?: number }): Promise<boolean> {
+    if (this.isIdle()) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const finish = (idle: boolean) => {
+        clearInterval(poll);
+        clearTimeout(deadline);
+        stopListening();
+        resolve(idle);
+      };
+      const check = () => this.isIdle() && finish(true);
+      const poll = setInterval(check, pollMs);
+      const deadline = setTimeout(() => finish(false), timeoutMs);
+      const stopListening = this.onChange(check);
+    });
+  }
+
+  #changed() {
+    for (const listener of this.#listeners) listener();
+  }
+}
