@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CreatePortalSessionBody, CreateRedeemGiftcardsPortalSessionBody } from '../api/portal-sessions.std.ts';
+import { LocalTime, LocalTimeRange } from './local-time.std.ts';
 
 /**
  * The one config schema. Every key other issues rely on lives here, with its default and its
@@ -80,6 +81,21 @@ const mqttUrl = z
     return url.protocol === 'mqtts:' || isLoopbackUrl(url);
   }, 'use mqtts; plain mqtt is allowed only to this computer (localhost)');
 
+/**
+ * The update feed (electron-builder's `latest*.yml`): what is installed comes from it, so https
+ * unless it is this computer (a test feed, a local mirror).
+ */
+const feedUrl = z
+  .url({ protocol: /^https?$/ })
+  .refine((value) => {
+    if (!URL.canParse(value)) return true;
+    const url = new URL(value);
+    return url.protocol === 'https:' || isLoopbackUrl(url);
+  }, 'use https; plain http is allowed only to this computer (localhost)');
+
+/** One weekday's quiet hours; null: that day has none. */
+const quietRange = LocalTimeRange.nullable().default(null);
+
 /** MQTT topic levels: no wildcards, no separators, nothing empty. */
 const topicLevels = z.string().min(1).max(120).regex(/^[^#+\u0000]+$/, 'no # or + in a topic');
 const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
@@ -158,6 +174,34 @@ export const KioskConfig = z
             topicPrefix: topicLevels.default('loyalty-kiosk'),
           })
           .prefault({}),
+      })
+      .prefault({}),
+    update: z
+      .object({
+        channel: z.enum(['stable', 'beta']).default('stable'),
+        /** null: updates are off. */
+        feedUrl: feedUrl.nullable().default(null),
+        /** Local time range in which a downloaded update may be installed (when idle). */
+        window: LocalTimeRange.default('03:00-05:00'),
+      })
+      .prefault({}),
+    schedule: z
+      .object({
+        /** Per weekday, a local time range in which the idle kiosk sleeps (null: none that day). */
+        quietHours: z
+          .object({
+            sunday: quietRange,
+            monday: quietRange,
+            tuesday: quietRange,
+            wednesday: quietRange,
+            thursday: quietRange,
+            friday: quietRange,
+            saturday: quietRange,
+          })
+          .strict()
+          .prefault({}),
+        /** Local time of a daily restart, when idle with no lock held (null: none). */
+        nightlyRestart: LocalTime.nullable().default(null),
       })
       .prefault({}),
   })

@@ -25,7 +25,18 @@ const FOUNDATION_KEYS = [
 ];
 
 /** Issue #13's fleet keys: provisioning files name them. */
-const FLEET_KEYS = ['fleet.kioskId', 'fleet.mqtt.url', 'fleet.mqtt.username', 'fleet.mqtt.topicPrefix'];
+const FLEET_KEYS = [
+  'fleet.kioskId',
+  'fleet.mqtt.url',
+  'fleet.mqtt.username',
+  'fleet.mqtt.topicPrefix',
+  'update.channel',
+  'update.feedUrl',
+  'update.window',
+  'schedule.quietHours.monday',
+  'schedule.quietHours.sunday',
+  'schedule.nightlyRestart',
+];
 
 describe('config keys', () => {
   it('include every key the foundation names, spelt exactly so', () => {
@@ -60,5 +71,17 @@ describe('config keys', () => {
   it('default to no broker, the hostname as kiosk id and the loyalty-kiosk prefix', () => {
     expect(KioskConfig.parse({}).fleet).toEqual({ kioskId: null, mqtt: { url: null, username: null, topicPrefix: 'loyalty-kiosk' } });
     expect(KioskConfig.safeParse({ fleet: { kioskId: 'a/b' } }).success).toBe(false);
+  });
+
+  it('take an update feed over https (or on this computer), a window and weekday quiet hours', () => {
+    const parses = (value: unknown) => KioskConfig.safeParse(value).success;
+    expect(KioskConfig.parse({}).update).toEqual({ channel: 'stable', feedUrl: null, window: '03:00-05:00' });
+    expect(parses({ update: { feedUrl: 'https://updates.example/kiosk' } })).toBe(true);
+    expect(parses({ update: { feedUrl: 'http://127.0.0.1:8080' } })).toBe(true);
+    expect(parses({ update: { feedUrl: 'http://updates.example' } })).toBe(false);
+    expect(parses({ update: { channel: 'nightly' } })).toBe(false);
+    expect(parses({ schedule: { quietHours: { friday: '22:00-07:00' }, nightlyRestart: '04:30' } })).toBe(true);
+    expect(parses({ schedule: { quietHours: { someday: '22:00-07:00' } } })).toBe(false);
+    expect(parses({ schedule: { nightlyRestart: '4:30' } })).toBe(false);
   });
 });
