@@ -9,6 +9,7 @@ import { EXIT_ALREADY_RUNNING, startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
 import { setOpenAtLogin } from './login-item.main.ts';
+import { displaySleepControl } from './display-sleep.main.ts';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
@@ -73,6 +74,8 @@ async function start(dataDir: string) {
     version: appVersion(),
     echoLogs: dev,
     keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,
+    // The display stays awake, but while the kiosk sleeps (quiet hours).
+    display: displaySleepControl(powerSaveBlocker),
     host: {
       // Through quit, not exit: the services close first, so held voucher locks are released.
       restart: () => {
@@ -97,8 +100,6 @@ async function start(dataDir: string) {
   forwardBridgeEvents(window.webContents, services);
   window.once('ready-to-show', () => window.show());
 
-  // A kiosk display must never dim or sleep while the app runs.
-  powerSaveBlocker.start('prevent-display-sleep');
   // Windows and macOS: an installed kiosk comes back at login (Linux: kioskctl autostart enable).
   if (app.isPackaged && !dev) setOpenAtLogin(app, process.platform, true);
 

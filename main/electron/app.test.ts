@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../common/contract.std.ts';
 import { buildOutput } from '../paths/build-output.node.ts';
+import type { KioskServicesOptions } from '../kiosk-services.node.ts';
 import { fakeElectron, fakeKioskServices, FakeWebContents } from './fake-electron.test-support.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 
@@ -213,6 +214,22 @@ describe('Electron app: once ready', () => {
   it('keeps the display awake', async () => {
     const { powerSaveBlocker } = await runApp();
     expect(powerSaveBlocker.start).toHaveBeenCalledWith('prevent-display-sleep');
+    expect([...powerSaveBlocker.active.values()]).toEqual(['prevent-display-sleep']);
+  });
+
+  it('lets the display sleep while the kiosk sleeps (quiet hours), and keeps it awake again on wake', async () => {
+    const { powerSaveBlocker, startKioskServices } = await runApp();
+    const [options] = startKioskServices.mock.calls[0] as unknown as [KioskServicesOptions];
+    const display = options.display!;
+    display.allowDisplaySleep(true);
+    expect(powerSaveBlocker.active.size).toBe(0);
+    display.allowDisplaySleep(true);
+    expect(powerSaveBlocker.stop).toHaveBeenCalledOnce();
+
+    display.allowDisplaySleep(false);
+    display.allowDisplaySleep(false);
+    expect([...powerSaveBlocker.active.values()]).toEqual(['prevent-display-sleep']);
+    expect(powerSaveBlocker.start).toHaveBeenCalledTimes(2);
   });
 
   it('brings the kiosk window back when a second instance starts', async () => {

@@ -183,6 +183,21 @@ export class FakeBrowserWindow extends CancellableEmitter {
   }
 }
 
+/** Electron's power-save blocker: `active` holds the blockers started and not yet stopped, by id. */
+function fakePowerSaveBlocker() {
+  let nextId = 1;
+  const active = new Map<number, 'prevent-app-suspension' | 'prevent-display-sleep'>();
+  return {
+    active,
+    start: vi.fn((type: 'prevent-app-suspension' | 'prevent-display-sleep') => {
+      active.set(nextId, type);
+      return nextId++;
+    }),
+    stop: vi.fn((id: number) => active.delete(id)),
+    isStarted: vi.fn((id: number) => active.has(id)),
+  };
+}
+
 /**
  * A whole `electron` module for `vi.doMock('electron', () => fake.module)`. Like Electron, a new
  * window announces its web contents through the app's `web-contents-created`.
@@ -225,7 +240,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
   const ipcMain = new FakeIpcMain();
   const protocol = new FakeProtocol();
   const defaultSession = new FakeSession();
-  const powerSaveBlocker = { start: vi.fn(() => 1) };
+  const powerSaveBlocker = fakePowerSaveBlocker();
   const powerMonitor = new CancellableEmitter();
   const Menu = { setApplicationMenu: vi.fn() };
   const dialog = { showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] as string[] })) };
