@@ -97,6 +97,9 @@ const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 export const KioskScreen = z.enum(['attract', 'visit', 'console']);
 export type KioskScreen = z.infer<typeof KioskScreen>;
 
+/** Quiet hours: while asleep the screen is black and the input that wakes it is swallowed. */
+export const SleepState = z.object({ asleep: z.boolean() });
+
 /** Calls anyone at the screen may make: the shopper's visit, and what the kiosk reports of itself. */
 export const shopperCalls = {
   getAppInfo: { input: NoInput, output: AppInfo },
@@ -117,6 +120,10 @@ export const shopperCalls = {
    * before it updates, restarts or sleeps.
    */
   reportScreen: { input: z.object({ screen: KioskScreen }).strict(), output: z.null() },
+  /** Whether the kiosk sleeps (quiet hours): a renderer that loads then comes back asleep. */
+  getSleepState: { input: NoInput, output: SleepState },
+  /** The first touch, key or scan on the sleeping kiosk: it wakes (and that input is swallowed). */
+  wake: { input: NoInput, output: z.null() },
 
   /** A scan on the attract screen: a card and a voucher code are looked up at once. */
   lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },
@@ -217,6 +224,8 @@ export const events = {
   scannerStatus: ScannerStatus,
   /** A deep link (`loyalty-kiosk://portal-session/<uuid>`) asks to reopen a session. */
   openPortalSession: z.object({ uuid: z.uuid() }),
+  /** The kiosk fell asleep (quiet hours) or woke. */
+  sleep: SleepState,
 } as const;
 
 export type CallName = keyof typeof calls;

@@ -26,6 +26,7 @@ import { createRedemptionService, type RedemptionService } from './vouchers/rede
 import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
 import { startFleetService } from './fleet/fleet-service.node.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
+import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
 const FLEET_CONNECTION = new BridgeConnection('fleet');
@@ -43,6 +44,8 @@ export interface KioskServicesOptions {
   host?: ManagerHost;
   /** One shopper action's time with the platform, across all its requests and retries (default 12 s). */
   actionBudgetMs?: number;
+  /** Whether the display may sleep (quiet hours); absent: the host has no say (the browser host). */
+  display?: DisplayHost;
 }
 
 /**
@@ -134,7 +137,16 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     return baseUrl ? new URL(baseUrl).origin : null;
   };
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity };
+  const schedule = startScheduleService({
+    config,
+    activity,
+    events,
+    scanner,
+    display: options.display ?? NO_DISPLAY_CONTROL,
+    restart: () => hostOf(options, logger).restart(),
+    logger,
+  });
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
@@ -151,6 +163,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     activity,
     async close() {
       stopWatchingConfig();
+      schedule.close();
       await fleet.close();
       await secretOrigin.settled();
       await recovered;
@@ -203,6 +216,9 @@ async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog
   return { redemptions, recovered, journal };
 }
 
+/** A host without a power-save blocker (the browser host: Chromium and the OS decide). */
+const NO_DISPLAY_CONTROL: DisplayHost = { allowDisplaySleep: () => {} };
+
 /** What restart and quit mean here: the host's, or a logged refusal where it has none. */
 function hostOf(options: KioskServicesOptions, logger: Logger): ManagerHost {
   return options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') };
@@ -222,9 +238,10 @@ function callHandlers(
     platformOrigin: () => string | null;
     consoleSession: ConsoleSession;
     activity: KioskActivity;
+    schedule: ScheduleService;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -237,6 +254,11 @@ function callHandlers(
     getScannerStatus: async () => scanner.status(),
     reportScreen: async ({ screen }, from) => {
       activity.report(from, screen);
+      return null;
+    },
+    getSleepState: async () => ({ asleep: schedule.asleep() }),
+    wake: async () => {
+      schedule.wake();
       return null;
     },
     listSerialPorts: () => listSerialPorts(),

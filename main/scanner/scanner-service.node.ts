@@ -31,6 +31,8 @@ export class ScannerService {
   #applied = '';
   #stopWatching: () => void = () => {};
   #switching: Promise<void> = Promise.resolve();
+  /** Asleep (quiet hours): the port is closed whatever the settings say, until resume(). */
+  #paused = false;
 
   constructor(
     private readonly options: {
@@ -49,9 +51,24 @@ export class ScannerService {
   status(): ScannerStatus {
     const scanner = this.options.config.get().scanner;
     if (scanner.connection === 'keyboard') return { connection: 'keyboard', state: 'not_used', path: null };
+    if (this.#paused) return { connection: 'serial', state: 'disconnected', path: scanner.serial.path };
     if (!this.#scanner) return { connection: 'serial', state: 'not_configured', path: scanner.serial.path };
     const { state, path, lastError, lastScanAt } = this.#scanner.status();
     return { connection: 'serial', state, path, lastError, lastScanAt };
+  }
+
+  /** Releases the serial port (the kiosk sleeps); resolves once it is really closed. */
+  pause(): Promise<void> {
+    this.#paused = true;
+    this.#apply(this.options.config.get().scanner);
+    return this.#switching;
+  }
+
+  /** Opens the configured port again; resolves once the attempt has started. */
+  resume(): Promise<void> {
+    this.#paused = false;
+    this.#apply(this.options.config.get().scanner);
+    return this.#switching;
   }
 
   async close() {
@@ -62,7 +79,7 @@ export class ScannerService {
   }
 
   #apply(scanner: ScannerConfig) {
-    const settings = serialSettingsFrom(scanner);
+    const settings = this.#paused ? null : serialSettingsFrom(scanner);
     const key = JSON.stringify(settings);
     if (key === this.#applied) return;
     this.#applied = key;
