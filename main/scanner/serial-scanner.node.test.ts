@@ -376,6 +376,22 @@ describe('SerialScanner connection', () => {
     expect(scanner.status().lastError).toBeTruthy();
   });
 
+  // Quiet hours close the port: a scan made then must not act on wake. The serialport binding
+  // flushes the tty's input at open; this holds it to that.
+  it('ignores what the device sent while the port was closed: a scan nobody saw act must not act once it opens', async () => {
+    const pty = await ptyPair();
+    // Another holder of the tty keeps its input queue alive while the scanner has it closed
+    // (as a USB adapter's driver buffers what the device sends).
+    const holder = fs.openSync(pty.scannerPath, fs.constants.O_RDONLY | fs.constants.O_NOCTTY | fs.constants.O_NONBLOCK);
+    cleanups.push(async () => fs.closeSync(holder));
+    await pty.write('STALE\r');
+    await sleep(100);
+    const { values, scanned } = await connectedScanner(pty);
+    await pty.write('FRESH\r');
+    await scanned('FRESH');
+    expect(values()).toEqual(['FRESH']);
+  });
+
   it('stop() releases the port, is idempotent, and ends scanning', async () => {
     const pty = await ptyPair();
     const { scanner, values } = await connectedScanner(pty);
