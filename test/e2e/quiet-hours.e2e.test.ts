@@ -99,6 +99,12 @@ describe('quiet hours: the sleeping kiosk', () => {
     await expect(page.getByTestId('attract-screen').locator('.actions button').first().boundingBox()).resolves.toEqual(button);
     await expect.poll(() => cameraTrackStates(page)).toEqual(['ended', 'live']);
     await screenshot(page, 'quiet-hours-after-wake');
+    // Awake, the attract screen still drifts slowly, so nothing burns into the panel.
+    const drift = page.locator('.attract .drift').evaluate((element) => {
+      const { animationDuration, animationIterationCount } = getComputedStyle(element);
+      return { animationDuration, animationIterationCount };
+    });
+    await expect(drift).resolves.toEqual({ animationDuration: '120s', animationIterationCount: 'infinite' });
 
     // Left alone again it sleeps again; a reload during quiet hours comes back asleep.
     await sleepScreen.waitFor({ timeout: SLEEP_WITHIN_MS });
