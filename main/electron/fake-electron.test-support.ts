@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { vi } from 'vitest';
 import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Protocol, Session, WebContents } from 'electron';
 import { EventBus } from '../bridge/event-bus.std.ts';
+import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
 
@@ -166,7 +167,8 @@ export function fakeKioskServices() {
   const logger = recordingLogger();
   const dispatch = vi.fn(async (_call: unknown, _input: unknown, _connection: unknown) => ({ ok: true as const, value: 'dispatched' }));
   const close = vi.fn(async () => {});
-  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null } as unknown as KioskServices;
+  const activity = new KioskActivity({ locksHeld: () => 0 });
+  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null, activity } as unknown as KioskServices;
   return { services, dispatch, logger, close, events: services.events };
 }
 
