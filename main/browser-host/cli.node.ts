@@ -39,6 +39,8 @@ const services = await startKioskServices({
   echoLogs: process.env.KIOSK_ECHO_LOGS === '1',
   keychainService: process.env.KIOSK_KEYCHAIN_SERVICE,
   serviceRetryMs,
+  // No `display` hook: the browser host has no power-save blocker; in quiet hours the screen goes
+  // black and Chromium and the OS decide when the display sleeps.
   host: {
     // Starts afresh as a new process (a new port and token when they were picked at random).
     restart: () => void stop(false).then(relaunch),
