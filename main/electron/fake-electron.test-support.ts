@@ -196,7 +196,6 @@ function fakePowerSaveBlocker() {
       return nextId++;
     }),
     stop: vi.fn((id: number) => active.delete(id)),
-    isStarted: vi.fn((id: number) => active.has(id)),
   };
 }
 
