@@ -1,4 +1,6 @@
 import { EventEmitter } from 'node:events';
+import http from 'node:http';
+import { createRequire } from 'node:module';
 import { vi } from 'vitest';
 import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Protocol, Session, WebContents } from 'electron';
 import { EventBus } from '../bridge/event-bus.std.ts';
@@ -207,7 +209,13 @@ function fakePowerSaveBlocker() {
  * `heldUserData`: the userData folders whose single-instance lock other (fake) instances hold, as
  * Electron keys it; a granted lock is added. Without it the lock is simply `singleInstanceLock`.
  */
-export function fakeElectron({ singleInstanceLock = true, userData = '/fake/userData', heldUserData = undefined as Set<string> | undefined } = {}) {
+export function fakeElectron({
+  singleInstanceLock = true,
+  userData = '/fake/userData',
+  heldUserData = undefined as Set<string> | undefined,
+  version = '0.1.0',
+  isPackaged = false,
+} = {}) {
   // The OS's login item: what setLoginItemSettings stored is what getLoginItemSettings reads back.
   let openAtLogin = false;
   const app = Object.assign(new CancellableEmitter(), {
@@ -227,6 +235,10 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
     whenReady: vi.fn(async () => {}),
     setAsDefaultProtocolClient: vi.fn(() => true),
     getPath: vi.fn((name: string) => (name === 'userData' ? userData : `/fake/${name}`)),
+    getVersion: () => version,
+    getName: () => 'Loyalty Kiosk',
+    getAppPath: () => '/fake/app',
+    isPackaged,
     setPath: vi.fn((name: string, value: string) => {
       if (name === 'userData') userData = value;
     }),
@@ -245,6 +257,7 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
   const powerMonitor = new CancellableEmitter();
   const Menu = { setApplicationMenu: vi.fn() };
   const dialog = { showOpenDialog: vi.fn(async () => ({ canceled: true, filePaths: [] as string[] })) };
+  const autoUpdater = new EventEmitter();
   return {
     app,
     windows,
@@ -255,6 +268,46 @@ export function fakeElectron({ singleInstanceLock = true, userData = '/fake/user
     powerMonitor,
     Menu,
     dialog,
-    module: { app, BrowserWindow, ipcMain, protocol, session: { defaultSession }, powerSaveBlocker, powerMonitor, Menu, dialog },
+    autoUpdater,
+    module: {
+      app,
+      BrowserWindow,
+      ipcMain,
+      protocol,
+      session: { defaultSession, fromPartition: () => defaultSession },
+      powerSaveBlocker,
+      powerMonitor,
+      Menu,
+      dialog,
+      net: { request: netRequest },
+      autoUpdater,
+    },
+  };
+}
+
+/**
+ * Electron's `net.request` on node:http (loopback test servers only): the same ClientRequest
+ * events electron-updater listens to (`response`, `error`). Electron's own options (`session`,
+ * `redirect`) mean nothing to Node and are dropped.
+ */
+function netRequest(options: http.RequestOptions & { session?: unknown; redirect?: string }): http.ClientRequest {
+  const { session: _session, redirect: _redirect, ...nodeOptions } = options;
+  // A fresh connection each time, as each Electron request is: no keep-alive socket piling up listeners.
+  return http.request({ ...nodeOptions, agent: false });
+}
+
+/**
+ * Makes `require('electron')` inside CommonJS packages (electron-updater) return `fake.module`
+ * until the returned function is called: vi.mock reaches only the modules Vite loads, not those
+ * node_modules load themselves.
+ */
+export function installFakeElectronForCommonJs(fake: { module: object }): () => void {
+  const require = createRequire(import.meta.url);
+  const id = require.resolve('electron');
+  const before = require.cache[id];
+  require.cache[id] = { id, filename: id, loaded: true, exports: fake.module } as NodeJS.Module;
+  return () => {
+    if (before) require.cache[id] = before;
+    else delete require.cache[id];
   };
 }

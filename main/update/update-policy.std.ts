@@ -1,0 +1,30 @@
+import { isWithinRange } from '../../common/local-time.std.ts';
+
+/** The kiosk's channel as electron-builder names its feed files: stable is `latest`. */
+export function channelFileBase(channel: 'stable' | 'beta'): 'latest' | 'beta' {
+  return channel === 'stable' ? 'latest' : 'beta';
+}
+
+/**
+ * The feed file electron-updater asks for (its Provider's naming): `<base>-linux.yml` on x64
+ * Linux, `-linux-<arch>` elsewhere on Linux, `-mac` on macOS, nothing on Windows.
+ */
+export function channelFileName(channel: 'stable' | 'beta', platform: NodeJS.Platform, arch: string): string {
+  const base = channelFileBase(channel);
+  if (platform === 'linux') return `${base}-linux${arch === 'x64' ? '' : `-${arch}`}.yml`;
+  return `${base}${platform === 'darwin' ? '-mac' : ''}.yml`;
+}
+
+export const FIRST_RETRY_MS = 60_000;
+
+/** Backoff after failed checks or downloads: 1 min, doubling, never longer than the check interval. */
+export function retryDelayMs(failures: number, checkIntervalMs: number, firstRetryMs = FIRST_RETRY_MS): number {
+  return Math.min(firstRetryMs * 2 ** Math.max(0, failures - 1), checkIntervalMs);
+}
+
+/** Why a downloaded update may not be installed now, or null: install. */
+export function installBlocker({ window, now, idle }: { window: string; now: Date; idle: boolean }): string | null {
+  if (!isWithinRange(window, now)) return `waiting for the update window ${window}`;
+  if (!idle) return 'waiting for the kiosk to be idle (attract screen, no voucher lock)';
+  return null;
+}
