@@ -28,7 +28,7 @@ const mainImports = (ownHost) => [
   'base/**',
   'sandbox/sandbox.node.ts',
 ];
-const MAIN_PACKAGES = [NODE_BUILTINS, 'electron', 'electron-updater', 'keytar', 'serialport', 'ws', 'zod', 'mqtt'];
+const MAIN_PACKAGES = [NODE_BUILTINS, 'electron', 'electron-updater', 'js-yaml', 'keytar', 'serialport', 'ws', 'zod', 'mqtt'];
 const MAIN_WHY =
   'main/ holds the services; the hosts (main/electron/, main/browser-host/) only carry the contract and are imported by nothing but their own entry points and tests; the sandbox is embedded (demo mode) only through sandbox/sandbox.node.ts (startSandbox); the renderer is another process (share through common/*.std.ts).';
 

@@ -12,6 +12,9 @@ import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
 import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile } from '../autostart/autostart.node.ts';
+import { appVersion } from '../paths/build-output.node.ts';
+import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
+import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
 import { runDoctor } from './doctor.node.ts';
 import { formatTable } from './table.std.ts';
 
@@ -49,6 +52,11 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
                               into $XDG_CONFIG_HOME (default ~/.config)
   autostart disable           remove them
   autostart status            which of them are installed
+  update status               version, channel, feed, and what the running kiosk has available
+                              and downloaded (from its update-state.json)
+  update check                read the feed now: the version it offers, its rollout stage
+  update rollback             go back to the installer kept before the last update (AppImage:
+                              put back in place; deb, exe: prints the command to run)
 
 Secrets and the PIN are never taken from the command line:
   printf %s "$API_KEY" | npm run kioskctl -- secrets set api-key
@@ -252,6 +260,37 @@ const commands: Record<string, Command> = {
       return EXIT.ok;
     },
   },
+  'update status': {
+    args: [],
+    readOnly: true,
+    run: (context, tools) => printUpdateReport(context, updateStatusReport(context.dataDir, tools.config().get(), appVersion())),
+  },
+  'update check': {
+    args: [],
+    readOnly: true,
+    run: async (context, tools) => printUpdateReport(context, await updateCheckReport(context.dataDir, tools.config().get(), appVersion())),
+  },
+  'update rollback': {
+    args: [],
+    run: async (context, tools) => {
+      const from = runningVersion(context.dataDir, appVersion());
+      let outcome;
+      try {
+        outcome = await rollbackToPrevious({ dataDir: context.dataDir, runningVersion: from, appImage: process.env.APPIMAGE ?? null });
+      } catch (error) {
+        if (error instanceof NoPreviousInstaller) throw new Refused(error.message);
+        throw error;
+      }
+      tools.logger.info('update rolled back by kioskctl', { from, to: outcome.version });
+      context.stdout(`${from} is marked failed: the kiosk will not take it from the feed again\n`);
+      if (outcome.kind === 'replaced') {
+        context.stdout(`${outcome.target} is ${outcome.version} again; restart the kiosk to run it: systemctl --user restart loyalty-kiosk.service\n`);
+      } else {
+        context.stdout(`to install ${outcome.version}, run (admin rights needed), then restart the kiosk:\n  ${outcome.command}\n`);
+      }
+      return EXIT.ok;
+    },
+  },
   doctor: {
     args: [],
     readOnly: true,
@@ -264,6 +303,11 @@ const commands: Record<string, Command> = {
     },
   },
 };
+
+function printUpdateReport(context: KioskctlContext, report: UpdateReport): number {
+  context.stdout(formatTable(report.rows));
+  return report.ok ? EXIT.ok : EXIT.failed;
+}
 
 function printAutostart(context: KioskctlContext, files: AutostartFile[]): void {
   context.stdout(formatTable([['FILE', 'STATUS', 'PATH'], ...files.map((file) => [file.name, file.installed ? 'installed' : 'absent', file.target])]));

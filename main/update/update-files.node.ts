@@ -60,16 +60,18 @@ export function readUpdateState(dataDir: string): UpdateState | null {
   return readJsonFile(updateFiles(dataDir).state, UpdateState);
 }
 
+/** The manifest names the file inside its folder: the folder moves (installed/ becomes previous/). */
 export function readKeptInstaller(dir: string): KeptInstaller | null {
-  return readJsonFile(path.join(dir, MANIFEST), KeptInstaller);
+  const kept = readJsonFile(path.join(dir, MANIFEST), KeptInstaller);
+  return kept && { ...kept, file: path.join(dir, path.basename(kept.file)) };
 }
 
 /** Replaces `dir` with a copy of `source` and its manifest; a copy cut short leaves no manifest. */
 async function keepInstaller(dir: string, source: string, manifest: Omit<KeptInstaller, 'file'>): Promise<void> {
   await fsp.rm(dir, { recursive: true, force: true });
   await fsp.mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, path.basename(source));
-  await fsp.copyFile(source, file);
+  const file = path.basename(source);
+  await fsp.copyFile(source, path.join(dir, file));
   await writeJsonFile(path.join(dir, MANIFEST), { ...manifest, file });
 }
 

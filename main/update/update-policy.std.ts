@@ -28,3 +28,28 @@ export function installBlocker({ window, now, idle }: { window: string; now: Dat
   if (!idle) return 'waiting for the kiosk to be idle (attract screen, no voucher lock)';
   return null;
 }
+
+/**
+ * Semver order for display (kioskctl, doctor): negative when `a` is older than `b`. A release
+ * is newer than its own pre-releases. electron-updater itself decides what is installed.
+ */
+export function compareVersions(a: string, b: string): number {
+  const [coreA = '', preA] = splitVersion(a);
+  const [coreB = '', preB] = splitVersion(b);
+  const numbersA = coreA.split('.').map(Number);
+  const numbersB = coreB.split('.').map(Number);
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (numbersA[index] ?? 0) - (numbersB[index] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  if (preA === preB) return 0;
+  if (preA === undefined) return 1;
+  if (preB === undefined) return -1;
+  return preA.localeCompare(preB, 'en', { numeric: true });
+}
+
+function splitVersion(version: string): [string, string | undefined] {
+  const plain = version.replace(/^v/, '').split('+')[0] ?? '';
+  const dash = plain.indexOf('-');
+  return dash < 0 ? [plain, undefined] : [plain.slice(0, dash), plain.slice(dash + 1)];
+}
