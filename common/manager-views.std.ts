@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { VoucherStatus } from '../api/vouchers.std.ts';
 import { KioskConfig } from './config-schema.std.ts';
 import { ScanSource } from './scan.std.ts';
+import { UpdateState } from './update-state.std.ts';
 
 /** What the store manager's console is shown: settings without the PIN hash, secrets only as "stored". */
 
@@ -107,5 +108,7 @@ export const Diagnostics = z.object({
   log: z.object({ droppedLines: z.number().int().min(0), lastProblem: z.string().nullable() }),
   /** Already redacted by the log sink. */
   logTail: z.array(z.string()),
+  /** The auto-update: channel, feed, what is available, downloaded, or failed. */
+  update: UpdateState,
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;

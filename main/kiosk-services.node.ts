@@ -27,6 +27,7 @@ import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-
 import { startFleetService } from './fleet/fleet-service.node.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
+import { UpdateService, type Updater } from './update/update-service.node.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
 const FLEET_CONNECTION = new BridgeConnection('fleet');
@@ -46,6 +47,17 @@ export interface KioskServicesOptions {
   actionBudgetMs?: number;
   /** Whether the display may sleep (quiet hours); absent: the host has no say (the browser host). */
   display?: DisplayHost;
+  /**
+   * The host's installer (Electron: electron-updater). Absent in the browser host, which runs from
+   * a folder and has nothing to install: its update state is `off`, saying so.
+   */
+  update?: {
+    updater: Updater;
+    /** Quit through the host's own quit path (these services close first), then run `install`. */
+    quitToInstall: (install: () => void) => void;
+    /** The AppImage the kiosk runs from, if it does ($APPIMAGE): kept aside for rollback. */
+    runningAppImage: string | null;
+  };
 }
 
 /**
@@ -66,6 +78,8 @@ export interface KioskServices {
   platformOrigin(): string | null;
   /** What the screens show and whether a lock is held: whether the kiosk is idle. */
   readonly activity: KioskActivity;
+  /** The auto-update (off in a host without an installer). */
+  readonly update: UpdateService;
   close(): Promise<void>;
 }
 
@@ -146,11 +160,12 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     restart: () => hostOf(options, logger).restart(),
     logger,
   });
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule };
+  const update = startUpdates(options, foundation, activity);
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
-  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity });
+  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity, update });
 
   return {
     ...foundation,
@@ -161,9 +176,11 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     },
     platformOrigin,
     activity,
+    update,
     async close() {
       stopWatchingConfig();
       schedule.close();
+      await update.close();
       await fleet.close();
       await secretOrigin.settled();
       await recovered;
@@ -218,6 +235,20 @@ async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog
 
 /** A host without a power-save blocker (the browser host: Chromium and the OS decide). */
 const NO_DISPLAY_CONTROL: DisplayHost = { allowDisplaySleep: () => {} };
+/** The auto-update, with the host's installer or, where there is none, off. */
+function startUpdates(options: KioskServicesOptions, { config, logger }: Foundation, activity: KioskActivity): UpdateService {
+  return new UpdateService({
+    updater: options.update?.updater ?? null,
+    offNote: 'this host has no installer (the browser host runs from its folder: update it there)',
+    quitToInstall: options.update?.quitToInstall ?? (() => {}),
+    runningAppImage: options.update?.runningAppImage ?? null,
+    config,
+    activity,
+    logger: logger.child({ part: 'update' }),
+    dataDir: options.dataDir,
+    version: options.version,
+  });
+}
 
 /** What restart and quit mean here: the host's, or a logged refusal where it has none. */
 function hostOf(options: KioskServicesOptions, logger: Logger): ManagerHost {
@@ -239,9 +270,10 @@ function callHandlers(
     consoleSession: ConsoleSession;
     activity: KioskActivity;
     schedule: ScheduleService;
+    update: UpdateService;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -275,6 +307,7 @@ function callHandlers(
       logger,
       host: hostOf(options, logger),
       platformOrigin: () => platformOrigin(),
+      updateState: () => update.state(),
     }),
     ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
   };

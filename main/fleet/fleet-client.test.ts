@@ -26,6 +26,20 @@ const HEALTH: FleetHealth = {
   logLinesDropped: 0,
   freeDiskBytes: 1_000_000,
   uptimeSeconds: 5,
+  channel: 'stable',
+  update: {
+    state: 'off',
+    note: 'update.feedUrl is not set',
+    currentVersion: '1.2.3',
+    channel: 'stable',
+    feedOrigin: null,
+    availableVersion: null,
+    downloadedVersion: null,
+    lastCheckAt: null,
+    lastError: null,
+    retryAt: null,
+    failedVersion: null,
+  },
 };
 
 let broker: Mosquitto;

@@ -1,6 +1,7 @@
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import type { UpdateService } from '../update/update-service.node.ts';
 import type { FleetCommandHandler } from './fleet-client.node.ts';
 import { ConfigSetArgs, type FleetCommandName, RestartArgs } from './fleet-messages.std.ts';
 
@@ -15,6 +16,10 @@ export interface FleetCommandOptions {
   restart: () => void;
   /** Absent where the host cannot reload without a restart: the command answers `unsupported`. */
   reload?: () => void;
+  /** Absent where the kiosk has no update service: update-check answers `unsupported`. */
+  update?: Pick<UpdateService, 'checkNow' | 'state'>;
+  /** How long update-check waits for the check (and a short download) before it answers with the state so far (default 20 s). */
+  updateAnswerMs?: number;
   /** How long restart and reload wait for idle before they give up (default 10 min); polled each second. */
   idleWaitMs?: number;
   idlePollMs?: number;
@@ -22,7 +27,7 @@ export interface FleetCommandOptions {
 
 /** The commands a fleet broker may send this kiosk; each returns its answer or throws a plain-words error. */
 export function fleetCommands(options: FleetCommandOptions): Record<FleetCommandName, FleetCommandHandler> {
-  const { config, logger } = options;
+  const { config, logger, update } = options;
   const whenIdle = (action: string, run: () => void) => async (request: Record<string, unknown>) => {
     const { force } = RestartArgs.parse(request);
     if (!force) await waitForIdle(options);
@@ -43,8 +48,17 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     },
     restart: whenIdle('restart', options.restart),
     reload: options.reload ? whenIdle('reload', options.reload) : async () => ({ reload: 'unsupported' }),
-    'update-check': async () => ({ update: 'unsupported' }),
+    'update-check': update ? () => checkForUpdate(options, update) : async () => ({ update: 'unsupported' }),
   };
+}
+
+/** Checks now; a download may take longer than a fleet wants to wait: then the answer says `downloading`. */
+async function checkForUpdate({ logger, updateAnswerMs = 20_000 }: FleetCommandOptions, update: NonNullable<FleetCommandOptions['update']>) {
+  logger.info('update check requested by the fleet');
+  let timer: NodeJS.Timeout | undefined;
+  const answerBy = new Promise<void>((resolve) => (timer = setTimeout(resolve, updateAnswerMs)));
+  await Promise.race([update.checkNow(), answerBy]).finally(() => clearTimeout(timer));
+  return { update: update.state() };
 }
 
 async function waitForIdle({ activity, idleWaitMs = 600_000, idlePollMs = 1_000 }: FleetCommandOptions) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ScannerStatus } from '../../common/contract.std.ts';
 import { ServiceStatus } from '../../common/shopper-views.std.ts';
+import { UpdateState } from '../../common/update-state.std.ts';
 
 /**
  * What a kiosk publishes to its fleet broker, and what the broker may ask of it. Health carries the
@@ -26,6 +27,10 @@ export const FleetHealth = z
     /** Bytes free for the kiosk's data folder; null when the disk could not be asked. */
     freeDiskBytes: z.number().int().min(0).nullable(),
     uptimeSeconds: z.number().int().min(0),
+    /** update.channel: which feed file the kiosk follows. */
+    channel: z.enum(['stable', 'beta']),
+    /** The auto-update's state; `failedVersion` set means a rollback candidate (see README). */
+    update: UpdateState,
   })
   .strict();
 export type FleetHealth = z.infer<typeof FleetHealth>;

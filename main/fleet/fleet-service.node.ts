@@ -14,6 +14,7 @@ import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
 import type { FleetHealth } from './fleet-messages.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import type { UpdateService } from '../update/update-service.node.ts';
 
 export interface FleetServiceParts {
   dataDir: string;
@@ -30,6 +31,8 @@ export interface FleetServiceParts {
   diagnostics: () => Promise<unknown>;
   /** Whether a shopper, a manager or a voucher lock would be cut short. */
   activity: KioskActivity;
+  /** The auto-update: its state goes into health, and update-check runs a check. */
+  update: UpdateService;
 }
 
 export interface FleetService {
@@ -52,6 +55,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     diagnostics: parts.diagnostics,
     activity: parts.activity,
     restart: () => parts.host.restart(),
+    update: parts.update,
   });
   const health = () => fleetHealth(parts, startedAt);
 
@@ -74,12 +78,14 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const stopListening = parts.events.subscribe((event) => {
     if (event === 'serviceStatus' || event === 'scannerStatus') void client?.publishHealth();
   });
+  const stopFollowingUpdate = parts.update.onChange(() => void client?.publishHealth());
 
   return {
     state: () => client?.state() ?? { state: 'off', lastError: null },
     async close() {
       stopWatching();
       stopListening();
+      stopFollowingUpdate();
       await switching;
       await client?.close();
       client = null;
@@ -118,6 +124,8 @@ async function fleetHealth(parts: FleetServiceParts, startedAt: number): Promise
     logLinesDropped: parts.logSink.drops().droppedLines,
     freeDiskBytes: await freeDiskBytes(parts.dataDir),
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    channel: parts.config.get().update.channel,
+    update: parts.update.state(),
   };
 }
 

@@ -10,6 +10,7 @@ import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
+import { FeedError, readFeed } from '../update/update-feed.node.ts';
 
 export interface DoctorCheck {
   name: string;
@@ -47,7 +48,20 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     keychain,
     ...(baseUrl === null ? demoChecks() : await connectedChecks(baseUrl, store, secrets, options)),
     await scannerCheck(config.scanner),
+    await updateFeedCheck(config.update),
   ];
+}
+
+/** The update feed, read as the kiosk reads it: reachable, an electron-builder file, a version. */
+async function updateFeedCheck({ feedUrl, channel }: KioskConfig['update']): Promise<DoctorCheck> {
+  if (feedUrl === null) return skip('update', 'updates are off (update.feedUrl is not set)');
+  try {
+    const { url, release } = await readFeed(feedUrl, channel);
+    return ok('update', `${url} offers ${release.version}${release.stagingPercentage === undefined ? '' : ` to ${release.stagingPercentage}% of kiosks`}`);
+  } catch (error) {
+    if (!(error instanceof FeedError)) throw error;
+    return fail('update', error.message);
+  }
 }
 
 function demoChecks(): DoctorCheck[] {

@@ -398,7 +398,7 @@ describe('kioskctl doctor', () => {
       const passing = await kioskctl(dir, ['doctor']);
       expect(passing.code).toBe(0);
       const rows = doctorRows(passing.stdout);
-      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner']);
+      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'update']);
       expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([['pat', ['SKIP', 'not stored']]]);
       expect(rows.api?.[1]).toMatch(/^reachable, api key accepted \(List Vouchers in \d+ ms\)$/);
       // The console's shop check: the name comes from the portal session the platform created for the shop.

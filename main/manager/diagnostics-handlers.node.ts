@@ -7,6 +7,7 @@ import type { PlatformConnection } from '../loyalty/platform-connection.node.ts'
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { ScanSource } from '../../common/scan.std.ts';
+import type { UpdateState } from '../../common/update-state.std.ts';
 import type { ExportDelivery, ManagerHost } from './export-delivery.std.ts';
 import { exportableSettings } from './settings-handlers.node.ts';
 
@@ -18,6 +19,8 @@ export interface DiagnosticsOptions {
   scanner: ScannerService;
   logSink: FileLogSink;
   platformOrigin: () => string | null;
+  /** The auto-update's state now. */
+  updateState: () => UpdateState;
   host: ManagerHost;
   deliver: ExportDelivery;
   logger: Logger;
@@ -58,6 +61,7 @@ export function createDiagnosticsHandlers(options: DiagnosticsOptions) {
     scanner: scannerDiagnostics(),
     log: logSink.drops(),
     logTail: logSink.tail(200),
+    update: options.updateState(),
   });
 
   return {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,12 +37,16 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The tests' own keychain name (doctor asks the keychain): a real kiosk's is never touched. */
+const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+
 async function kioskctl(...args: string[]) {
   let stdout = '';
   let stderr = '';
   const code = await runKioskctl({
     dataDir: dir,
     args,
+    keychainService,
     stdin: { isTTY: false, read: async () => '' },
     stdout: (text) => (stdout += text),
     stderr: (text) => (stderr += text),
@@ -170,5 +175,26 @@ describe('kioskctl update rollback', () => {
     const { code, stderr } = await kioskctl('update', 'rollback');
     expect(code).toBe(2);
     expect(stderr).toContain('no previous installer is kept');
+  });
+});
+
+describe('kioskctl doctor on the update feed', () => {
+  const updateRow = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('update '))?.trim().split(/\s{2,}/).slice(1);
+
+  it('passes a feed that answers with a version, fails one that does not, and skips when updates are off', async () => {
+    configure({ feedUrl: stable.url });
+    expect(updateRow((await kioskctl('doctor')).stdout)).toEqual(['OK', expect.stringMatching(/latest-linux.*\.yml offers 9\.1\.0 to 40% of kiosks$/)]);
+    configure({ feedUrl: `${stable.url}missing/` });
+    const failing = await kioskctl('doctor');
+    expect(updateRow(failing.stdout)).toEqual(['FAIL', expect.stringMatching(/answered 404$/)]);
+    expect(failing.code).toBe(1);
+    beta.publishRaw('version: [unterminated');
+    configure({ feedUrl: beta.url, channel: 'beta' });
+    expect(updateRow((await kioskctl('doctor')).stdout)).toEqual(['FAIL', expect.stringMatching(/beta-linux.*\.yml is not YAML$/)]);
+    beta.publishRaw('releaseDate: today\n');
+    expect(updateRow((await kioskctl('doctor')).stdout)).toEqual(['FAIL', expect.stringMatching(/is not an electron-builder update file/)]);
+    beta.publish({ version: '9.2.0-beta.1', payload: Buffer.from('beta app') });
+    configure({});
+    expect(updateRow((await kioskctl('doctor')).stdout)).toEqual(['SKIP', 'updates are off (update.feedUrl is not set)']);
   });
 });

@@ -25,6 +25,8 @@ export async function startUpdateFeed(channel: 'stable' | 'beta' = 'stable') {
   // The file electron-updater asks for on this machine: latest-linux.yml on x64 Linux.
   const channelFile = channelFileName(channel, 'linux', process.arch);
   let release: FeedRelease | null = null;
+  /** Served instead of the release's yml when set: a broken feed. */
+  let raw: string | null = null;
   const requests: string[] = [];
   const fileName = () => `Loyalty-Kiosk-${release?.version}.AppImage`;
   const server = http.createServer((request, response) => {
@@ -32,7 +34,7 @@ export async function startUpdateFeed(channel: 'stable' | 'beta' = 'stable') {
     requests.push(pathname);
     if (release && pathname === `/${channelFile}`) {
       response.setHeader('content-type', 'text/yaml');
-      response.end(channelYml(release, fileName()));
+      response.end(raw ?? channelYml(release, fileName()));
     } else if (release && pathname === `/${fileName()}`) {
       response.setHeader('content-length', release.payload.length);
       response.end(release.payload);
@@ -48,6 +50,11 @@ export async function startUpdateFeed(channel: 'stable' | 'beta' = 'stable') {
     requests,
     publish(next: FeedRelease) {
       release = next;
+      raw = null;
+    },
+    /** Serves `text` as the channel file (for the release published before). */
+    publishRaw(text: string) {
+      raw = text;
     },
     downloads: () => requests.filter((request) => request.endsWith('.AppImage')).length,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -196,6 +196,19 @@ export const messages = {
   'console.diagnostics.quit': 'Quit kiosk',
   'console.diagnostics.restart_confirm': 'Restart the kiosk now? It is back in a few seconds.',
   'console.diagnostics.quit_confirm': 'Quit the kiosk? The screen stays dark until someone starts it again.',
+  'console.diagnostics.update': 'Updates',
+  'console.update.state.off': 'Off',
+  'console.update.state.idle': 'Up to date',
+  'console.update.state.checking': 'Checking…',
+  'console.update.state.available': 'Update available',
+  'console.update.state.downloading': 'Downloading…',
+  'console.update.state.downloaded': 'Downloaded, waiting to install',
+  'console.update.state.installing': 'Installing…',
+  'console.update.state.error': 'Problem',
+  'console.update.channel': 'Channel: {channel}',
+  'console.update.available': 'Available: {version}',
+  'console.update.downloaded': 'Downloaded: {version}',
+  'console.update.failed': 'Version {version} did not start properly after its update (kioskctl update rollback)',
 } as const;
 
 export type ConsoleKey = keyof typeof messages;
