@@ -52,7 +52,9 @@ export interface KioskServicesOptions {
    * a folder and has nothing to install: its update state is `off`, saying so.
    */
   update?: {
-    updater: Updater;
+    /** Null where the host carries an installer but cannot update now (Electron unpackaged): say why in `offNote`. */
+    updater: Updater | null;
+    offNote?: string;
     /** Quit through the host's own quit path (these services close first), then run `install`. */
     quitToInstall: (install: () => void) => void;
     /** The AppImage the kiosk runs from, if it does ($APPIMAGE): kept aside for rollback. */
@@ -239,7 +241,7 @@ const NO_DISPLAY_CONTROL: DisplayHost = { allowDisplaySleep: () => {} };
 function startUpdates(options: KioskServicesOptions, { config, logger }: Foundation, activity: KioskActivity): UpdateService {
   return new UpdateService({
     updater: options.update?.updater ?? null,
-    offNote: 'this host has no installer (the browser host runs from its folder: update it there)',
+    offNote: options.update?.offNote ?? 'this host has no installer (the browser host runs from its folder: update it there)',
     quitToInstall: options.update?.quitToInstall ?? (() => {}),
     runningAppImage: options.update?.runningAppImage ?? null,
     config,

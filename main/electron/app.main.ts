@@ -10,6 +10,7 @@ import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
 import { setOpenAtLogin } from './login-item.main.ts';
 import { displaySleepControl } from './display-sleep.main.ts';
+import { packagedUpdater, UNPACKAGED_NOTE } from './updater.main.ts';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
@@ -69,6 +70,8 @@ function kioskDataDir(): string {
 
 async function start(dataDir: string) {
   await app.whenReady();
+  // Set by an update that is about to be installed: the quit below runs it once the services closed.
+  let installOnQuit: (() => void) | null = null;
   const services = await startKioskServices({
     dataDir,
     version: appVersion(),
@@ -85,6 +88,16 @@ async function start(dataDir: string) {
       },
       quit: () => app.quit(),
       saveFile: (fileName, content) => saveWithFolderChooser(fileName, content),
+    },
+    update: {
+      updater: packagedUpdater(),
+      offNote: UNPACKAGED_NOTE,
+      // The ordinary quit: before-quit closes the services (every voucher lock released) first.
+      quitToInstall: (install) => {
+        installOnQuit = install;
+        app.quit();
+      },
+      runningAppImage: process.env.APPIMAGE ?? null,
     },
   });
   const logger = services.logger.child({ host: 'electron' });
@@ -143,6 +156,8 @@ async function start(dataDir: string) {
       .catch((error: unknown) => logger.error('closing the services failed', { error: String(error) }))
       .finally(() => {
         servicesClosed = true;
+        // quitAndInstall starts the installer and quits by itself; app.quit() makes sure even if it failed.
+        installOnQuit?.();
         app.quit();
       });
   });

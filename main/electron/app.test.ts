@@ -309,6 +309,26 @@ describe('Electron app: once ready', () => {
     expect(close).toHaveBeenCalledOnce();
   });
 
+  it('installs an update only after the services have closed (every lock released), through the ordinary quit', async () => {
+    const { app, close, startKioskServices } = await runApp();
+    type UpdateOption = { updater: unknown; offNote: string; quitToInstall(install: () => void): void };
+    const update = (startKioskServices.mock.calls[0] as unknown as [{ update: UpdateOption }])[0].update;
+    // Not packaged (as in this fake): nothing to replace, and the state says so.
+    expect(update.updater).toBeNull();
+    expect(update.offNote).toContain('not a packaged app');
+    let releaseClose = () => {};
+    close.mockImplementation(() => new Promise<void>((resolve) => (releaseClose = resolve)));
+    const install = vi.fn();
+    update.quitToInstall(install);
+    expect(app.quit).toHaveBeenCalledOnce();
+    app.emit('before-quit', { preventDefault: vi.fn() });
+    expect(close).toHaveBeenCalledOnce();
+    expect(install).not.toHaveBeenCalled();
+    releaseClose();
+    await vi.waitFor(() => expect(install).toHaveBeenCalledOnce());
+    expect(app.quit).toHaveBeenCalledTimes(2);
+  });
+
   it('restarts from the console as a fresh process, and quits (leaving kiosk mode) through the same closing path', async () => {
     const { app, startKioskServices } = await runApp();
     const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { restart(): void; quit(): void } }])[0].host;
