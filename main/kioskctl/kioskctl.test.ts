@@ -399,7 +399,10 @@ describe('kioskctl doctor', () => {
       expect(passing.code).toBe(0);
       const rows = doctorRows(passing.stdout);
       expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'update']);
-      expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([['pat', ['SKIP', 'not stored']]]);
+      expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([
+        ['pat', ['SKIP', 'not stored']],
+        ['update', ['SKIP', 'updates are off (update.feedUrl is not set)']],
+      ]);
       expect(rows.api?.[1]).toMatch(/^reachable, api key accepted \(List Vouchers in \d+ ms\)$/);
       // The console's shop check: the name comes from the portal session the platform created for the shop.
       expect(rows.shop?.[1]).toBe(`${shop.name} (${shop.uuid}; portal session created with the api key)`);
