@@ -306,6 +306,9 @@ describe('manager console: settings on a demo kiosk', () => {
     await expect(tab.getByTestId('diagnostics-mode').textContent()).resolves.toContain('Demo');
     await expect(tab.getByTestId('diagnostics-api').textContent()).resolves.toMatch(/^Bereikbaar \(\d+ ms\)$/);
     await expect(tab.getByTestId('diagnostics-log-drops').textContent()).resolves.toBe(nl['console.diagnostics.log_ok']);
+    // The browser host has no installer: updates are off, and the console says why.
+    await expect(tab.getByTestId('diagnostics-update').getAttribute('data-state')).resolves.toBe('off');
+    await expect(tab.getByTestId('diagnostics-update').textContent()).resolves.toMatch(/Uit · Kanaal: stable[\s\S]*this host has no installer/);
     const log = await tab.getByTestId('diagnostics-log').textContent();
     expect(log).toContain('settings changed in the console');
     expect(log!.split('\n').length).toBeLessThanOrEqual(200);
