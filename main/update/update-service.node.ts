@@ -147,11 +147,13 @@ export class UpdateService {
     const { url, channel } = { url: current.update.feedUrl, channel: current.update.channel };
     if (this.#feed?.url === url && this.#feed.channel === channel) return;
     this.#stopTimers();
+    // A download from another feed or channel is not what the settings ask for now.
+    this.#downloaded = null;
     const { updater } = this.#options;
     if (!updater || url === null) {
       this.#feed = null;
       const note = updater ? 'update.feedUrl is not set' : (this.#options.offNote ?? 'this host cannot install updates');
-      this.#set({ state: 'off', note, channel, feedOrigin: null, availableVersion: null, retryAt: null });
+      this.#set({ state: 'off', note, channel, feedOrigin: null, availableVersion: null, downloadedVersion: null, retryAt: null });
       return;
     }
     this.#feed = { url, channel };
@@ -159,7 +161,7 @@ export class UpdateService {
     updater.setFeedURL({ provider: 'generic', url, channel: channelFileBase(channel) });
     updater.allowPrerelease = channel === 'beta';
     this.#failures = 0;
-    this.#set({ state: 'idle', note: null, channel, feedOrigin: new URL(url).origin, availableVersion: null, retryAt: null, lastError: null });
+    this.#set({ state: 'idle', note: null, channel, feedOrigin: new URL(url).origin, availableVersion: null, downloadedVersion: null, retryAt: null, lastError: null });
     this.#scheduleCheck(0);
   }
 

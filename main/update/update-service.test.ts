@@ -182,6 +182,19 @@ describe('UpdateService against a real feed', () => {
     await vi.waitFor(() => expect(quitToInstall).toHaveBeenCalledOnce());
   });
 
+  it('drops a download when the channel changes: a stable download is never installed on beta', async () => {
+    feed.publish({ version: '1.1.0', payload: NEW_APP });
+    const { service, config, quitToInstall, setNow } = startService({ now: OUTSIDE_WINDOW });
+    await vi.waitFor(() => expect(state(service).state).toBe('downloaded'));
+    config.set('update.channel', 'beta'); // this feed has no beta-linux.yml
+    await vi.waitFor(() => expect(state(service).state).toBe('error'));
+    expect(state(service)).toMatchObject({ channel: 'beta', downloadedVersion: null });
+    expect(state(service).lastError).toMatch(/beta-linux/);
+    setNow(IN_WINDOW);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(quitToInstall).not.toHaveBeenCalled();
+  });
+
   it('refuses a download whose sha512 does not match, retries with backoff, and takes the corrected one', async () => {
     feed.publish({ version: '1.1.0', payload: NEW_APP, sha512: sha512Of(Buffer.from('another file')) });
     const before = feed.downloads();
