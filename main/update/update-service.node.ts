@@ -5,7 +5,7 @@ import type { UpdateState } from '../../common/update-state.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { channelFileBase, installBlocker, retryDelayMs } from './update-policy.std.ts';
+import { channelFileBase, compareVersions, installBlocker, retryDelayMs } from './update-policy.std.ts';
 import { FailedVersion, InstalledMarker, keepInstallersForRollback, readJsonFile, updateFiles, writeJsonFile } from './update-files.node.ts';
 
 export const CHECK_INTERVAL_MS = 4 * 60 * 60_000;
@@ -174,10 +174,12 @@ export class UpdateService {
     const { updater } = this.#options;
     if (!updater || !this.#feed || this.#closed || this.#state.state === 'installing') return;
     clearTimeout(this.#nextCheck);
-    const waitingToInstall = this.#downloaded !== null;
-    if (!waitingToInstall) this.#set({ state: 'checking' });
+    const feed = this.#feed;
+    if (this.#downloaded === null) this.#set({ state: 'checking' });
     try {
       const result = await updater.checkForUpdates();
+      // The settings moved to another feed or channel meanwhile: that one's check decides.
+      if (this.#feed !== feed) return;
       if (!result) {
         this.#set({ state: 'off', note: 'electron-updater is inactive here (not a packaged app, or on Linux not an AppImage or deb)' });
         return;
@@ -192,8 +194,9 @@ export class UpdateService {
         this.#set({ state: 'downloading', note: null, availableVersion: version, lastCheckAt: at });
       }
       const [file] = await result.downloadPromise;
+      if (this.#feed !== feed) return;
       if (!file) throw new Error('electron-updater reported a download without a file');
-      await this.#downloadedUpdate({ version, file });
+      await this.#downloadedUpdate({ version, file }, at);
     } catch (error) {
       this.#failed(error);
       return;
@@ -202,14 +205,22 @@ export class UpdateService {
     this.#maybeInstall();
   }
 
+  /**
+   * Nothing to take. A download still waiting for the window is dropped too: the feed no longer
+   * offers it to this kiosk (pulled back, or its rollout stage lowered).
+   */
   #noUpdate(info: UpdateInfo, at: number) {
     const { logger } = this.#options;
     this.#failures = 0;
+    if (this.#downloaded) logger.info('the feed no longer offers the downloaded update: it is not installed', { version: this.#downloaded.version });
+    this.#downloaded = null;
+    this.#stopWaiting?.();
     const note = info.version === this.#state.failedVersion ? `${info.version} failed on this kiosk and is skipped` : null;
-    const staged = info.stagingPercentage !== undefined && info.version !== this.#options.version && note === null;
+    const staged = info.stagingPercentage !== undefined && compareVersions(info.version, this.#options.version) > 0 && note === null;
     if (staged) logger.info('a staged update does not include this kiosk yet', { version: info.version, stagingPercentage: info.stagingPercentage });
     this.#set({
-      state: this.#downloaded ? 'downloaded' : 'idle',
+      state: 'idle',
+      downloadedVersion: null,
       note: note ?? (staged ? `${info.version} is rolled out to ${info.stagingPercentage}% of kiosks, not yet this one` : null),
       availableVersion: null,
       lastCheckAt: at,
@@ -219,7 +230,7 @@ export class UpdateService {
     this.#scheduleCheck(this.#checkIntervalMs);
   }
 
-  async #downloadedUpdate(downloaded: { version: string; file: string }) {
+  async #downloadedUpdate(downloaded: { version: string; file: string }, at: number) {
     const { logger } = this.#options;
     if (this.#downloaded?.version !== downloaded.version) {
       // Ahead of the window: copying a large AppImage must not delay the install once idle.
@@ -233,7 +244,7 @@ export class UpdateService {
     }
     this.#downloaded = downloaded;
     this.#failures = 0;
-    this.#set({ state: 'downloaded', downloadedVersion: downloaded.version, availableVersion: downloaded.version, lastError: null, retryAt: null });
+    this.#set({ state: 'downloaded', downloadedVersion: downloaded.version, availableVersion: downloaded.version, lastCheckAt: at, lastError: null, retryAt: null });
   }
 
   #failed(error: unknown) {

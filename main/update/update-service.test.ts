@@ -147,6 +147,18 @@ describe('UpdateService against a real feed', () => {
     expect(feed.downloads()).toBe(before + 1);
   });
 
+  it('drops a waiting download when the stage is lowered so that it leaves this kiosk out', async () => {
+    feed.publish({ version: '1.1.0', payload: NEW_APP, stagingPercentage: 60 });
+    const { service, quitToInstall, setNow } = startService({ now: OUTSIDE_WINDOW });
+    await vi.waitFor(() => expect(state(service).state).toBe('downloaded'));
+    feed.publish({ version: '1.1.0', payload: NEW_APP, stagingPercentage: 40 });
+    await service.checkNow();
+    expect(state(service)).toMatchObject({ state: 'idle', downloadedVersion: null });
+    setNow(IN_WINDOW);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(quitToInstall).not.toHaveBeenCalled();
+  });
+
   it('waits while a shopper is on a visit, and installs when the visit ends (in the window)', async () => {
     feed.publish({ version: '1.1.0', payload: NEW_APP });
     const { service, activity, screen, quitToInstall } = startService();
