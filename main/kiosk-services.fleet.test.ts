@@ -5,6 +5,7 @@ import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../test/support/mosquitto.node.ts';
+import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
@@ -54,6 +55,48 @@ describe('kiosk services on a fleet broker', () => {
       await nextMessage('loyalty-kiosk/k1/cmd/diagnostics/result', () => true, () => observer.publishAsync('loyalty-kiosk/k1/cmd/diagnostics', '{"id":"diag-1"}', { qos: 1 })),
     );
     expect(diagnostics).toMatchObject({ id: 'diag-1', ok: true, result: { version: 'test', demo: true } });
+  });
+
+  it('publishes no shopper data: a visit with a known card, e-mail and voucher leaves none of them in any message', async () => {
+    const manifest = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')) as {
+      contacts: Array<{ email: string; identifiers: string[] }>;
+      vouchers: Array<{ uuid: string; code: string }>;
+    };
+    const [card] = manifest.contacts[0]!.identifiers;
+    const { email } = manifest.contacts[0]!;
+    const voucher = manifest.vouchers[0]!;
+    const published: string[] = [];
+    const record = (topic: string, payload: Buffer) => published.push(`${topic} ${payload.toString()}`);
+    observer.on('message', record);
+    await observer.subscribeAsync('loyalty-kiosk/k1/#', { qos: 1 });
+    const screen = new BridgeConnection('shopper-screen');
+    const call = async (name: string, input: unknown) => {
+      const answer = await services.dispatch(name, input, screen);
+      expect(answer, name).toMatchObject({ ok: true });
+      return answer;
+    };
+
+    const duringVisit = nextMessage('loyalty-kiosk/k1/health', (text) => JSON.parse(text).screen === 'visit', () => call('reportScreen', { screen: 'visit' }));
+    await call('lookupScan', { value: card });
+    await call('identifyByEmail', { email });
+    await call('lookupScan', { value: voucher.code });
+    await call('lockVoucher', { voucherUuid: voucher.uuid, code: voucher.code });
+    await call('releaseVoucher', { voucherUuid: voucher.uuid, reason: 'cancel' });
+    expect(FleetHealth.parse(JSON.parse(await duringVisit))).toMatchObject({ screen: 'visit' });
+    const afterVisit = nextMessage('loyalty-kiosk/k1/health', (text) => JSON.parse(text).screen === 'attract', () => call('reportScreen', { screen: 'attract' }));
+    const health = FleetHealth.parse(JSON.parse(await afterVisit));
+    expect(health).toMatchObject({ screen: 'attract', locksHeld: 0, outOfServiceMinutes: 0, platformProbe: { latencyMs: expect.any(Number) } });
+    for (const name of ['doctor', 'diagnostics']) {
+      await nextMessage(`loyalty-kiosk/k1/cmd/${name}/result`, () => true, () => observer.publishAsync(`loyalty-kiosk/k1/cmd/${name}`, `{"id":"${name}-2"}`, { qos: 1 }));
+    }
+    observer.off('message', record);
+    services.activity.forget(screen);
+
+    expect(published.filter((text) => text.includes('/health ')).length).toBeGreaterThanOrEqual(2);
+    expect(published.filter((text) => text.includes('/result ')).length).toBe(2);
+    for (const text of published) {
+      for (const shopperData of [card!, email, voucher.code]) expect(text).not.toContain(shopperData);
+    }
   });
 
   it('goes offline when the broker setting is cleared', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ScannerStatus } from '../../common/contract.std.ts';
+import { KioskScreen, ScannerStatus } from '../../common/contract.std.ts';
 import { ServiceStatus } from '../../common/shopper-views.std.ts';
 import { UpdateState } from '../../common/update-state.std.ts';
 
@@ -13,6 +13,14 @@ export const FleetHealth = z
     mode: z.enum(['demo', 'connected']),
     /** The platform as the kiosk last found it (ServiceHealth). */
     platform: ServiceStatus,
+    /** The platform's last probe: its answer time in ms (null: no answer) and when (epoch ms); null before the first. */
+    platformProbe: z.object({ latencyMs: z.number().int().min(0).nullable(), at: z.number().int() }).strict().nullable(),
+    /** Failed platform calls since start, by `kind[:httpStatus[:platformCode]]`, e.g. `{"conflict:409:80005": 2}`. */
+    platformErrors: z.record(z.string(), z.number().int().min(1)),
+    /** Minutes the kiosk showed "out of service" since start (one decimal), the current outage included. */
+    outOfServiceMinutes: z.number().min(0),
+    /** What the screens show: `visit` (a shopper), `console` (a manager), `attract`, or `none` reported yet. */
+    screen: z.union([KioskScreen, z.literal('none')]),
     /** Voucher locks in the journal: held, or being taken. */
     locksHeld: z.number().int().min(0),
     /** The scanner's connection and state; its last scan's time (epoch ms), never its value. */

@@ -79,6 +79,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     if (event === 'serviceStatus' || event === 'scannerStatus') void client?.publishHealth();
   });
   const stopFollowingUpdate = parts.update.onChange(() => void client?.publishHealth());
+  const stopFollowingScreens = parts.activity.onChange(() => void client?.publishHealth());
 
   return {
     state: () => client?.state() ?? { state: 'off', lastError: null },
@@ -86,6 +87,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
       stopWatching();
       stopListening();
       stopFollowingUpdate();
+      stopFollowingScreens();
       await switching;
       await client?.close();
       client = null;
@@ -119,6 +121,10 @@ async function fleetHealth(parts: FleetServiceParts, startedAt: number): Promise
     version: parts.version,
     mode: parts.config.isDemo() ? 'demo' : 'connected',
     platform: parts.health.status(),
+    platformProbe: parts.health.lastProbe(),
+    platformErrors: parts.health.errorCounts(),
+    outOfServiceMinutes: Math.round(parts.health.outOfServiceMs() / 6_000) / 10,
+    screen: parts.activity.screen(),
     locksHeld: parts.activity.locksHeld(),
     scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: scanner.lastScanAt ?? null },
     logLinesDropped: parts.logSink.drops().droppedLines,

@@ -1,6 +1,7 @@
 import type { ServiceStatus } from '../../common/shopper-views.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from './errors.std.ts';
+import { PlatformErrorCounts } from './platform-error-counts.std.ts';
 
 /** Failures that mean the platform cannot serve anyone right now, not that one request was wrong. */
 const OUTAGE_KINDS = new Set<LoyaltyErrorKind>(['network', 'timeout', 'maintenance', 'server', 'auth']);
@@ -16,6 +17,13 @@ export interface ServiceHealthOptions {
   logger: Logger;
   /** How often an unavailable platform is tried again; nothing runs while it is available. */
   retryMs?: number;
+  now?: () => number;
+}
+
+/** The last probe: how long the platform took to answer (null: it did not), and when (epoch ms). */
+export interface ProbeTiming {
+  latencyMs: number | null;
+  at: number;
 }
 
 /**
@@ -23,14 +31,37 @@ export interface ServiceHealthOptions {
  * to "out of service" and starts a background probe that flips it back by itself.
  */
 export class ServiceHealth {
-  #status: ServiceStatus = { available: true, checkedAt: Date.now() };
+  #status: ServiceStatus;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
+  readonly #now: () => number;
+  readonly #errors = new PlatformErrorCounts();
+  #lastProbe: ProbeTiming | null = null;
+  /** Time out of service in outages that ended, and when the current one began (null: serving). */
+  #pastOutagesMs = 0;
+  #outageSince: number | null = null;
 
-  constructor(private readonly options: ServiceHealthOptions) {}
+  constructor(private readonly options: ServiceHealthOptions) {
+    this.#now = options.now ?? Date.now;
+    this.#status = { available: true, checkedAt: this.#now() };
+  }
 
   status(): ServiceStatus {
     return { ...this.#status };
+  }
+
+  lastProbe(): ProbeTiming | null {
+    return this.#lastProbe && { ...this.#lastProbe };
+  }
+
+  /** Failed platform calls since start, by kind, status and platform code (every call passes through track). */
+  errorCounts(): Record<string, number> {
+    return this.#errors.snapshot();
+  }
+
+  /** How long the kiosk has been out of service since start, the current outage included. */
+  outOfServiceMs(): number {
+    return this.#pastOutagesMs + (this.#outageSince === null ? 0 : this.#now() - this.#outageSince);
   }
 
   /** Runs one platform call and learns from how it went. */
@@ -40,14 +71,20 @@ export class ServiceHealth {
       this.#set(true);
       return value;
     } catch (error) {
+      this.#errors.count(error);
       if (isOutage(error)) this.#set(false, error as LoyaltyError);
       throw error;
     }
   }
 
-  /** Probes now (start-up, or the out-of-service screen's own retry). */
+  /** Probes now (start-up, or the out-of-service screen's own retry), timing the answer. */
   async check(): Promise<ServiceStatus> {
-    await this.track(this.options.probe()).catch(() => undefined);
+    const started = performance.now();
+    const answered = await this.track(this.options.probe()).then(
+      () => true,
+      () => false,
+    );
+    this.#lastProbe = { latencyMs: answered ? Math.round(performance.now() - started) : null, at: this.#now() };
     return this.status();
   }
 
@@ -58,14 +95,23 @@ export class ServiceHealth {
 
   #set(available: boolean, error?: LoyaltyError) {
     const changed = available !== this.#status.available;
-    this.#status = { available, checkedAt: Date.now() };
+    this.#status = { available, checkedAt: this.#now() };
     if (changed) {
+      this.#countOutage(available);
       if (available) this.options.logger.info('loyalty platform reachable again');
       else this.options.logger.warn('loyalty platform unavailable; out of service', { kind: error?.kind, status: error?.status });
       this.options.onChange(this.status());
     }
     if (!available) this.#scheduleProbe();
     else clearTimeout(this.#timer);
+  }
+
+  #countOutage(available: boolean) {
+    if (!available) this.#outageSince = this.#now();
+    else if (this.#outageSince !== null) {
+      this.#pastOutagesMs += this.#now() - this.#outageSince;
+      this.#outageSince = null;
+    }
   }
 
   #scheduleProbe() {

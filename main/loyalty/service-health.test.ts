@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { silentLogger } from '../logging/logger.std.ts';
+import { LoyaltyError } from './errors.std.ts';
+import { ServiceHealth } from './service-health.node.ts';
+
+/** A ServiceHealth on a clock the test moves, whose probe answers as `platform.up` says. */
+function healthOnClock() {
+  const clock = { now: 1_000_000 };
+  const platform = { up: true, delayMs: 0 };
+  const health = new ServiceHealth({
+    probe: async () => {
+      await new Promise((resolve) => setTimeout(resolve, platform.delayMs));
+      if (!platform.up) throw new LoyaltyError({ kind: 'network', message: 'connection refused' });
+    },
+    onChange: () => {},
+    logger: silentLogger,
+    retryMs: 60_000,
+    now: () => clock.now,
+  });
+  return { health, clock, platform };
+}
+
+const conflict = new LoyaltyError({ kind: 'conflict', status: 409, code: 80005, message: 'already redeemed' });
+
+describe('ServiceHealth for the fleet', () => {
+  it('times each probe, and has no latency for a probe the platform did not answer', async () => {
+    const { health, platform } = healthOnClock();
+    expect(health.lastProbe()).toBeNull();
+    platform.delayMs = 30;
+    await health.check();
+    expect(health.lastProbe()).toEqual({ latencyMs: expect.any(Number), at: 1_000_000 });
+    expect(health.lastProbe()!.latencyMs).toBeGreaterThanOrEqual(25);
+    platform.up = false;
+    await health.check();
+    expect(health.lastProbe()).toEqual({ latencyMs: null, at: 1_000_000 });
+    health.close();
+  });
+
+  it('counts failed platform calls by kind, status and platform code, and nothing else', async () => {
+    const { health } = healthOnClock();
+    await health.track(Promise.reject(conflict)).catch(() => undefined);
+    await health.track(Promise.reject(conflict)).catch(() => undefined);
+    await health.track(Promise.reject(new LoyaltyError({ kind: 'timeout', message: 'slow' }))).catch(() => undefined);
+    await health.track(Promise.reject(new Error('a bug, not the platform'))).catch(() => undefined);
+    await health.track(Promise.resolve('fine'));
+    expect(health.errorCounts()).toEqual({ 'conflict:409:80005': 2, timeout: 1 });
+    health.close();
+  });
+
+  it('adds up the time out of service: past outages and the one going on', async () => {
+    const { health, clock, platform } = healthOnClock();
+    platform.up = false;
+    await health.check();
+    clock.now += 90_000;
+    expect(health.outOfServiceMs()).toBe(90_000);
+    platform.up = true;
+    await health.check();
+    clock.now += 600_000;
+    expect(health.outOfServiceMs()).toBe(90_000);
+    platform.up = false;
+    await health.check();
+    clock.now += 30_000;
+    expect(health.outOfServiceMs()).toBe(120_000);
+    health.close();
+  });
+});
