@@ -3,6 +3,8 @@ import { z } from 'zod';
 /** Wire format of the browser host's WebSocket: the same calls and events as Electron's IPC. */
 export const BROWSER_BRIDGE_PATH = '/bridge';
 export const BROWSER_BRIDGE_SCRIPT = '/kiosk-bridge.js';
+/** The host's own event, never the app's: the page loads itself afresh (the fleet's `reload`). */
+export const PAGE_RELOAD_EVENT = 'host:reloadPage';
 
 export const BrowserBridgeRequest = z.object({
   id: z.number().int().nonnegative(),

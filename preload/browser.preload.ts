@@ -1,5 +1,5 @@
 import { createKioskApi, type BridgeTransport } from './bridge.std.ts';
-import { BROWSER_BRIDGE_PATH, BrowserBridgeMessage } from '../common/browser-bridge-protocol.std.ts';
+import { BROWSER_BRIDGE_PATH, BrowserBridgeMessage, PAGE_RELOAD_EVENT } from '../common/browser-bridge-protocol.std.ts';
 
 /**
  * The browser host's stand-in for Electron's preload: it runs before the app and builds the same
@@ -23,6 +23,8 @@ function createWebSocketTransport(): BridgeTransport {
       if ('id' in parsed.data) {
         pending.get(parsed.data.id)?.(parsed.data.result);
         pending.delete(parsed.data.id);
+      } else if (parsed.data.event === PAGE_RELOAD_EVENT) {
+        location.reload();
       } else {
         for (const listener of eventListeners) listener(parsed.data.event, parsed.data.payload);
       }

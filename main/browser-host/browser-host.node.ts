@@ -9,7 +9,7 @@ import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
-import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT } from '../../common/browser-bridge-protocol.std.ts';
+import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT, PAGE_RELOAD_EVENT } from '../../common/browser-bridge-protocol.std.ts';
 
 export interface BrowserHostOptions {
   services: KioskServices;
@@ -25,6 +25,8 @@ export interface BrowserHost {
   origin: string;
   /** A fresh one-time link for a browser's command line: see LAUNCH_PATH. */
   launchUrl(): string;
+  /** Tells every open kiosk page to load itself afresh; how many were told. */
+  reloadPages(): number;
   close(): Promise<void>;
 }
 
@@ -104,6 +106,12 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     url: `${site.origin}/?token=${site.token}`,
     origin: site.origin,
     launchUrl: () => newLaunchLink(site),
+    reloadPages() {
+      const open = [...sockets.clients].filter((client) => client.readyState === client.OPEN);
+      for (const client of open) client.send(JSON.stringify({ event: PAGE_RELOAD_EVENT, payload: null }));
+      logger.info('browser host: pages told to reload', { pages: open.length });
+      return open.length;
+    },
     async close() {
       for (const client of sockets.clients) client.terminate();
       sockets.close();

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { EventBus } from '../bridge/event-bus.std.ts';
+import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { openBridge, startInProcessHost, type InProcessHost } from '../../test/support/browser-host-in-process.node.ts';
 import { rawExchange } from '../../test/support/raw-http.node.ts';
 import { startBrowserHost } from './browser-host.node.ts';
+import { PAGE_RELOAD_EVENT } from '../../common/browser-bridge-protocol.std.ts';
 
 describe('browser host bridge connections', () => {
   let running: InProcessHost;
@@ -31,6 +33,30 @@ describe('browser host bridge connections', () => {
     } finally {
       manager.close();
       other.close();
+    }
+  });
+});
+
+describe('browser host page reload', () => {
+  let running: InProcessHost;
+
+  beforeAll(async () => {
+    running = await startInProcessHost();
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('tells every open page, and only through its own bridge, to load itself afresh', async () => {
+    const pages = [await openBridge(running.host), await openBridge(running.host)];
+    try {
+      const told = pages.map(
+        ({ socket }) => new Promise((resolve) => socket.on('message', (data) => JSON.parse(String(data)).event === PAGE_RELOAD_EVENT && resolve(true))),
+      );
+      expect(running.host.reloadPages()).toBe(2);
+      await expect(Promise.all(told)).resolves.toEqual([true, true]);
+    } finally {
+      for (const page of pages) page.close();
     }
   });
 });
@@ -100,6 +126,7 @@ describe('browser host bridge failures', () => {
       events: new EventBus(),
       logger: silentLogger,
       platformOrigin: () => null,
+      activity: new KioskActivity({ locksHeld: () => 0 }),
     } as unknown as KioskServices;
     const host = await startBrowserHost({ services: failing, rendererDir: dir, bridgeScript: path.join(dir, 'index.html') });
     const unhandled: unknown[] = [];

@@ -6,7 +6,7 @@ import { startKioskServices } from '../kiosk-services.node.ts';
 import { startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput, missingBuild } from '../paths/build-output.node.ts';
 import { defaultDataDir } from '../paths/data-dir.node.ts';
-import { startBrowserHost } from './browser-host.node.ts';
+import { type BrowserHost, startBrowserHost } from './browser-host.node.ts';
 
 const USAGE = 'usage: npm run start:browser -- [--no-open] [--port N] [--data DIR]';
 const { values } = parseCliArgs(
@@ -33,6 +33,8 @@ if (notBuilt) {
   process.exit(1);
 }
 
+// Served once the services run; the fleet's reload reaches the pages through it.
+let pages: BrowserHost | null = null;
 const services = await startKioskServices({
   dataDir: path.resolve(values.data ?? defaultDataDir()),
   version: appVersion(),
@@ -45,6 +47,10 @@ const services = await startKioskServices({
     // Starts afresh as a new process (a new port and token when they were picked at random).
     restart: () => void stop(false).then(relaunch),
     quit: () => void stop(),
+    reload: () => {
+      if (!pages) throw new Error('the kiosk page is not served yet');
+      pages.reloadPages();
+    },
   },
 }).catch((error: unknown) => {
   const failure = startupFailure(error);
@@ -59,6 +65,7 @@ const host = await startBrowserHost({
   bridgeScript: buildOutput.browserBridgeScript,
   port,
 });
+pages = host;
 process.stdout.write(`Kiosk UI: ${host.url}\n`);
 if (services.sandbox) {
   process.stdout.write(`Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n`);

@@ -15,6 +15,7 @@ import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
 import { installSessionSecurity } from './session-security.main.ts';
+import { windowCommands } from './window-commands.main.ts';
 
 const dev = process.env.KIOSK_DEV === '1';
 const portalSessions = new PortalSessionLinks();
@@ -72,6 +73,7 @@ async function start(dataDir: string) {
   await app.whenReady();
   // Set by an update that is about to be installed: the quit below runs it once the services closed.
   let installOnQuit: (() => void) | null = null;
+  let window: BrowserWindow | null = null;
   const services = await startKioskServices({
     dataDir,
     version: appVersion(),
@@ -88,6 +90,7 @@ async function start(dataDir: string) {
       },
       quit: () => app.quit(),
       saveFile: (fileName, content) => saveWithFolderChooser(fileName, content),
+      ...windowCommands(() => window),
     },
     update: {
       updater: packagedUpdater(),
@@ -109,7 +112,7 @@ async function start(dataDir: string) {
 
   // The default menu's accelerators (reload, close, full screen) would be ways out of the kiosk.
   if (!dev) Menu.setApplicationMenu(null);
-  const window = new BrowserWindow(kioskWindowOptions({ preload: buildOutput.electronPreload, dev }));
+  window = new BrowserWindow(kioskWindowOptions({ preload: buildOutput.electronPreload, dev }));
   forwardBridgeEvents(window.webContents, services);
   window.once('ready-to-show', () => window.show());
 

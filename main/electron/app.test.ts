@@ -340,6 +340,18 @@ describe('Electron app: once ready', () => {
     expect(app.quit).toHaveBeenCalledTimes(2);
   });
 
+  it('gives the fleet a reload of the kiosk window\'s page and a PNG capture of it', async () => {
+    const { startKioskServices, window } = await runApp();
+    const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { reload(): void; screenshot(): Promise<Buffer> } }])[0].host;
+    host.reload();
+    expect(window.webContents.reload).toHaveBeenCalledOnce();
+    window.webContents.shownPng = Buffer.from('the attract screen as a PNG');
+    await expect(host.screenshot()).resolves.toEqual(Buffer.from('the attract screen as a PNG'));
+    expect(window.webContents.capturePage).toHaveBeenCalledOnce();
+    window.webContents.destroy();
+    expect(() => host.reload()).toThrow(/not open/);
+  });
+
   it('restarts without the deep link it was launched with: that visit is over', async () => {
     const { app, startKioskServices } = await runApp();
     const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { restart(): void } }])[0].host;

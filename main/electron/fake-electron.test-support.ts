@@ -39,6 +39,9 @@ export class FakeWebContents extends CancellableEmitter {
   readonly forcefullyCrashRenderer = vi.fn();
   readonly closeDevTools = vi.fn();
   readonly send = vi.fn();
+  /** What the page shows, as Electron's NativeImage hands it out (set `shownPng` to change it). */
+  shownPng = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  readonly capturePage = vi.fn(async () => ({ toPNG: () => this.shownPng }));
   #destroyed = false;
   readonly isDestroyed = vi.fn(() => this.#destroyed);
 

@@ -9,12 +9,19 @@ import { silentLogger } from '../logging/logger.std.ts';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { type FleetClient, type FleetClientOptions, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
-import { FleetHealth } from './fleet-messages.std.ts';
+import { FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 
-/** A kiosk on its attract screen with no lock held. */
-const idleKiosk = () => new KioskActivity({ locksHeld: () => 0 });
+/** A kiosk on its attract screen with no lock held; `screen` is the window that shows it. */
+const screen = new BridgeConnection('window-1');
+const idleKiosk = () => {
+  const activity = new KioskActivity({ locksHeld: () => 0 });
+  activity.report(screen, 'attract');
+  return activity;
+};
+/** The first bytes of every PNG: what a screenshot answer must decode to. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 const PREFIX = 'loyalty-kiosk';
 const HEALTH: FleetHealth = {
@@ -100,8 +107,12 @@ async function until(condition: () => boolean, timeoutMs = 8_000) {
   }
 }
 
+/** Every command name sent to the kiosk, so a test can check that each one round-tripped. */
+const sentCommands = new Set<string>();
+
 /** Sends a command as the fleet would and returns its answer. */
 async function command(name: string, payload: string) {
+  sentCommands.add(name);
   const id = (() => {
     try {
       return (JSON.parse(payload) as { id?: unknown }).id ?? null;
@@ -148,6 +159,7 @@ describe('fleet client against a real Mosquitto', () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
     const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.mode': 'regular' } });
     let restarts = 0;
+    let reloads = 0;
     const client = kiosk({
       commands: fleetCommands({
         config,
@@ -156,6 +168,8 @@ describe('fleet client against a real Mosquitto', () => {
         diagnostics: async () => ({ version: '1.2.3' }),
         activity: idleKiosk(),
         restart: () => (restarts += 1),
+        reload: () => (reloads += 1),
+        screenshot: async () => Buffer.concat([PNG_SIGNATURE, Buffer.from('attract screen')]),
       }),
     });
     await until(() => client.state().state === 'online');
@@ -166,8 +180,88 @@ describe('fleet client against a real Mosquitto', () => {
     expect(config.get().idle.timeoutSeconds).toBe(120);
     expect(await command('restart', '{"id":"r1"}')).toEqual({ id: 'r1', ok: true, result: { restart: 'scheduled' } });
     await until(() => restarts === 1);
-    expect(await command('reload', '{"id":"r2"}')).toEqual({ id: 'r2', ok: true, result: { reload: 'unsupported' } });
+    expect(await command('reload', '{"id":"r2"}')).toEqual({ id: 'r2', ok: true, result: { reload: 'scheduled' } });
+    await until(() => reloads === 1);
+    const shot = await command('screenshot', '{"id":"s1"}');
+    expect(shot).toMatchObject({ id: 's1', ok: true, result: { screenshot: 'taken', mimeType: 'image/png' } });
+    expect(Buffer.from((shot.result as { base64: string }).base64, 'base64').subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(await command('update-check', '{"id":"u1"}')).toEqual({ id: 'u1', ok: true, result: { update: 'unsupported' } });
+  });
+
+  it('answers reload and screenshot with unsupported where the host cannot do them', async () => {
+    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
+    const client = kiosk({
+      commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity: idleKiosk(), restart: () => {} }),
+    });
+    await until(() => client.state().state === 'online');
+    expect(await command('reload', '{"id":"r3"}')).toEqual({ id: 'r3', ok: true, result: { reload: 'unsupported' } });
+    expect(await command('screenshot', '{"id":"s2"}')).toEqual({ id: 's2', ok: true, result: { screenshot: 'unsupported' } });
+  });
+
+  it('takes a screenshot only on the attract screen, and discards one during which a visit began', async () => {
+    const activity = idleKiosk();
+    let captures = 0;
+    let startVisitMidCapture = false;
+    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
+    const client = kiosk({
+      commands: fleetCommands({
+        config,
+        logger: silentLogger,
+        doctor: async () => [],
+        diagnostics: async () => ({}),
+        activity,
+        restart: () => {},
+        screenshot: async () => {
+          captures += 1;
+          // A shopper scans while the page is being captured: the picture may show their visit.
+          if (startVisitMidCapture) activity.report(screen, 'visit');
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return Buffer.concat([PNG_SIGNATURE, Buffer.from('what the screen showed')]);
+        },
+      }),
+    });
+    await until(() => client.state().state === 'online');
+
+    activity.report(screen, 'visit');
+    expect(await command('screenshot', '{"id":"visit"}')).toEqual({ id: 'visit', ok: false, error: 'refused: a visit is on the screen' });
+    activity.report(screen, 'console');
+    expect(await command('screenshot', '{"id":"console"}')).toMatchObject({ id: 'console', ok: false, error: 'refused: a visit is on the screen' });
+    expect(captures).toBe(0);
+
+    activity.report(screen, 'attract');
+    startVisitMidCapture = true;
+    const raced = await command('screenshot', '{"id":"raced"}');
+    expect(raced).toEqual({ id: 'raced', ok: false, error: 'refused: the screen left the attract screen during the capture' });
+    expect(captures).toBe(1);
+
+    activity.report(screen, 'attract');
+    startVisitMidCapture = false;
+    expect(await command('screenshot', '{"id":"attract"}')).toMatchObject({ id: 'attract', ok: true, result: { screenshot: 'taken' } });
+  });
+
+  it('waits for idle before a reload unless forced', async () => {
+    const activity = idleKiosk();
+    activity.report(screen, 'visit');
+    let reloads = 0;
+    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
+    const client = kiosk({
+      commands: fleetCommands({
+        config,
+        logger: silentLogger,
+        doctor: async () => [],
+        diagnostics: async () => ({}),
+        activity,
+        restart: () => {},
+        reload: () => (reloads += 1),
+        idleWaitMs: 300,
+        idlePollMs: 20,
+      }),
+    });
+    await until(() => client.state().state === 'online');
+    expect(await command('reload', '{"id":"busy"}')).toMatchObject({ id: 'busy', ok: false, error: expect.stringMatching(/busy/) });
+    expect(reloads).toBe(0);
+    expect(await command('reload', '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true, result: { reload: 'scheduled' } });
+    await until(() => reloads === 1);
   });
 
   it('refuses config-set on a provisioning-locked key, all or nothing, and malformed payloads without crashing', async () => {
@@ -268,5 +362,10 @@ describe('fleet client against a real Mosquitto', () => {
     // the fleet saw at most that one (it may resubscribe after the kiosk published).
     expect(sent).toBe(2);
     expect(seen.length).toBeLessThanOrEqual(1);
+  });
+
+  // Last in the file: every command the kiosk knows was sent over the broker and answered above.
+  it('round-tripped every fleet command', () => {
+    expect([...FLEET_COMMANDS].filter((name) => !sentCommands.has(name))).toEqual([]);
   });
 });

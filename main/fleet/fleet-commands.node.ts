@@ -11,8 +11,8 @@ export interface FleetCommandOptions {
   doctor: () => Promise<unknown>;
   /** The redacted diagnostics, as the console exports them. */
   diagnostics: () => Promise<unknown>;
-  /** Restart and reload wait for its idle moment: the attract screen, and no voucher lock. */
-  activity: Pick<KioskActivity, 'whenIdle'>;
+  /** Restart and reload wait for its idle moment: the attract screen, and no voucher lock; screenshot needs the attract screen. */
+  activity: Pick<KioskActivity, 'whenIdle' | 'screen' | 'onChange'>;
   restart: () => void;
   /** Absent where the host cannot reload without a restart: the command answers `unsupported`. */
   reload?: () => void;
@@ -20,6 +20,8 @@ export interface FleetCommandOptions {
   update?: Pick<UpdateService, 'checkNow' | 'state'>;
   /** How long update-check waits for the check (and a short download) before it answers with the state so far (default 20 s). */
   updateAnswerMs?: number;
+  /** The window as a PNG; absent where the host cannot take one: the command answers `unsupported`. */
+  screenshot?: () => Promise<Buffer>;
   /** How long restart and reload wait for idle before they give up (default 10 min); polled each second. */
   idleWaitMs?: number;
   idlePollMs?: number;
@@ -32,7 +34,14 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     const { force } = RestartArgs.parse(request);
     if (!force) await waitForIdle(options);
     logger.info(`${action} requested by the fleet`, { force });
-    setImmediate(run);
+    // After the answer is on its way: a restart ends this process.
+    setImmediate(() => {
+      try {
+        run();
+      } catch (error) {
+        logger.error(`the fleet's ${action} failed`, { error: String(error) });
+      }
+    });
     return { [action]: 'scheduled' };
   };
   return {
@@ -48,6 +57,7 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     },
     restart: whenIdle('restart', options.restart),
     reload: options.reload ? whenIdle('reload', options.reload) : async () => ({ reload: 'unsupported' }),
+    screenshot: options.screenshot ? attractScreenshot(options.activity, options.screenshot) : async () => ({ screenshot: 'unsupported' }),
     'update-check': update ? () => checkForUpdate(options, update) : async () => ({ update: 'unsupported' }),
   };
 }
@@ -64,4 +74,23 @@ async function checkForUpdate({ logger, updateAnswerMs = 20_000 }: FleetCommandO
 async function waitForIdle({ activity, idleWaitMs = 600_000, idlePollMs = 1_000 }: FleetCommandOptions) {
   const idle = await activity.whenIdle({ timeoutMs: idleWaitMs, pollMs: idlePollMs });
   if (!idle) throw new Error('the kiosk stayed busy (a visit, the console or a voucher lock); send again later, or with "force": true');
+}
+
+/**
+ * A screenshot that cannot hold shopper data: taken only on the attract screen, and released only
+ * if no screen changed while it was taken (a visit that began mid-capture discards it).
+ */
+function attractScreenshot(activity: FleetCommandOptions['activity'], capture: () => Promise<Buffer>) {
+  return async () => {
+    if (activity.screen() !== 'attract') throw new Error('refused: a visit is on the screen');
+    let changed = false;
+    const stopWatching = activity.onChange(() => (changed = true));
+    try {
+      const png = await capture();
+      if (changed || activity.screen() !== 'attract') throw new Error('refused: the screen left the attract screen during the capture');
+      return { screenshot: 'taken', mimeType: 'image/png', base64: png.toString('base64') };
+    } finally {
+      stopWatching();
+    }
+  };
 }

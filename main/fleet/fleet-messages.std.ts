@@ -43,7 +43,7 @@ export const FleetHealth = z
   .strict();
 export type FleetHealth = z.infer<typeof FleetHealth>;
 
-export const FLEET_COMMANDS = ['doctor', 'diagnostics', 'config-set', 'restart', 'reload', 'update-check'] as const;
+export const FLEET_COMMANDS = ['doctor', 'diagnostics', 'config-set', 'restart', 'reload', 'screenshot', 'update-check'] as const;
 export type FleetCommandName = (typeof FLEET_COMMANDS)[number];
 
 /** Every command's payload: a correlation id the answer carries back, then the command's own fields. */

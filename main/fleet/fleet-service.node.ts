@@ -56,6 +56,8 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     activity: parts.activity,
     restart: () => parts.host.restart(),
     update: parts.update,
+    reload: parts.host.reload?.bind(parts.host),
+    screenshot: parts.host.screenshot?.bind(parts.host),
   });
   const health = () => fleetHealth(parts, startedAt);
 

@@ -5,6 +5,10 @@ export interface ManagerHost {
   quit(): void;
   /** Saves an export where the manager chooses; the path, or null when they cancelled. Absent: the renderer downloads it. */
   saveFile?(fileName: string, content: string): Promise<string | null>;
+  /** Loads the kiosk's page(s) afresh, keeping the process (the fleet's `reload`). Absent: `unsupported`. */
+  reload?(): void;
+  /** The kiosk window as a PNG (the fleet's `screenshot`, on the attract screen only). Absent: `unsupported`. */
+  screenshot?(): Promise<Buffer>;
 }
 
 /** Hands an export out: saved where the manager picks when the host can, else for the renderer to download. */
