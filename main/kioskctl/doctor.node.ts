@@ -10,6 +10,7 @@ import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
+import { checkBrokerConnection } from '../fleet/broker-check.node.ts';
 import { FeedError, readFeed } from '../update/update-feed.node.ts';
 
 export interface DoctorCheck {
@@ -48,6 +49,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     keychain,
     ...(baseUrl === null ? demoChecks() : await connectedChecks(baseUrl, store, secrets, options)),
     await scannerCheck(config.scanner),
+    await brokerCheck(config.fleet, secrets, options.secrets),
     await updateFeedCheck(config.update),
   ];
 }
@@ -138,6 +140,16 @@ async function scannerCheck(scanner: KioskConfig['scanner']): Promise<DoctorChec
   if (listed.some((item) => item.path === settings.path)) return ok('scanner', `${port}: listed by the OS`);
   const known = listed.map((item) => item.path).join(', ');
   return fail('scanner', `${settings.path} not found (${known ? `ports: ${known}` : 'no serial ports listed'})`);
+}
+
+/** The fleet broker, reached as the kiosk would: its username, the keychain's mqtt-password. */
+async function brokerCheck(fleet: KioskConfig['fleet'], status: SecretStatus, secrets: SecretStore): Promise<DoctorCheck> {
+  const { url, username, topicPrefix } = fleet.mqtt;
+  if (!url) return skip('broker', 'no fleet broker (fleet.mqtt.url is not set)');
+  if (status.keychain === 'unavailable') return skip('broker', 'needs the mqtt-password from the keychain, which is unreachable');
+  const password = status.stored.mqttPassword ? await secrets.get('mqttPassword') : null;
+  const { connected, detail } = await checkBrokerConnection({ url, username, password, clientIdPrefix: `${topicPrefix}-${fleet.kioskId ?? 'kiosk'}` });
+  return connected ? ok('broker', detail) : fail('broker', detail);
 }
 
 /**

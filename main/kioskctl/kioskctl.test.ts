@@ -11,6 +11,7 @@ import { verifyPin } from '../manager/pin-hash.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../secrets/secret-store.node.ts';
 import { runKioskctl } from './commands.node.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
+import { startMosquitto } from '../../test/support/mosquitto.node.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -398,9 +399,10 @@ describe('kioskctl doctor', () => {
       const passing = await kioskctl(dir, ['doctor']);
       expect(passing.code).toBe(0);
       const rows = doctorRows(passing.stdout);
-      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'update']);
+      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'broker', 'update']);
       expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([
         ['pat', ['SKIP', 'not stored']],
+        ['broker', ['SKIP', 'no fleet broker (fleet.mqtt.url is not set)']],
         ['update', ['SKIP', 'updates are off (update.feedUrl is not set)']],
       ]);
       expect(rows.api?.[1]).toMatch(/^reachable, api key accepted \(List Vouchers in \d+ ms\)$/);
@@ -451,6 +453,52 @@ describe('kioskctl doctor', () => {
     }
     // Eight steps of kioskctl runs one after another, each a fresh tsx process.
   }, 90_000);
+});
+
+describe('kioskctl doctor: the fleet broker', () => {
+  /** Every file under `dir` with its bytes: what a read-only command must leave exactly as it was. */
+  const snapshot = (dir: string) =>
+    Object.fromEntries(
+      fs
+        .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+        .map((name) => path.join(dir, name))
+        .filter((file) => fs.statSync(file).isFile())
+        .map((file) => [file, fs.readFileSync(file, 'utf8')]),
+    );
+
+  it('is refused by a real Mosquitto with the wrong password and says so, connects with the right one, writes nothing', async () => {
+    const broker = await startMosquitto({ users: { kiosk: 'kiosk-pw' }, acl: { kiosk: ['loyalty-kiosk/k1/#'] } });
+    try {
+      const dir = tempDir();
+      const settings = { fleet: { kioskId: 'k1', mqtt: { url: broker.url, username: 'kiosk' } } };
+      const [imported, stored] = await Promise.all([
+        kioskctl(dir, ['config', 'import', writeJson(path.join(os.tmpdir(), `fleet-${crypto.randomUUID()}.json`), settings)]),
+        kioskctl(dir, ['secrets', 'set', 'mqtt-password'], { stdin: 'wrong-broker-password' }),
+      ]);
+      expect([imported.code, stored.code]).toEqual([0, 0]);
+      const before = snapshot(dir);
+
+      const refused = await kioskctl(dir, ['doctor']);
+      expect(refused.code).toBe(1);
+      expect(doctorRows(refused.stdout).broker).toEqual([
+        'FAIL',
+        expect.stringMatching(new RegExp(`^127\\.0\\.0\\.1:${broker.port}: not authorized \\(.*\\): check fleet\\.mqtt\\.username and the mqtt-password secret$`)),
+      ]);
+      expect(refused.stdout).not.toContain('wrong-broker-password');
+      // Doctor only looks: no log line, no config, nothing else in the data folder changed.
+      expect(snapshot(dir)).toEqual(before);
+
+      await kioskctl(dir, ['secrets', 'set', 'mqtt-password'], { stdin: 'kiosk-pw' });
+      const connected = await kioskctl(dir, ['doctor']);
+      expect(doctorRows(connected.stdout).broker).toEqual(['OK', `connected to 127.0.0.1:${broker.port} as kiosk`]);
+
+      await broker.down();
+      const away = await kioskctl(dir, ['doctor']);
+      expect(doctorRows(away.stdout).broker).toEqual(['FAIL', `127.0.0.1:${broker.port}: nothing answers there (connection refused)`]);
+    } finally {
+      await broker.stop();
+    }
+  }, 30_000);
 });
 
 describe('kioskctl autostart', () => {
