@@ -89,6 +89,19 @@ export const AdminRewardAttribute = z.object({
 });
 export type AdminRewardAttribute = z.infer<typeof AdminRewardAttribute>;
 
+/** The kiosk's line to its fleet broker, for the console: never the credentials. */
+export const FleetConnection = z.object({
+  /** `off`: no broker configured; `offline`: it was online and lost the broker; `refused`: the broker turned the kiosk down. */
+  state: z.enum(['off', 'connecting', 'online', 'offline', 'refused']),
+  lastError: z.string().nullable(),
+  /** The broker's host and port (the URL without credentials or path). */
+  broker: z.string().nullable(),
+  kioskId: z.string().nullable(),
+  /** When health was last published (epoch ms), or null: not yet. */
+  lastHealthAt: z.number().int().nullable(),
+});
+export type FleetConnection = z.infer<typeof FleetConnection>;
+
 export const Diagnostics = z.object({
   version: z.string(),
   demo: z.boolean(),
@@ -110,5 +123,6 @@ export const Diagnostics = z.object({
   logTail: z.array(z.string()),
   /** The auto-update: channel, feed, what is available, downloaded, or failed. */
   update: UpdateState,
+  fleet: FleetConnection,
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;

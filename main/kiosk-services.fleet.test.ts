@@ -9,6 +9,7 @@ import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
+import { hashPin } from './manager/pin-hash.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 
 /** The kiosk's own services on a fleet broker: started by the config, with the keychain's password. */
@@ -33,6 +34,17 @@ describe('kiosk services on a fleet broker', () => {
     for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
   });
 
+  /** The fleet link as an unlocked console's diagnostics show it (diagnostics are a manager call). */
+  const manager = new BridgeConnection('console');
+  const consoleFleet = async () => {
+    if (services.config.get().manager.pinHash === null) {
+      services.config.set('manager.pinHash', await hashPin('2580'));
+      await services.dispatch('unlockManager', { pin: '2580' }, manager);
+    }
+    const answer = await services.dispatch('getDiagnostics', {}, manager);
+    return (answer as { value?: { fleet: unknown } }).value?.fleet;
+  };
+
   const nextMessage = (topic: string, accept: (text: string) => boolean, trigger?: () => unknown) => nextOn(observer, topic, accept, trigger);
 
   it('connects once fleet.mqtt.url is set and publishes online and its health', async () => {
@@ -55,6 +67,8 @@ describe('kiosk services on a fleet broker', () => {
       await nextMessage('loyalty-kiosk/k1/cmd/diagnostics/result', () => true, () => observer.publishAsync('loyalty-kiosk/k1/cmd/diagnostics', '{"id":"diag-1"}', { qos: 1 })),
     );
     expect(diagnostics).toMatchObject({ id: 'diag-1', ok: true, result: { version: 'test', demo: true } });
+    // The console's diagnostics show the fleet link: its state, the broker's host (no credentials), the kiosk id.
+    expect(diagnostics.result.fleet).toEqual({ state: 'online', lastError: null, broker: `127.0.0.1:${broker.port}`, kioskId: 'k1', lastHealthAt: expect.any(Number) });
   });
 
   it('publishes no shopper data: a visit with a known card, e-mail and voucher leaves none of them in any message', async () => {
@@ -102,5 +116,21 @@ describe('kiosk services on a fleet broker', () => {
   it('goes offline when the broker setting is cleared', async () => {
     const offline = nextMessage('loyalty-kiosk/k1/status', (text) => text === 'offline', () => services.config.setMany({ 'fleet.mqtt.url': null }));
     expect(await offline).toBe('offline');
+    await expect.poll(consoleFleet).toEqual({
+      state: 'off',
+      lastError: null,
+      broker: null,
+      kioskId: null,
+      lastHealthAt: null,
+    });
+  });
+
+  it('shows a broker that refuses the kiosk in the console\'s diagnostics, with the reason', async () => {
+    await secrets.set('mqttPassword', 'wrong-password');
+    services.config.setMany({ 'fleet.mqtt.url': broker.url });
+    await expect
+      .poll(consoleFleet, { timeout: 8_000 })
+      .toMatchObject({ state: 'refused', lastError: expect.stringMatching(/refused the kiosk/), broker: `127.0.0.1:${broker.port}`, kioskId: 'k1' });
+    services.config.setMany({ 'fleet.mqtt.url': null });
   });
 });

@@ -24,7 +24,8 @@ import { createConsoleSession, type ConsoleSession } from './manager/console-ses
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
-import { startFleetService } from './fleet/fleet-service.node.ts';
+import { type FleetService, startFleetService } from './fleet/fleet-service.node.ts';
+import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
@@ -163,11 +164,14 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     logger,
   });
   const update = startUpdates(options, foundation, activity);
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update };
+  // The console shows the fleet link, and the fleet sends the console's diagnostics: the link is read when asked.
+  let fleet: FleetService | null = null;
+  const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
-  const fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity, update });
+  fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity, update });
 
   return {
     ...foundation,
@@ -183,7 +187,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       stopWatchingConfig();
       schedule.close();
       await update.close();
-      await fleet.close();
+      await fleet?.close();
       await secretOrigin.settled();
       await recovered;
       await redemptions.releaseAll('quit').catch(() => undefined);
@@ -273,9 +277,10 @@ function callHandlers(
     activity: KioskActivity;
     schedule: ScheduleService;
     update: UpdateService;
+    fleetStatus: () => FleetConnection;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -310,6 +315,7 @@ function callHandlers(
       host: hostOf(options, logger),
       platformOrigin: () => platformOrigin(),
       updateState: () => update.state(),
+      fleet: fleetStatus,
     }),
     ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
   };

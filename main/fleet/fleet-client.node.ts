@@ -29,7 +29,8 @@ export interface FleetClientOptions {
 export type FleetConnectionState = 'connecting' | 'online' | 'offline' | 'refused' | 'closed';
 
 export interface FleetClient {
-  state(): { state: FleetConnectionState; lastError: string | null };
+  /** `lastHealthAt`: when health last went out (epoch ms), null before the first. */
+  state(): { state: FleetConnectionState; lastError: string | null; lastHealthAt: number | null };
   /** Publishes health now (a change); while offline only the latest is kept, for the next connect. */
   publishHealth(): Promise<void>;
   /** Publishes `offline` (retained) and disconnects cleanly. */
@@ -52,6 +53,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   const baseReconnectMs = options.reconnectMs ?? 1_000;
   let state: FleetConnectionState = 'connecting';
   let lastError: string | null = null;
+  let lastHealthAt: number | null = null;
 
   const client: MqttClient = mqtt.connect(options.url, connectOptions(options, topics.status, baseReconnectMs));
 
@@ -67,6 +69,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     try {
       const health = await options.health();
       await client.publishAsync(topics.health, JSON.stringify(health), { qos: 0, retain: false });
+      lastHealthAt = Date.now();
     } catch (error) {
       logger.warn('fleet health not published', { error: String(error) });
     }
@@ -124,7 +127,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   timer.unref();
 
   return {
-    state: () => ({ state, lastError }),
+    state: () => ({ state, lastError, lastHealthAt }),
     publishHealth,
     async close() {
       clearInterval(timer);

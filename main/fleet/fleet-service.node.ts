@@ -15,6 +15,7 @@ import { fleetCommands } from './fleet-commands.node.ts';
 import type { FleetHealth } from './fleet-messages.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
+import type { FleetConnection } from '../../common/manager-views.std.ts';
 
 export interface FleetServiceParts {
   dataDir: string;
@@ -36,8 +37,8 @@ export interface FleetServiceParts {
 }
 
 export interface FleetService {
-  /** The connection to the broker now; `off` when no broker is configured. */
-  state(): ReturnType<FleetClient['state']> | { state: 'off'; lastError: null };
+  /** The connection to the broker now, for diagnostics; `off` when no broker is configured. */
+  status(): FleetConnection;
   close(): Promise<void>;
 }
 
@@ -84,7 +85,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const stopFollowingScreens = parts.activity.onChange(() => void client?.publishHealth());
 
   return {
-    state: () => client?.state() ?? { state: 'off', lastError: null },
+    status: () => connectionStatus(config.get(), client),
     async close() {
       stopWatching();
       stopListening();
@@ -97,6 +98,21 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   };
 }
 
+function connectionStatus(current: KioskConfig, client: FleetClient | null): FleetConnection {
+  const { url } = current.fleet.mqtt;
+  const { state, lastError, lastHealthAt } = client?.state() ?? { state: 'off', lastError: null, lastHealthAt: null };
+  return {
+    state: state === 'closed' ? 'off' : state,
+    lastError,
+    // The host only: a URL may carry a user and password (mqtt://user:pass@host).
+    broker: url ? new URL(url).host : null,
+    kioskId: url ? kioskIdOf(current) : null,
+    lastHealthAt,
+  };
+}
+
+const kioskIdOf = (current: KioskConfig) => current.fleet.kioskId ?? os.hostname();
+
 async function connect(current: KioskConfig, parts: FleetServiceParts, health: () => Promise<FleetHealth>, commands: ReturnType<typeof fleetCommands>) {
   const readPassword = () =>
     parts.secrets.get('mqttPassword').catch((error: unknown) => {
@@ -108,7 +124,7 @@ async function connect(current: KioskConfig, parts: FleetServiceParts, health: (
     username: current.fleet.mqtt.username,
     password: await readPassword(),
     readPassword,
-    kioskId: current.fleet.kioskId ?? os.hostname(),
+    kioskId: kioskIdOf(current),
     topicPrefix: current.fleet.mqtt.topicPrefix,
     health,
     commands,

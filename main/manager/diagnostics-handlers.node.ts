@@ -8,6 +8,7 @@ import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { ScanSource } from '../../common/scan.std.ts';
 import type { UpdateState } from '../../common/update-state.std.ts';
+import type { FleetConnection } from '../../common/manager-views.std.ts';
 import type { ExportDelivery, ManagerHost } from './export-delivery.std.ts';
 import { exportableSettings } from './settings-handlers.node.ts';
 
@@ -25,6 +26,8 @@ export interface DiagnosticsOptions {
   deliver: ExportDelivery;
   logger: Logger;
   now: () => number;
+  /** The fleet broker connection (the fleet starts after the console's handlers: read at each call). */
+  fleet: () => FleetConnection;
 }
 
 /** Whether the platform answers, and how fast; why not, in words without a stack. */
@@ -62,6 +65,7 @@ export function createDiagnosticsHandlers(options: DiagnosticsOptions) {
     log: logSink.drops(),
     logTail: logSink.tail(200),
     update: options.updateState(),
+    fleet: options.fleet(),
   });
 
   return {

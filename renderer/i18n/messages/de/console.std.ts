@@ -208,4 +208,13 @@ export const messages: ConsoleMessages = {
   'console.update.available': 'Verfügbar: {version}',
   'console.update.downloaded': 'Heruntergeladen: {version}',
   'console.update.failed': 'Version {version} ist nach dem Update nicht richtig gestartet (kioskctl update rollback)',
+  'console.diagnostics.fleet': 'Flotten-Broker',
+  'console.diagnostics.fleet_state.off': 'Aus (kein Broker eingestellt)',
+  'console.diagnostics.fleet_state.connecting': 'Verbindet',
+  'console.diagnostics.fleet_state.online': 'Online',
+  'console.diagnostics.fleet_state.offline': 'Offline, verbindet neu',
+  'console.diagnostics.fleet_state.refused': 'Vom Broker abgewiesen',
+  'console.diagnostics.fleet_where': '{broker} als Kiosk {kioskId}',
+  'console.diagnostics.fleet_health': 'Status zuletzt gesendet {time}',
+  'console.diagnostics.fleet_no_health': 'Noch kein Status gesendet',
 };

@@ -209,6 +209,15 @@ export const messages = {
   'console.update.available': 'Available: {version}',
   'console.update.downloaded': 'Downloaded: {version}',
   'console.update.failed': 'Version {version} did not start properly after its update (kioskctl update rollback)',
+  'console.diagnostics.fleet': 'Fleet broker',
+  'console.diagnostics.fleet_state.off': 'Off (no broker set)',
+  'console.diagnostics.fleet_state.connecting': 'Connecting',
+  'console.diagnostics.fleet_state.online': 'Online',
+  'console.diagnostics.fleet_state.offline': 'Offline, reconnecting',
+  'console.diagnostics.fleet_state.refused': 'Refused by the broker',
+  'console.diagnostics.fleet_where': '{broker} as kiosk {kioskId}',
+  'console.diagnostics.fleet_health': 'Health last sent {time}',
+  'console.diagnostics.fleet_no_health': 'No health sent yet',
 } as const;
 
 export type ConsoleKey = keyof typeof messages;

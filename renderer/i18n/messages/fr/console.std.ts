@@ -208,4 +208,13 @@ export const messages: ConsoleMessages = {
   'console.update.available': 'Disponible : {version}',
   'console.update.downloaded': 'Téléchargée : {version}',
   'console.update.failed': 'La version {version} n’a pas démarré correctement après sa mise à jour (kioskctl update rollback)',
+  'console.diagnostics.fleet': 'Broker de la flotte',
+  'console.diagnostics.fleet_state.off': 'Désactivé (aucun broker configuré)',
+  'console.diagnostics.fleet_state.connecting': 'Connexion en cours',
+  'console.diagnostics.fleet_state.online': 'En ligne',
+  'console.diagnostics.fleet_state.offline': 'Hors ligne, reconnexion en cours',
+  'console.diagnostics.fleet_state.refused': 'Refusé par le broker',
+  'console.diagnostics.fleet_where': '{broker} en tant que borne {kioskId}',
+  'console.diagnostics.fleet_health': 'État envoyé pour la dernière fois {time}',
+  'console.diagnostics.fleet_no_health': 'Aucun état envoyé pour l’instant',
 };

@@ -208,4 +208,13 @@ export const messages: ConsoleMessages = {
   'console.update.available': 'Beschikbaar: {version}',
   'console.update.downloaded': 'Gedownload: {version}',
   'console.update.failed': 'Versie {version} startte niet goed na de update (kioskctl update rollback)',
+  'console.diagnostics.fleet': 'Vlootbroker',
+  'console.diagnostics.fleet_state.off': 'Uit (geen broker ingesteld)',
+  'console.diagnostics.fleet_state.connecting': 'Verbinden',
+  'console.diagnostics.fleet_state.online': 'Online',
+  'console.diagnostics.fleet_state.offline': 'Offline, opnieuw verbinden',
+  'console.diagnostics.fleet_state.refused': 'Geweigerd door de broker',
+  'console.diagnostics.fleet_where': '{broker} als kiosk {kioskId}',
+  'console.diagnostics.fleet_health': 'Status laatst verstuurd {time}',
+  'console.diagnostics.fleet_no_health': 'Nog geen status verstuurd',
 };
