@@ -132,8 +132,11 @@ async function connect(current: KioskConfig, parts: FleetServiceParts, health: (
   });
 }
 
-/** The kiosk's state for the fleet: no shopper data, no scan value, no secret. */
-async function fleetHealth(parts: FleetServiceParts, startedAt: number): Promise<FleetHealth> {
+/** What health is built from. */
+export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'logSink' | 'dataDir'>;
+
+/** The kiosk's state for the fleet: no shopper data, no scan value, no secret. Exported for the bench. */
+export async function fleetHealth(parts: HealthParts, startedAt: number): Promise<FleetHealth> {
   const scanner = parts.scanner.status();
   return {
     version: parts.version,

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchCameraDecode } from '../camera/decode.bench.node.ts';
 import { benchClientOverhead } from './client-overhead.bench.node.ts';
+import { benchFleetHealth } from './fleet-health.bench.node.ts';
 import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
 import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
@@ -26,6 +27,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'visit-bundle', run: benchRendererBundle },
   { name: 'fuzz-counts', run: benchFuzzCounts },
   { name: 'redemption-faults', run: benchRedemptionFaults },
+  { name: 'fleet-health', run: benchFleetHealth },
 ];
 
 const filters = process.argv.slice(2);
