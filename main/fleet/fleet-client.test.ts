@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -343,6 +344,28 @@ describe('fleet client against a real Mosquitto', () => {
     await until(() => observer.connected);
     expect(await nextMessage(`${PREFIX}/k1/status`, (text) => text === 'online')).toBe('online');
     expect(client.state().state).toBe('online');
+  });
+
+  it('backs off between reconnects, doubling each wait, instead of retrying at a fixed pace', async () => {
+    // A "broker" that takes each connection and hangs up at once: every attempt fails, and is counted.
+    const attempts: number[] = [];
+    const server = net.createServer((socket) => {
+      attempts.push(performance.now());
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      kiosk({ url: `mqtt://127.0.0.1:${(server.address() as net.AddressInfo).port}`, reconnectMs: 50 });
+      await new Promise((resolve) => setTimeout(resolve, 1_700));
+      // 50 ms fixed would be ~30 attempts; doubling from 50 ms is 1 + 50 + 100 + 200 + 400 + 800 ms: 6 at most.
+      expect(attempts.length).toBeGreaterThanOrEqual(4);
+      expect(attempts.length).toBeLessThanOrEqual(6);
+      const gaps = attempts.slice(1).map((at, index) => at - attempts[index]!);
+      // Loose on purpose (a loaded machine delays timers): the last wait is several times the first.
+      expect(gaps.at(-1)!).toBeGreaterThan(3 * gaps[0]!);
+    } finally {
+      server.close();
+    }
   });
 
   it('keeps at most its latest health while the broker is away', async () => {
