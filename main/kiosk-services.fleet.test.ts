@@ -3,13 +3,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../test/support/mosquitto.node.ts';
 import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
 import { hashPin } from './manager/pin-hash.node.ts';
+import { FakeBrowserWindow } from './electron/fake-electron.test-support.ts';
+import { windowCommands } from './electron/window-commands.main.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 
 /** The kiosk's own services on a fleet broker: started by the config, with the keychain's password. */
@@ -19,12 +21,19 @@ describe('kiosk services on a fleet broker', () => {
   let broker: Mosquitto;
   let observer: MqttClient;
   let services: KioskServices;
+  const window = new FakeBrowserWindow({});
 
   beforeAll(async () => {
     broker = await startMosquitto({ users: { kiosk: 'kiosk-pw', fleet: 'fleet-pw' }, acl: { kiosk: ['loyalty-kiosk/k1/#'], fleet: ['loyalty-kiosk/#'] } });
     observer = await mqtt.connectAsync(broker.url, { username: 'fleet', password: 'fleet-pw' });
     await secrets.set('mqttPassword', 'kiosk-pw');
-    services = await startKioskServices({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-kiosk-')), version: 'test', keychainService });
+    services = await startKioskServices({
+      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-kiosk-')),
+      version: 'test',
+      keychainService,
+      // The Electron host's window commands, on the fake Electron window.
+      host: { restart: () => {}, quit: () => {}, ...windowCommands(() => window.electron) },
+    });
   });
 
   afterAll(async () => {
@@ -111,6 +120,25 @@ describe('kiosk services on a fleet broker', () => {
     for (const text of published) {
       for (const shopperData of [card!, email, voucher.code]) expect(text).not.toContain(shopperData);
     }
+  });
+
+  it('takes a screenshot of the window on the attract screen only, and reloads it for the fleet', async () => {
+    const screen = new BridgeConnection('kiosk-window');
+    const command = async (name: string, request: string) =>
+      JSON.parse(await nextMessage(`loyalty-kiosk/k1/cmd/${name}/result`, () => true, () => observer.publishAsync(`loyalty-kiosk/k1/cmd/${name}`, request, { qos: 1 })));
+    window.webContents.shownPng = Buffer.from('\x89PNG the attract screen');
+    await services.dispatch('reportScreen', { screen: 'visit' }, screen);
+    expect(await command('screenshot', '{"id":"shot-1"}')).toEqual({ id: 'shot-1', ok: false, error: 'refused: a visit is on the screen' });
+    expect(window.webContents.capturePage).not.toHaveBeenCalled();
+
+    await services.dispatch('reportScreen', { screen: 'attract' }, screen);
+    const shot = await command('screenshot', '{"id":"shot-2"}');
+    expect(shot).toMatchObject({ id: 'shot-2', ok: true, result: { screenshot: 'taken', mimeType: 'image/png' } });
+    expect(Buffer.from(shot.result.base64, 'base64')).toEqual(window.webContents.shownPng);
+
+    expect(await command('reload', '{"id":"reload-1"}')).toEqual({ id: 'reload-1', ok: true, result: { reload: 'scheduled' } });
+    await vi.waitFor(() => expect(window.webContents.reload).toHaveBeenCalledOnce());
+    services.activity.forget(screen);
   });
 
   it('goes offline when the broker setting is cleared', async () => {

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { vi } from 'vitest';
-import type { BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Protocol, Session, WebContents } from 'electron';
+import type { BrowserWindow, BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Protocol, Session, WebContents } from 'electron';
 import { EventBus } from '../bridge/event-bus.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { KioskServices } from '../kiosk-services.node.ts';
@@ -187,6 +187,10 @@ export class FakeBrowserWindow extends CancellableEmitter {
 
   constructor(readonly options: BrowserWindowConstructorOptions) {
     super();
+  }
+
+  get electron(): BrowserWindow {
+    return this as unknown as BrowserWindow;
   }
 }
 
