@@ -47,7 +47,7 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   secrets status              which credentials are stored, never their values
   secrets remove <name>       remove a credential from the keychain
   pin set                     set the manager PIN (4 to 8 digits), read from stdin
-  doctor                      check settings, keychain, credentials, API and scanner
+  doctor                      check settings, keychain, credentials, API, scanner and fleet broker
   autostart enable            install the systemd user unit and the XDG autostart entry
                               into $XDG_CONFIG_HOME (default ~/.config)
   autostart disable           remove them
