@@ -133,7 +133,7 @@ async function connect(current: KioskConfig, parts: FleetServiceParts, health: (
 }
 
 /** What health is built from. */
-export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'logSink' | 'dataDir'>;
+export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'logSink' | 'dataDir' | 'update'>;
 
 /** The kiosk's state for the fleet: no shopper data, no scan value, no secret. Exported for the bench. */
 export async function fleetHealth(parts: HealthParts, startedAt: number): Promise<FleetHealth> {

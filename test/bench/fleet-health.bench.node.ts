@@ -8,6 +8,7 @@ import { fleetHealth, type HealthParts } from '../../main/fleet/fleet-service.no
 import { FileLogSink, createLogger } from '../../main/logging/file-logger.node.ts';
 import { ServiceHealth } from '../../main/loyalty/service-health.node.ts';
 import { ScannerService } from '../../main/scanner/scanner-service.node.ts';
+import { UpdateService } from '../../main/update/update-service.node.ts';
 import { startMosquitto } from '../support/mosquitto.node.ts';
 import type { BenchReport } from './stats.std.ts';
 
@@ -30,14 +31,18 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
   const logSink = new FileLogSink({ dir: path.join(dataDir, 'logs') });
   const logger = createLogger(logSink);
   const config = new ConfigStore({ dataDir, logger });
+  const activity = new KioskActivity({ locksHeld: () => 0 });
+  // As in the browser host: no installer, so the update state is `off`.
+  const update = new UpdateService({ updater: null, offNote: 'bench', quitToInstall: () => {}, runningAppImage: null, config, activity, logger, dataDir, version: 'bench' });
   const parts: HealthParts = {
     version: 'bench',
     config,
     dataDir,
     logSink,
     health: new ServiceHealth({ probe: async () => undefined, onChange: () => {}, logger }),
-    activity: new KioskActivity({ locksHeld: () => 0 }),
+    activity,
     scanner: new ScannerService({ config, logger, onScan: () => {}, onStatus: () => {} }),
+    update,
   };
   const startedAt = Date.now();
   const health = () => fleetHealth(parts, startedAt);
@@ -78,6 +83,7 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
     };
   } finally {
     await client.close();
+    await update.close();
     await broker.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
