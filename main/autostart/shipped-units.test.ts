@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startingExecutable } from './autostart.node.ts';
 
 const UNITS_DIR = path.resolve(import.meta.dirname, '../../build/linux');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-units-'));
@@ -58,5 +59,30 @@ describe('shipped XDG autostart entry', () => {
     expect(text).toMatch(/^Exec=\/usr\/bin\/loyalty-kiosk$/m);
     // Under systemd the user unit runs the kiosk; the entry only serves sessions without it.
     expect(text).toMatch(/^X-GNOME-HiddenUnderSystemd=true$/m);
+  });
+});
+
+describe('units pointed at an installed executable (the packaged app\'s autostart enable)', () => {
+  // An install folder with a space, as electron-builder names it, and a real file for verify to find.
+  const installDir = path.join(scratch, 'opt', 'Loyalty Kiosk');
+  const executable = path.join(installDir, 'loyalty-kiosk');
+  fs.mkdirSync(installDir, { recursive: true });
+  fs.copyFileSync('/bin/true', executable);
+
+  it('passes systemd-analyze verify, the path with its space kept whole', () => {
+    const unit = path.join(scratch, 'installed', 'loyalty-kiosk.service');
+    fs.mkdirSync(path.dirname(unit), { recursive: true });
+    fs.writeFileSync(unit, startingExecutable(fs.readFileSync(path.join(UNITS_DIR, 'loyalty-kiosk.service'), 'utf8'), executable));
+    expect(setting(unit, 'ExecStart')).toEqual([`"${executable}"`]);
+    const run = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
+    expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+  });
+
+  it('keeps $, % and quotes literal in both files', () => {
+    const odd = '/opt/a "b" $HOME 100%/kiosk';
+    const unit = startingExecutable('ExecStart=/usr/bin/loyalty-kiosk\n', odd);
+    const entry = startingExecutable('Exec=/usr/bin/loyalty-kiosk\n', odd);
+    expect(unit).toBe('ExecStart="/opt/a \\"b\\" $$HOME 100%%/kiosk"\n');
+    expect(entry).toBe('Exec="/opt/a \\"b\\" \\$HOME 100%%/kiosk"\n');
   });
 });

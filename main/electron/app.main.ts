@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, powerSaveBlock
 import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
 import { EXIT } from '../kioskctl/commands.node.ts';
 import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
+import { packagedAutostartSource } from '../autostart/autostart.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
 import { EXIT_ALREADY_RUNNING, startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
@@ -27,6 +28,8 @@ if (kioskctlAt >= 0) {
   void runKioskctlProcess(process.argv.slice(kioskctlAt + 1), {
     defaultDataDir: process.env.KIOSK_DATA_DIR ?? app.getPath('userData'),
     invocation: 'loyalty-kiosk --kioskctl',
+    // The units start this installed app (or AppImage), not the deb's /usr/bin/loyalty-kiosk.
+    autostart: app.isPackaged ? packagedAutostartSource(process.execPath) : undefined,
   })
     .catch((error: unknown) => {
       // Unlike Node, Electron lives on after an unhandled rejection: say why, and fail.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../common/contract.std.ts';
 import { buildOutput } from '../paths/build-output.node.ts';
 import type { KioskServicesOptions } from '../kiosk-services.node.ts';
@@ -22,8 +22,9 @@ async function runApp({
   ready = undefined as Promise<void> | undefined,
   /** The real kiosk services, for start-ups that fail; the app is not waited for. */
   realServices = false,
+  isPackaged = false,
 } = {}) {
-  const electron = fakeElectron({ singleInstanceLock, userData, heldUserData });
+  const electron = fakeElectron({ singleInstanceLock, userData, heldUserData, isPackaged });
   if (ready) electron.app.whenReady.mockReturnValue(ready);
   const fake = fakeKioskServices();
   const startKioskServices = vi.fn(async () => fake.services);
@@ -390,7 +391,7 @@ describe('Electron app: --kioskctl', () => {
   const dataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-electron-ctl-'));
 
   /** Runs `loyalty-kiosk --kioskctl ...args` and resolves with the exit code and what it wrote. */
-  async function runKioskctl(args: string[], options: { env?: Record<string, string>; userData?: string } = {}) {
+  async function runKioskctl(args: string[], options: { env?: Record<string, string>; userData?: string; isPackaged?: boolean } = {}) {
     const written: string[] = [];
     const capture = (text: string | Uint8Array) => void written.push(String(text));
     const stdout = vi.spyOn(process.stdout, 'write').mockImplementation((text) => (capture(text), true));
@@ -400,6 +401,7 @@ describe('Electron app: --kioskctl', () => {
         args: ['--kioskctl', ...args],
         env: { KIOSK_PROVISIONING_FILE: '/nonexistent/provisioning.json', ...options.env },
         userData: options.userData,
+        isPackaged: options.isPackaged,
       });
       await vi.waitFor(() => expect(run.app.exit).toHaveBeenCalled());
       return { ...run, code: run.app.exit.mock.calls[0]![0], output: written.join('') };
@@ -437,6 +439,43 @@ describe('Electron app: --kioskctl', () => {
     fs.writeFileSync(path.join(userData, 'config.json'), JSON.stringify({ idle: { timeoutSeconds: 75 } }));
     const { output } = await runKioskctl(['config', 'get', 'idle.timeoutSeconds'], { userData });
     expect(output).toBe('75\n');
+  });
+
+  describe('autostart enable from the packaged app', () => {
+    /** An installed app as electron-builder lays it out: the executable, and autostart/ beside it. */
+    function installedApp() {
+      const installDir = path.join(dataDir(), 'Loyalty Kiosk');
+      fs.cpSync(path.join(buildOutput.root, 'build/linux'), path.join(installDir, 'autostart'), { recursive: true });
+      const executable = path.join(installDir, 'loyalty-kiosk');
+      const execPath = process.execPath;
+      process.execPath = executable;
+      onTestFinished(() => {
+        process.execPath = execPath;
+      });
+      return { installDir, executable, configHome: dataDir() };
+    }
+    const installed = (configHome: string) => ({
+      unit: fs.readFileSync(path.join(configHome, 'systemd/user/loyalty-kiosk.service'), 'utf8'),
+      entry: fs.readFileSync(path.join(configHome, 'autostart/loyalty-kiosk.desktop'), 'utf8'),
+    });
+
+    it('writes units that start the installed executable, from the install folder\'s autostart files', async () => {
+      const { executable, configHome } = installedApp();
+      const { code } = await runKioskctl(['autostart', 'enable'], { isPackaged: true, env: { XDG_CONFIG_HOME: configHome, APPIMAGE: '' } });
+      expect(code).toBe(0);
+      const { unit, entry } = installed(configHome);
+      expect(unit).toContain(`\nExecStart="${executable}"\n`);
+      expect(entry).toContain(`\nExec="${executable}"\n`);
+    });
+
+    it('an AppImage\'s units start the AppImage file ($APPIMAGE), not the mount it runs from', async () => {
+      const { configHome } = installedApp();
+      const appImage = '/home/kiosk/Applications/Loyalty-Kiosk-0.1.0.AppImage';
+      await runKioskctl(['autostart', 'enable'], { isPackaged: true, env: { XDG_CONFIG_HOME: configHome, APPIMAGE: appImage } });
+      const { unit, entry } = installed(configHome);
+      expect(unit).toContain(`\nExecStart="${appImage}"\n`);
+      expect(entry).toContain(`\nExec="${appImage}"\n`);
+    });
   });
 });
 

@@ -226,6 +226,7 @@ export function fakeElectron({
   // The OS's login item: what setLoginItemSettings stored is what getLoginItemSettings reads back.
   let openAtLogin = false;
   const app = Object.assign(new CancellableEmitter(), {
+    isPackaged,
     setLoginItemSettings: vi.fn((settings: { openAtLogin?: boolean }) => {
       openAtLogin = settings.openAtLogin ?? openAtLogin;
     }),

@@ -11,7 +11,7 @@ import { EXIT_CONFIG } from '../startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
-import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile } from '../autostart/autostart.node.ts';
+import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
 import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
@@ -27,6 +27,8 @@ export interface KioskctlContext {
   stdin: { isTTY: boolean; read(): Promise<string> };
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The packaged app's autostart files and executable; a checkout's build/linux when left out. */
+  autostart?: AutostartSource;
 }
 
 /**
@@ -239,7 +241,7 @@ const commands: Record<string, Command> = {
     args: [],
     readOnly: true,
     run: (context) => {
-      printAutostart(context, enableAutostart(configHome()));
+      printAutostart(context, enableAutostart(configHome(), context.autostart));
       context.stdout('to start it now: systemctl --user daemon-reload && systemctl --user enable --now loyalty-kiosk.service\n');
       return EXIT.ok;
     },

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { text as readAll } from 'node:stream/consumers';
 import { parseCliArgs } from '../cli-args.node.ts';
+import type { AutostartSource } from '../autostart/autostart.node.ts';
 import { runKioskctl } from './commands.node.ts';
 
 /**
@@ -8,7 +9,10 @@ import { runKioskctl } from './commands.node.ts';
  * (`loyalty-kiosk --kioskctl ...`): `[--data DIR] <command>` parsed, the process's stdin and
  * output wired, the exit code returned. `invocation` is how the usage line names it.
  */
-export function runKioskctlProcess(argv: string[], { defaultDataDir, invocation }: { defaultDataDir: string; invocation: string }): Promise<number> {
+export function runKioskctlProcess(
+  argv: string[],
+  { defaultDataDir, invocation, autostart }: { defaultDataDir: string; invocation: string; autostart?: AutostartSource },
+): Promise<number> {
   const { values, positionals } = parseCliArgs(
     argv,
     { data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
@@ -21,5 +25,6 @@ export function runKioskctlProcess(argv: string[], { defaultDataDir, invocation 
     stdin: { isTTY: process.stdin.isTTY === true, read: () => readAll(process.stdin) },
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    autostart,
   });
 }
