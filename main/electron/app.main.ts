@@ -117,7 +117,6 @@ async function start(dataDir: string) {
   if (!dev) Menu.setApplicationMenu(null);
   window = new BrowserWindow(kioskWindowOptions({ preload: buildOutput.electronPreload, dev }));
   forwardBridgeEvents(window.webContents, services);
-  window.once('ready-to-show', () => window.show());
 
   // Windows and macOS: an installed kiosk comes back at login (Linux: kioskctl autostart enable).
   if (app.isPackaged && !dev) setOpenAtLogin(app, process.platform, true);

@@ -181,7 +181,7 @@ describe('Electron app: once ready', () => {
   it('opens one kiosk window with the preload and the hardened options', async () => {
     const { windows, window } = await runApp();
     expect(windows).toHaveLength(1);
-    expect(window.options).toMatchObject({ kiosk: true, fullscreen: true, show: false });
+    expect(window.options).toMatchObject({ kiosk: true, fullscreen: true, show: true, backgroundColor: '#000000' });
     expect(window.options.webPreferences).toMatchObject({ preload: buildOutput.electronPreload, contextIsolation: true, sandbox: true, devTools: false });
   });
 
@@ -204,12 +204,11 @@ describe('Electron app: once ready', () => {
     expect(later.openWindow('https://evil.example/')).toEqual({ action: 'deny' });
   });
 
-  it('loads the app origin and shows the window only when it is ready to show', async () => {
+  it('loads the app origin into the window it shows at once (black, the page\'s boot cover over it)', async () => {
     const { window } = await runApp();
     expect(window.loadURL).toHaveBeenCalledWith('app://kiosk/index.html');
-    expect(window.show).not.toHaveBeenCalled();
-    window.emit('ready-to-show');
-    expect(window.show).toHaveBeenCalledOnce();
+    // Shown by its options from the first frame, not held back until ready-to-show.
+    expect(window.options).toMatchObject({ show: true, backgroundColor: '#000000' });
   });
 
   it('keeps the display awake', async () => {

@@ -15,8 +15,9 @@ export function kioskWindowOptions({ preload, dev }: KioskWindowSettings): Brows
     kiosk: !dev,
     fullscreen: !dev,
     autoHideMenuBar: true,
-    show: false,
-    backgroundColor: '#1f5fbf',
+    // Shown at once, black: with the page's boot cover it hides the desktop from the first frame.
+    show: true,
+    backgroundColor: '#000000',
     width: 1080,
     height: 1920,
     webPreferences: {

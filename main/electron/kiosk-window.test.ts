@@ -32,10 +32,14 @@ describe('kiosk window options', () => {
     ['kiosk', true],
     ['fullscreen', true],
     ['autoHideMenuBar', true],
-    // Hidden until `ready-to-show`, so a shopper never sees an empty window.
-    ['show', false],
+    // Shown from the first frame: with the page's boot cover, the desktop never shows at start.
+    ['show', true],
   ] as const)('window %s is %s', (setting, expected) => {
     expect(options[setting]).toBe(expected);
+  });
+
+  it('is black until the page paints (the boot cover is black too)', () => {
+    expect(options.backgroundColor).toBe('#000000');
   });
 
   it('development gets a normal window with devtools, and the same isolation', () => {
