@@ -29,6 +29,7 @@ import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
+import { startHeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
 const FLEET_CONNECTION = new BridgeConnection('fleet');
@@ -61,6 +62,8 @@ export interface KioskServicesOptions {
     /** The AppImage the kiosk runs from, if it does ($APPIMAGE): kept aside for rollback. */
     runningAppImage: string | null;
   };
+  /** A main thread stuck this long ends the process, for the supervisor to restart (default 30 s). */
+  heartbeatTimeoutMs?: number;
 }
 
 /**
@@ -119,6 +122,7 @@ type Foundation = ReturnType<typeof openFoundation>;
 async function startServices(options: KioskServicesOptions, dataDirLock: DataDirLock): Promise<KioskServices> {
   const foundation = openFoundation(options);
   const { logSink, logger, config, secrets, events } = foundation;
+  const watchdog = startHeartbeatWatchdog({ timeoutMs: options.heartbeatTimeoutMs });
   const demo = createDemoSandbox({ dataDir: options.dataDir, logger, onSecret: (value) => logSink.redactor.addSecret(value) });
   if (config.isDemo()) await demo.start();
   logger.info('kiosk services started', { version: options.version, demo: config.isDemo() });
@@ -195,6 +199,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       health.close();
       await scanner.close();
       await demo.close();
+      await watchdog.stop();
       logger.info('kiosk services stopped');
       dataDirLock.release();
     },

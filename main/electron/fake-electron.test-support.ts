@@ -246,7 +246,6 @@ export function fakeElectron({
     getVersion: () => version,
     getName: () => 'Loyalty Kiosk',
     getAppPath: () => '/fake/app',
-    isPackaged,
     setPath: vi.fn((name: string, value: string) => {
       if (name === 'userData') userData = value;
     }),

@@ -1,0 +1,40 @@
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import { describe, expect, it } from 'vitest';
+
+interface ChildEnd {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  /** From the child saying it blocks its event loop (or started, when healthy) to its end. */
+  afterMs: number;
+}
+
+/** Runs test/support/watchdog-child.node.ts in a real Node process and waits for its end. */
+function runChild(how: 'block' | 'healthy', timeoutMs: number, runMs: number): Promise<ChildEnd> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/watchdog-child.node.ts', how, String(timeoutMs), String(runMs)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+  let markedAt = 0;
+  readline.createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line === (how === 'block' ? 'blocking' : 'watching')) markedAt = Date.now();
+  });
+  return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stderr, afterMs: Date.now() - markedAt })));
+}
+
+describe('main heartbeat watchdog', () => {
+  it('ends a process whose event loop is stuck, within its timeout and a margin, saying why on stderr', async () => {
+    const end = await runChild('block', 1_000, 300);
+    expect(end.signal).toBe('SIGKILL');
+    expect(end.afterMs).toBeGreaterThanOrEqual(900);
+    expect(end.afterMs).toBeLessThan(1_000 + 1_500);
+    expect(end.stderr).toMatch(/^kiosk watchdog: the main thread missed its heartbeat for \d+ ms; ending the process for the supervisor to restart\n$/);
+  }, 20_000);
+
+  it('leaves a healthy process alone well past its timeout (and does not keep it alive)', async () => {
+    const end = await runChild('healthy', 300, 2_000);
+    expect(end).toMatchObject({ code: 0, signal: null, stderr: '' });
+  }, 20_000);
+});
