@@ -124,6 +124,11 @@ export const shopperCalls = {
   getSleepState: { input: NoInput, output: SleepState },
   /** The first touch, key or scan on the sleeping kiosk: it wakes (and that input is swallowed). */
   wake: { input: NoInput, output: z.null() },
+  /**
+   * A screen starts (its first load, or a reload after a crash): whether a visit on screen was cut
+   * short since, its locks settled by main before this answers. Told once.
+   */
+  screenStarted: { input: NoInput, output: z.object({ visitInterrupted: z.boolean() }) },
 
   /** A scan on the attract screen: a card and a voucher code are looked up at once. */
   lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },

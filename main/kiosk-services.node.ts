@@ -23,13 +23,14 @@ import { createManagerHandlers, type ManagerHost } from './manager/manager-servi
 import { createConsoleSession, type ConsoleSession } from './manager/console-session.node.ts';
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
-import { createVoucherHandlers, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
+import { createVoucherHandlers, settleVisit, trackedVoucherClient } from './vouchers/voucher-calls.node.ts';
 import { type FleetService, startFleetService } from './fleet/fleet-service.node.ts';
 import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
 import { startHeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
+import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
 const FLEET_CONNECTION = new BridgeConnection('fleet');
@@ -86,6 +87,8 @@ export interface KioskServices {
   readonly activity: KioskActivity;
   /** The auto-update (off in a host without an installer). */
   readonly update: UpdateService;
+  /** The hosts say here when a screen went away (crashed, reloaded, closed): a visit on it ends. */
+  readonly interruptions: VisitInterruptions;
   close(): Promise<void>;
 }
 
@@ -146,6 +149,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   const visit = new VisitLog(logger);
   const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
+  const interruptions = new VisitInterruptions({ activity, endVisit: () => settleVisit(redemptions, visit), logger });
   const scanner = new ScannerService({
     config,
     logger,
@@ -171,7 +175,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   // The console shows the fleet link, and the fleet sends the console's diagnostics: the link is read when asked.
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus };
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
@@ -187,8 +191,10 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
     platformOrigin,
     activity,
     update,
+    interruptions,
     async close() {
       stopWatchingConfig();
+      interruptions.close();
       schedule.close();
       await update.close();
       await fleet?.close();
@@ -283,9 +289,10 @@ function callHandlers(
     schedule: ScheduleService;
     update: UpdateService;
     fleetStatus: () => FleetConnection;
+    interruptions: VisitInterruptions;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -305,6 +312,7 @@ function callHandlers(
       schedule.wake();
       return null;
     },
+    screenStarted: async () => ({ visitInterrupted: await interruptions.takeInterrupted() }),
     listSerialPorts: () => listSerialPorts(),
     ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs }),
     ...createManagerHandlers({

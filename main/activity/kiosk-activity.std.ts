@@ -43,6 +43,11 @@ export class KioskActivity {
     return 'none';
   }
 
+  /** What one screen (bridge connection) shows now; 'none' before it reported, or once forgotten. */
+  screenOf(connection: BridgeConnection): KioskScreen | 'none' {
+    return this.#screens.get(connection) ?? 'none';
+  }
+
   /** When a screen first showed the attract screen in this run (epoch ms), or null: not yet. */
   attractReachedAt(): number | null {
     return this.#attractReachedAt;

@@ -41,6 +41,9 @@ const LAUNCH_LINK_TTL_MS = 60_000;
 /** The bridge's largest call (a settings import) is 100 kB; a bigger frame is refused (1009). */
 const MAX_FRAME_BYTES = 1024 * 1024;
 
+/** How long a bridge socket that closed mid-visit has before that visit is ended (a reloading page asks sooner). */
+const BRIDGE_GONE_GRACE_MS = 3_000;
+
 /** WebSocket close codes for frames the bridge will not read. */
 const CLOSE_UNSUPPORTED_DATA = 1003;
 const CLOSE_INVALID_PAYLOAD = 1007;
@@ -270,7 +273,8 @@ function serveBridge(ws: WebSocket, services: KioskServices, logger: Logger, con
   ws.on('close', () => {
     unsubscribe();
     // A closed tab shows nothing: it must not keep the kiosk busy (updates, restarts wait for idle).
-    services.activity.forget(connection);
+    // One that showed a visit (crashed, reloaded, closed) leaves locks only main can now settle.
+    services.interruptions.screenGone(connection, { graceMs: BRIDGE_GONE_GRACE_MS });
   });
   // Oversized frames, bad opcodes, resets: ws closes the socket with its code; this keeps the process up.
   ws.on('error', (error: Error & { code?: string }) => logger.warn('browser host: bridge connection failed', { code: String(error.code ?? error.name).slice(0, 60) }));

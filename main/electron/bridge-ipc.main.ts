@@ -16,6 +16,9 @@ export function registerBridgeIpc(ipcMain: IpcMain, services: KioskServices) {
     if (!connection) {
       connection = new BridgeConnection(`window-${sender.id}`);
       connections.set(sender.id, connection);
+      // A crashed (or hung, and so crashed) renderer is reloaded by hardenWebContents: a visit it
+      // showed ends here, its locks settled before the new page's screenStarted is answered.
+      sender.on('render-process-gone', () => services.interruptions.screenGone(connection as BridgeConnection));
       sender.once('destroyed', () => {
         connections.delete(sender.id);
         services.activity.forget(connection as BridgeConnection);

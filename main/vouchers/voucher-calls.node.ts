@@ -46,11 +46,16 @@ export function createVoucherHandlers(options: {
         return result.outcome === 'redeemed' ? redeemedView(result) : { outcome: result.outcome };
       }),
     endVisit: async () => {
-      await redemptions.releaseAll('idle');
-      visit.end();
+      await settleVisit(redemptions, visit);
       return null;
     },
   };
+}
+
+/** The visit is over: every lock this kiosk holds is given back, and its log lines are untagged. */
+export async function settleVisit(redemptions: RedemptionService, visit: VisitLog): Promise<void> {
+  await redemptions.releaseAll('idle');
+  visit.end();
 }
 
 /** A redemption as the shopper screens show it: cut down to the voucher view. */
