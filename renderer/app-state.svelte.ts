@@ -1,8 +1,11 @@
-import type { KioskSettingsView } from '../common/contract.std.ts';
+import type { KioskScreen, KioskSettingsView } from '../common/contract.std.ts';
 import { i18n } from './i18n/i18n.svelte';
 import { ManagerConsole } from './console/console.svelte';
 import { kiosk } from './kiosk.dom.ts';
 import { Visit } from './visit/visit.svelte';
+
+/** What this tab showed last, kept across a reload: only a tab that was in a visit apologises for it. */
+const SHOWN_SCREEN_KEY = 'kiosk.shownScreen';
 
 /** Settings and service state as main last reported them, and the one visit in progress. */
 class AppState {
@@ -28,6 +31,8 @@ class AppState {
       this.unavailable = true;
       return;
     }
+    // Before the settings, which paint the first screen: a cut-short visit's apology comes first.
+    if ((await this.#visitInterrupted()) && !this.visit.rememberedSession()) this.visit.showInterrupted();
     this.settings = result.value;
     i18n.use(result.value.locale.default);
     const status = await kiosk.getServiceStatus();
@@ -35,6 +40,19 @@ class AppState {
     // A reload (crash recovery) in the middle of a hosted session goes back to it.
     const remembered = this.visit.rememberedSession();
     if (remembered) await this.visit.reopenSession(remembered);
+  }
+
+  /** Main waits for the attract screen (and no lock) before it updates, restarts or sleeps. */
+  reportScreen(screen: KioskScreen) {
+    sessionStorage.setItem(SHOWN_SCREEN_KEY, screen);
+    void kiosk.reportScreen({ screen });
+  }
+
+  /** Main settled a visit this tab was showing when it crashed or reloaded. */
+  async #visitInterrupted(): Promise<boolean> {
+    const wasInVisit = sessionStorage.getItem(SHOWN_SCREEN_KEY) === 'visit';
+    const started = await kiosk.screenStarted();
+    return wasInVisit && started.ok && started.value.visitInterrupted;
   }
 
   /** Idle, outage or a console opened: the visit ends. */

@@ -22,6 +22,8 @@ export const CONFIRM_SECONDS = 60;
 export type Screen =
   | { name: 'attract' }
   | { name: 'notice'; problem: ProblemKey; offerJoin: boolean }
+  /** The screen crashed or was reloaded mid-visit: main ended that visit; this says sorry. */
+  | { name: 'interrupted' }
   | { name: 'email' }
   | { name: 'register' }
   | { name: 'home' }
@@ -246,6 +248,11 @@ export class Visit {
 
   rememberedSession(): string | null {
     return this.#storage.getItem(PORTAL_SESSION_KEY);
+  }
+
+  /** A reload cut the last visit short (main has settled it): the shopper is asked to start again. */
+  showInterrupted() {
+    this.screen = { name: 'interrupted' };
   }
 
   /**

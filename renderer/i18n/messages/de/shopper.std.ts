@@ -102,6 +102,8 @@ export const messages: ShopperMessages = {
   'redeemed.title': 'Viel Freude!',
   'redeemed.at': 'Eingelöst um {time}',
   'redeemed.returning': 'Dieser Bildschirm schließt sich von selbst.',
+  'interrupted.title': 'Entschuldigung, bitte fangen Sie noch einmal an',
+  'interrupted.lead': 'Etwas ist schiefgegangen, deshalb wurde dieser Besuch beendet.',
   'amount.title': 'Wie hoch ist Ihr Einkauf?',
   'amount.label': 'Betrag in Euro',
   'amount.continue': 'Weiter',

@@ -103,6 +103,8 @@ export const messages = {
   'redeemed.title': 'Enjoy!',
   'redeemed.at': 'Redeemed at {time}',
   'redeemed.returning': 'This screen closes by itself.',
+  'interrupted.title': 'Sorry, please start again',
+  'interrupted.lead': 'Something went wrong, so this visit was stopped.',
   'amount.title': 'How much is your purchase?',
   'amount.label': 'Amount in euros',
   'amount.continue': 'Continue',

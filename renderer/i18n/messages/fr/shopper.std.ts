@@ -102,6 +102,8 @@ export const messages: ShopperMessages = {
   'redeemed.title': 'Profitez-en !',
   'redeemed.at': 'Utilisé à {time}',
   'redeemed.returning': 'Cet écran se fermera tout seul.',
+  'interrupted.title': 'Désolé, veuillez recommencer',
+  'interrupted.lead': 'Un problème est survenu, cette visite a donc été interrompue.',
   'amount.title': 'Quel est le montant de votre achat ?',
   'amount.label': 'Montant en euros',
   'amount.continue': 'Continuer',

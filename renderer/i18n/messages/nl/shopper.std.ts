@@ -102,6 +102,8 @@ export const messages: ShopperMessages = {
   'redeemed.title': 'Geniet ervan!',
   'redeemed.at': 'Ingewisseld om {time}',
   'redeemed.returning': 'Dit scherm sluit vanzelf.',
+  'interrupted.title': 'Sorry, begin alsjeblieft opnieuw',
+  'interrupted.lead': 'Er ging iets mis, daarom is dit bezoek gestopt.',
   'amount.title': 'Hoeveel is je aankoop?',
   'amount.label': 'Bedrag in euro',
   'amount.continue': 'Verder',
