@@ -11,8 +11,9 @@ interface ChildEnd {
 }
 
 /** Runs test/support/watchdog-child.node.ts in a real Node process and waits for its end. */
-function runChild(how: 'block' | 'healthy', timeoutMs: number, runMs: number): Promise<ChildEnd> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/watchdog-child.node.ts', how, String(timeoutMs), String(runMs)], {
+function runChild(how: 'block' | 'healthy', timeoutMs: number, runMs: number, who: 'watchdog' | 'services' = 'watchdog'): Promise<ChildEnd> {
+  const args = ['--import', 'tsx', 'test/support/watchdog-child.node.ts', who, how, String(timeoutMs), String(runMs)];
+  const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -32,6 +33,13 @@ describe('main heartbeat watchdog', () => {
     expect(end.afterMs).toBeLessThan(1_000 + 1_500);
     expect(end.stderr).toMatch(/^kiosk watchdog: the main thread missed its heartbeat for \d+ ms; ending the process for the supervisor to restart\n$/);
   }, 20_000);
+
+  it('is started by the kiosk services: a host whose main thread is stuck is ended', async () => {
+    const end = await runChild('block', 1_000, 300, 'services');
+    expect(end.signal).toBe('SIGKILL');
+    expect(end.afterMs).toBeLessThan(1_000 + 1_500);
+    expect(end.stderr).toMatch(/kiosk watchdog: the main thread missed its heartbeat/);
+  }, 30_000);
 
   it('leaves a healthy process alone well past its timeout (and does not keep it alive)', async () => {
     const end = await runChild('healthy', 300, 2_000);
