@@ -5,6 +5,7 @@ import { vi } from 'vitest';
 import type { BrowserWindow, BrowserWindowConstructorOptions, IpcMain, IpcMainInvokeEvent, Protocol, Session, WebContents } from 'electron';
 import { EventBus } from '../bridge/event-bus.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import { VisitInterruptions } from '../supervision/visit-interruptions.std.ts';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
 
@@ -173,8 +174,10 @@ export function fakeKioskServices() {
   const dispatch = vi.fn(async (_call: unknown, _input: unknown, _connection: unknown) => ({ ok: true as const, value: 'dispatched' }));
   const close = vi.fn(async () => {});
   const activity = new KioskActivity({ locksHeld: () => 0 });
-  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null, activity } as unknown as KioskServices;
-  return { services, dispatch, logger, close, events: services.events };
+  const endVisit = vi.fn(async () => {});
+  const interruptions = new VisitInterruptions({ activity, endVisit, logger });
+  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null, activity, interruptions } as unknown as KioskServices;
+  return { services, dispatch, logger, close, events: services.events, activity, endVisit };
 }
 
 export class FakeBrowserWindow extends CancellableEmitter {
