@@ -150,13 +150,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const interruptions = new VisitInterruptions({ activity, endVisit: () => settleVisit(redemptions, visit), logger });
-  const scanner = new ScannerService({
-    config,
-    logger,
-    onScan: (scan) => events.emit('scan', scan),
-    onStatus: (status) => events.emit('scannerStatus', status),
-  });
-  scanner.start();
+  const scanner = startScanner(foundation);
   const platformOrigin = () => {
     const baseUrl = config.get().api.baseUrl ?? demo.current()?.baseUrl;
     return baseUrl ? new URL(baseUrl).origin : null;
@@ -232,6 +226,18 @@ function configReactions(parts: { events: EventBus; secretOrigin: SecretOriginGu
       );
     },
   };
+}
+
+/** The serial scanner (it follows its own settings); its scans and status go out as events. */
+function startScanner({ config, logger, events }: Foundation): ScannerService {
+  const scanner = new ScannerService({
+    config,
+    logger,
+    onScan: (scan) => events.emit('scan', scan),
+    onStatus: (status) => events.emit('scannerStatus', status),
+  });
+  scanner.start();
+  return scanner;
 }
 
 /** The redemption service, with the locks a crash or power cut left behind settled before anyone can scan. */
