@@ -6,6 +6,7 @@ import type { KioskServices } from '../kiosk-services.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { EventBus } from '../bridge/event-bus.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import { VisitInterruptions } from '../supervision/visit-interruptions.std.ts';
 import { openBridge, startInProcessHost, type InProcessHost } from '../../test/support/browser-host-in-process.node.ts';
 import { rawExchange } from '../../test/support/raw-http.node.ts';
 import { startBrowserHost } from './browser-host.node.ts';
@@ -119,6 +120,7 @@ describe('browser host bridge failures', () => {
   it('keeps a call that fails inside the host from becoming an unhandled rejection', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-host-failing-'));
     fs.writeFileSync(path.join(dir, 'index.html'), '<html><head></head></html>');
+    const activity = new KioskActivity({ locksHeld: () => 0 });
     const failing = {
       dispatch: async () => {
         throw new Error('dispatch failed');
@@ -126,7 +128,8 @@ describe('browser host bridge failures', () => {
       events: new EventBus(),
       logger: silentLogger,
       platformOrigin: () => null,
-      activity: new KioskActivity({ locksHeld: () => 0 }),
+      activity,
+      interruptions: new VisitInterruptions({ activity, endVisit: async () => {}, logger: silentLogger }),
     } as unknown as KioskServices;
     const host = await startBrowserHost({ services: failing, rendererDir: dir, bridgeScript: path.join(dir, 'index.html') });
     const unhandled: unknown[] = [];
