@@ -210,6 +210,16 @@ export type KioskConfig = z.infer<typeof KioskConfig>;
 
 export const CONFIG_SCHEMA_VERSION = 1;
 
+/**
+ * What a brand-new demo kiosk turns on besides the defaults, so a first run shows every flow.
+ * Written to its settings like any other value: the console turns them off as usual.
+ */
+export const DEMO_DEFAULTS: Readonly<Record<string, unknown>> = {
+  'session.enable_email_identification': true,
+  'session.enable_registration': true,
+  'session.enable_on_screen_keyboard': true,
+};
+
 export function defaultConfig(): KioskConfig {
   return KioskConfig.parse({});
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KioskConfig } from './config-schema.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import {
+  DemoSamples,
   HeldLock,
   LookupResult,
   PortalSessionView,
@@ -93,6 +94,10 @@ const ExportedFile = z.object({
 const Pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 
+/** Typed codes: this many unknown ones in a row, and typing pauses for this long. */
+export const TYPED_GUESS_LIMIT = 5;
+export const TYPED_PAUSE_SECONDS = 30;
+
 /** What a screen shows, as far as main needs it: the attract screen, a shopper's visit, or the console. */
 export const KioskScreen = z.enum(['attract', 'visit', 'console']);
 export type KioskScreen = z.infer<typeof KioskScreen>;
@@ -130,8 +135,13 @@ export const shopperCalls = {
    */
   screenStarted: { input: NoInput, output: z.object({ visitInterrupted: z.boolean() }) },
 
-  /** A scan on the attract screen: a card and a voucher code are looked up at once. */
-  lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },
+  /**
+   * A scan on the attract screen: a card and a voucher code are looked up at once. `typed`: the
+   * shopper typed it, so unknown values count against guessing (a pause after TYPED_GUESS_LIMIT).
+   */
+  lookupScan: { input: z.object({ value: ScanValue, typed: z.boolean().optional() }).strict(), output: LookupResult },
+  /** Demo mode's sample cards and voucher codes; empty lists when the kiosk is not in demo mode. */
+  getDemoSamples: { input: NoInput, output: DemoSamples },
   identifyByEmail: {
     input: z.object({ email: z.email().max(254) }).strict(),
     output: z.discriminatedUnion('kind', [
@@ -258,6 +268,8 @@ export const BridgeErrorCode = z.enum([
   'bad_response',
   /** The same action is already under way (a second tap on confirm): harmless, the first one answers. */
   'busy',
+  /** Too many typed codes were unknown: typing is paused for TYPED_PAUSE_SECONDS (against guessing). */
+  'too_many_attempts',
   'internal',
 ]);
 export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;

@@ -2,9 +2,10 @@ import { z } from 'zod';
 
 /**
  * The one scan event every scanner kind produces: serial and USB-CDC hand scanners (main
- * process), keyboard-wedge scanners and the camera (renderer). Shopper flows only ever see this.
+ * process), keyboard-wedge scanners and the camera (renderer), and a code the shopper typed on the
+ * on-screen keyboard (or a demo sample tapped). Shopper flows only ever see this.
  */
-export const ScanSource = z.enum(['serial', 'keyboard', 'camera']);
+export const ScanSource = z.enum(['serial', 'keyboard', 'camera', 'typed']);
 export type ScanSource = z.infer<typeof ScanSource>;
 
 export const Scan = z.object({

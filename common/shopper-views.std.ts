@@ -44,6 +44,14 @@ export const LookupResult = z.discriminatedUnion('kind', [
 ]);
 export type LookupResult = z.infer<typeof LookupResult>;
 
+/**
+ * Demo mode's sample cards and voucher codes (the sandbox's fixed demo data), so a store trial
+ * works with no scanner at all. Empty outside demo mode.
+ */
+const Sample = z.object({ value: z.string().min(1).max(64), name: z.string().max(100) });
+export const DemoSamples = z.object({ cards: z.array(Sample).max(20), vouchers: z.array(Sample).max(20) });
+export type DemoSamples = z.infer<typeof DemoSamples>;
+
 export const VoucherPage = z.object({
   vouchers: z.array(VoucherView),
   page: z.number().int(),

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
+import type { DemoSamples } from '../common/shopper-views.std.ts';
 import { BridgeConnection, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';
@@ -169,7 +170,8 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   // The console shows the fleet link, and the fleet sends the console's diagnostics: the link is read when asked.
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions };
+  const demoSamples = () => demo.current()?.samples ?? null;
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
@@ -296,6 +298,7 @@ function callHandlers(
     update: UpdateService;
     fleetStatus: () => FleetConnection;
     interruptions: VisitInterruptions;
+    demoSamples: () => DemoSamples | null;
   },
 ): CallHandlers {
   const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions } = parts;
@@ -309,6 +312,7 @@ function callHandlers(
     },
     getServiceStatus: async () => health.check(),
     getScannerStatus: async () => scanner.status(),
+    getDemoSamples: async () => (config.isDemo() && parts.demoSamples()) || { cards: [], vouchers: [] },
     reportScreen: async ({ screen }, from) => {
       activity.report(from, screen);
       return null;

@@ -14,6 +14,8 @@ class AppState {
   unavailable = $state(false);
   /** The loyalty platform answers; when not, the kiosk is out of service until it does. */
   serviceAvailable = $state(true);
+  /** A serial scanner main reports connected (a keyboard-wedge one is invisible until it types). */
+  serialScannerConnected = $state(false);
   readonly visit = new Visit({
     bridge: kiosk,
     storage: sessionStorage,
@@ -26,6 +28,8 @@ class AppState {
     kiosk.on('settingsChanged', (settings) => this.#applySettings(settings));
     kiosk.on('serviceStatus', (status) => this.#setAvailable(status.available));
     kiosk.on('openPortalSession', ({ uuid }) => void this.visit.reopenSession(uuid));
+    kiosk.on('scannerStatus', (status) => (this.serialScannerConnected = status.state === 'connected'));
+    void kiosk.getScannerStatus().then((status) => status.ok && (this.serialScannerConnected = status.value.state === 'connected'));
     const result = await kiosk.getSettings();
     if (!result.ok) {
       this.unavailable = true;
@@ -53,6 +57,14 @@ class AppState {
     const wasInVisit = sessionStorage.getItem(SHOWN_SCREEN_KEY) === 'visit';
     const started = await kiosk.screenStarted();
     return wasInVisit && started.ok && started.value.visitInterrupted;
+  }
+
+  /**
+   * Whether a shopper can scan with a hand scanner now: a keyboard-wedge one may be plugged in at
+   * any time (the kiosk cannot tell), a serial one when main has it connected.
+   */
+  get handScannerUsable(): boolean {
+    return this.settings?.scannerConnection === 'keyboard' || this.serialScannerConnected;
   }
 
   /** Idle, outage or a console opened: the visit ends. */

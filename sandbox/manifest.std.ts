@@ -14,6 +14,7 @@ export function buildManifest(state: SandboxState, baseUrl: string) {
     contacts: state.contacts.map((contact) => ({
       uuid: contact.uuid,
       email: contact.email,
+      firstname: contact.firstname,
       identifiers: activeIdentifiers
         .filter((identifier) => identifier.contact_uuid === contact.uuid)
         .map((identifier) => identifier.value),

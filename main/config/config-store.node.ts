@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { candidateValues, isConfigKey } from './config-keys.std.ts';
-import { CONFIG_SCHEMA_VERSION, defaultConfig, isDemoConfig, KioskConfig } from '../../common/config-schema.std.ts';
+import { CONFIG_SCHEMA_VERSION, defaultConfig, DEMO_DEFAULTS, isDemoConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
 import { recoverConfig, salvageSettings } from './config-recovery.std.ts';
 import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../../base/durable-file.node.ts';
@@ -179,7 +179,7 @@ export class ConfigStore {
     const stored =
       file.kind === 'tree' ? this.#recover(file.raw)
       : file.kind === 'unreadable' ? this.#recover(salvageSettings(file.bytes.toString('utf8')))
-      : { config: defaultConfig(), repaired: false };
+      : { config: this.#newKioskConfig(), repaired: false };
     if (file.kind === 'unreadable') this.#keepUnreadable(file.bytes, file.reason);
     const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
@@ -195,6 +195,13 @@ export class ConfigStore {
       this.#write(config);
     }
     return config;
+  }
+
+  /** A fresh folder's settings: the defaults, and the demo's own when provisioning leaves it in demo mode. */
+  #newKioskConfig(): KioskConfig {
+    const config = defaultConfig();
+    if (!isDemoConfig(withDotted(config, this.#locked) as KioskConfig)) return config;
+    return KioskConfig.parse(withDotted(config, DEMO_DEFAULTS));
   }
 
   #readFile(): StoredFile {

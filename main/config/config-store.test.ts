@@ -6,7 +6,8 @@ import type { Logger } from '../logging/logger.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { migrateConfig } from './config-migrations.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
-import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
+import { defaultConfig, DEMO_DEFAULTS, KioskConfig } from '../../common/config-schema.std.ts';
+import { withDotted } from '../../common/dotted-keys.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-config-'));
 
@@ -35,6 +36,19 @@ describe('ConfigStore', () => {
     expect(store.getKey('idle.timeoutSeconds')).toBe(60);
     expect(store.getKey('api.baseUrl')).toBeNull();
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8')).session.facing_mode).toBe('user');
+  });
+
+  it('starts a new demo kiosk with e-mail, joining and the on-screen keyboard on; the console turns them off as usual', () => {
+    const dir = tempDir();
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    for (const [key, value] of Object.entries(DEMO_DEFAULTS)) expect(store.getKey(key)).toBe(value);
+    store.set('session.enable_registration', false);
+    expect(new ConfigStore({ dataDir: dir, logger: silentLogger }).getKey('session.enable_registration')).toBe(false);
+
+    // Provisioned onto a platform, a new kiosk starts on the plain defaults.
+    const provisioned = new ConfigStore({ dataDir: tempDir(), logger: silentLogger, locked: { 'api.baseUrl': 'https://loyalty.example' } });
+    expect(provisioned.getKey('session.enable_email_identification')).toBe(false);
+    expect(provisioned.getKey('session.enable_on_screen_keyboard')).toBe(false);
   });
 
   it('sets typed values from text and keeps them across a reopen', () => {
@@ -211,7 +225,7 @@ describe('ConfigStore', () => {
   it('a read-only open writes, creates and moves nothing, whatever the folder holds, and refuses writes', () => {
     const dir = tempDir();
     const open = () => new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly: true });
-    expect(open().get()).toEqual(defaultConfig());
+    expect(open().get()).toEqual(withDotted(defaultConfig(), DEMO_DEFAULTS));
     expect(fs.readdirSync(dir)).toEqual([]);
     for (const content of ['{ "kiosk": ', JSON.stringify({ ...storedKiosk, idle: { timeoutSeconds: 5 } }), '[1, 2]']) {
       fs.writeFileSync(path.join(dir, 'config.json'), content);

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { SandboxStateError, startSandbox } from '../../sandbox/sandbox.node.ts';
 import { StartupError } from '../startup-error.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
+import type { DemoSamples } from '../../common/shopper-views.std.ts';
+import { demoSamples } from './demo-samples.node.ts';
 
 export interface EmbeddedSandbox {
   baseUrl: string;
@@ -9,6 +11,8 @@ export interface EmbeddedSandbox {
   credentials: { api_key: string; access_token: string; personal_access_token: string };
   /** The demo shops; a demo kiosk stands in the first one unless `api.shopUuid` says otherwise. */
   shops: Array<{ uuid: string; name: string }>;
+  /** Its demo cards and voucher codes, for "Try a sample card". */
+  samples: DemoSamples;
   close(): Promise<void>;
 }
 
@@ -30,6 +34,7 @@ export async function startEmbeddedSandbox(options: { dataDir: string; logger: L
     manifestPath: sandbox.manifestPath,
     credentials: sandbox.manifest.credentials,
     shops: sandbox.manifest.shops,
+    samples: demoSamples(sandbox.manifest),
     close: () => sandbox.close(),
   };
 }

@@ -11,6 +11,7 @@ import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget
 import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
+import { TypedCodeGuard } from './typed-code-guard.std.ts';
 
 const VOUCHERS_PER_PAGE = 12;
 
@@ -56,6 +57,7 @@ interface ShopperContext {
   logger: Logger;
   /** A platform call that reports to health. */
   platform<T>(use: (client: LoyaltyClient) => Promise<T>): Promise<T>;
+  typedCodes: TypedCodeGuard;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
     actionBudgetMs,
     logger: visit.logger,
     platform: (use) => health.track(use(connection.client())),
+    typedCodes: new TypedCodeGuard(),
   };
   return { ...identifyCalls(ctx), ...homeCalls(ctx), ...voucherCalls(ctx), ...portalSessionCalls(ctx) };
 }
@@ -80,7 +83,13 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
 function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'identifyByEmail' | 'registerShopper'> {
   const { platform, logger } = ctx;
   return {
-    lookupScan: ({ value }) => lookupScan(ctx, value),
+    async lookupScan({ value, typed }) {
+      if (!typed) return lookupScan(ctx, value);
+      ctx.typedCodes.admit();
+      const result = await lookupScan(ctx, value);
+      ctx.typedCodes.record(result);
+      return result;
+    },
 
     async identifyByEmail({ email }) {
       const contact = await orNull(platform((client) => client.findContactByEmail({ email })));

@@ -34,6 +34,7 @@ export function applyKey(state: EditState, key: Key, maxLength?: number): EditSt
   const insert = (text: string, nextShift = shift): EditState =>
     maxLength !== undefined && value.length - (end - start) + text.length > maxLength ? state : replace(start, end, text, nextShift);
 
+  if (key.kind === 'switch') return state;
   if (key.kind === 'text') return insert(shifted(key.text, shift), shift && !isLetter(key.text));
   switch (key.action) {
     case 'shift':

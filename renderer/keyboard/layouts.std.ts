@@ -1,6 +1,6 @@
 import type { ShopperKey } from '../i18n/messages/en/shopper.std.ts';
 
-export type LayoutName = 'email' | 'text' | 'url' | 'numeric';
+export type LayoutName = 'email' | 'text' | 'url' | 'numeric' | 'code' | 'code-digits';
 
 /** Keys that do something other than type their own text; each is named `keyboard.<action>`. */
 export type KeyAction = 'shift' | 'backspace' | 'space' | 'clear' | 'done';
@@ -12,13 +12,16 @@ export type KeyAction = 'shift' | 'backspace' | 'space' | 'clear' | 'done';
  */
 export type Key =
   | { readonly kind: 'text'; readonly text: string; readonly name?: ShopperKey; readonly span?: number }
-  | { readonly kind: 'action'; readonly action: KeyAction; readonly span?: number };
+  | { readonly kind: 'action'; readonly action: KeyAction; readonly span?: number }
+  /** Shows another layout (letters ↔ digits); types nothing. */
+  | { readonly kind: 'switch'; readonly to: LayoutName; readonly name: ShopperKey; readonly span?: number };
 
 export type Layout = readonly (readonly Key[])[];
 
 const chars = (row: string): Key[] => [...row].map((text) => ({ kind: 'text', text }));
 const text = (text: string, name?: ShopperKey, span?: number): Key => ({ kind: 'text', text, name, span });
 const action = (action: KeyAction, span?: number): Key => ({ kind: 'action', action, span });
+const switchTo = (to: LayoutName, name: ShopperKey, span?: number): Key => ({ kind: 'switch', to, name, span });
 
 const digits = chars('1234567890');
 const letters = [chars('qwertyuiop'), chars('asdfghjkl')];
@@ -45,6 +48,16 @@ export const layouts: Record<LayoutName, Layout> = {
     [action('shift', 1.5), ...chars('zxcvbnm'), action('backspace', 1.5)],
     [text(':', 'keyboard.colon'), text('/', 'keyboard.slash'), text('.', 'keyboard.dot'), text('-', 'keyboard.hyphen'), text('_', 'keyboard.underscore'), text('https://', undefined, 2.5), action('done', 2.5)],
   ],
+  // Card numbers and voucher codes as printed: capitals and digits, no symbols to miss, a big digit pad one tap away.
+  code: [
+    digits,
+    chars('QWERTYUIOP'),
+    chars('ASDFGHJKL'),
+    [...chars('ZXCVBNM'), action('backspace', 3)],
+    [switchTo('code-digits', 'keyboard.digits', 3), text('-', 'keyboard.hyphen'), action('clear', 2), action('done', 4)],
+  ],
+  // Card numbers are mostly digits: the phone-style pad, and back to the letters.
+  'code-digits': [chars('123'), chars('456'), chars('789'), [switchTo('code', 'keyboard.letters'), text('0'), action('backspace')], [action('done', 3)]],
   // PINs and amounts: a phone-style pad.
   numeric: [chars('123'), chars('456'), chars('789'), [action('clear'), text('0'), action('backspace')], [action('done', 3)]],
 };

@@ -32,6 +32,17 @@ describe('layouts', () => {
     expect(layoutColumns(layouts.numeric)).toBe(3);
   });
 
+  it('code is capitals and digits, each once, ten keys wide, with a switch to a digit pad and back', () => {
+    const alphanumerics = texts(layouts.code).filter((text) => /^[A-Z0-9]$/.test(text));
+    expect(alphanumerics.toSorted()).toEqual([...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ']);
+    expect(layoutColumns(layouts.code)).toBe(10);
+    const switches = (layout: Layout) => layout.flat().flatMap((key) => (key.kind === 'switch' ? [key.to] : []));
+    expect(switches(layouts.code)).toEqual(['code-digits']);
+    expect(switches(layouts['code-digits'])).toEqual(['code']);
+    expect(texts(layouts['code-digits']).toSorted()).toEqual([...'0123456789']);
+    expect(layoutColumns(layouts['code-digits'])).toBe(3);
+  });
+
   it('the letter layouts are ten keys wide', () => {
     expect(layoutColumns(layouts.email)).toBe(10);
     expect(layoutColumns(layouts.text)).toBe(10);

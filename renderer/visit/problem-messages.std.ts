@@ -16,6 +16,7 @@ export type ProblemKey =
   | 'problem.card.inactive'
   | 'problem.card.unlinked'
   | 'problem.code.unknown'
+  | 'problem.code.paused'
   | 'problem.email.not_found'
   | 'problem.email.taken'
   | 'problem.card.taken'
@@ -40,6 +41,7 @@ const connectionCodes = new Set<BridgeError['code']>(['network', 'timeout', 'mai
 export function problemForError(error: BridgeError): ProblemKey {
   if (error.platformCode !== undefined && byPlatformCode[error.platformCode]) return byPlatformCode[error.platformCode]!;
   if (connectionCodes.has(error.code)) return 'problem.connection';
+  if (error.code === 'too_many_attempts') return 'problem.code.paused';
   return 'problem.generic';
 }
 

@@ -25,6 +25,10 @@ export type Screen =
   /** The screen crashed or was reloaded mid-visit: main ended that visit; this says sorry. */
   | { name: 'interrupted' }
   | { name: 'email' }
+  /** The card number or voucher code typed on the on-screen keyboard. */
+  | { name: 'type-code' }
+  /** Demo mode: the sandbox's sample cards and voucher codes to tap. */
+  | { name: 'samples' }
   | { name: 'register' }
   | { name: 'home' }
   | { name: 'voucher'; voucher: VoucherView; check: VoucherCheck | null }
@@ -120,6 +124,17 @@ export class Visit {
     const found = await this.#call(() => this.#bridge.lookupScan({ value: scan.value }));
     if (!found) return;
     await this.#onLookup(found, scan.value);
+  }
+
+  /**
+   * A card number or voucher code typed by the shopper: the same lookup and the same screens as a
+   * scan; main counts unknown values against guessing and may answer with a pause.
+   */
+  async typeCode(value: string) {
+    if (this.busy) return;
+    const found = await this.#call(() => this.#bridge.lookupScan({ value, typed: true }));
+    if (!found) return;
+    await this.#onLookup(found, value);
   }
 
   async identifyByEmail(email: string) {
@@ -219,6 +234,16 @@ export class Visit {
   showEmail() {
     this.problem = null;
     this.screen = { name: 'email' };
+  }
+
+  showTypeCode() {
+    this.problem = null;
+    this.screen = { name: 'type-code' };
+  }
+
+  showSamples() {
+    this.problem = null;
+    this.screen = { name: 'samples' };
   }
 
   showRegister() {

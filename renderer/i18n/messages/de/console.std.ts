@@ -92,6 +92,7 @@ export const messages: ConsoleMessages = {
   'console.scanner.source.serial': 'Seriell',
   'console.scanner.source.keyboard': 'Tastatur-Scanner',
   'console.scanner.source.camera': 'Kamera',
+  'console.scanner.source.typed': 'Am Bildschirm eingegeben',
   'console.scanner.state.connected': 'Verbunden',
   'console.scanner.state.connecting': 'Verbindet…',
   'console.scanner.state.disconnected': 'Getrennt',

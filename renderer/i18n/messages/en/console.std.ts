@@ -93,6 +93,7 @@ export const messages = {
   'console.scanner.source.serial': 'Serial',
   'console.scanner.source.keyboard': 'Keyboard wedge',
   'console.scanner.source.camera': 'Camera',
+  'console.scanner.source.typed': 'Typed on screen',
   'console.scanner.state.connected': 'Connected',
   'console.scanner.state.connecting': 'Connecting…',
   'console.scanner.state.disconnected': 'Disconnected',

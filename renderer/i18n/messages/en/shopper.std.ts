@@ -121,6 +121,19 @@ export const messages = {
   'camera.camera-busy': 'The camera is busy. Please try again in a moment.',
   'camera.decoder-unavailable': 'Camera scanning is not available. Please ask a member of staff.',
   'camera.unknown': 'The camera did not start. Please ask a member of staff.',
+  'keyboard.digits': '123',
+  'keyboard.letters': 'ABC',
+  'attract.type_code': 'Type your card number or code',
+  'attract.samples': 'Try a sample card',
+  'type_code.title': 'Type your card number or voucher code',
+  'type_code.label': 'Card number or voucher code',
+  'type_code.submit': 'Look it up',
+  'problem.code.paused': 'Too many codes were not found. Please wait 30 seconds, then try again.',
+  'samples.title': 'Try a sample card',
+  'samples.hint': 'Demo mode: tap a card or a voucher to see what a shopper sees.',
+  'samples.cards': 'Loyalty cards',
+  'samples.vouchers': 'Vouchers',
+  'samples.card': 'Card of {name}',
 } as const;
 
 export type ShopperKey = keyof typeof messages;

@@ -92,6 +92,7 @@ export const messages: ConsoleMessages = {
   'console.scanner.source.serial': 'Série',
   'console.scanner.source.keyboard': 'Scanner clavier',
   'console.scanner.source.camera': 'Caméra',
+  'console.scanner.source.typed': 'Saisi à l’écran',
   'console.scanner.state.connected': 'Connecté',
   'console.scanner.state.connecting': 'Connexion…',
   'console.scanner.state.disconnected': 'Déconnecté',

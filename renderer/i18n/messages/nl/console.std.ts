@@ -92,6 +92,7 @@ export const messages: ConsoleMessages = {
   'console.scanner.source.serial': 'Serieel',
   'console.scanner.source.keyboard': 'Toetsenbordscanner',
   'console.scanner.source.camera': 'Camera',
+  'console.scanner.source.typed': 'Op het scherm getypt',
   'console.scanner.state.connected': 'Verbonden',
   'console.scanner.state.connecting': 'Verbinden…',
   'console.scanner.state.disconnected': 'Niet verbonden',

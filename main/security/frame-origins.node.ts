@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { writeFileDurablySync } from '../../base/durable-file.node.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+
+const FILE = 'portal-origins.json';
+/** Per API origin, the portal-page origins its portal sessions came from. */
+const Learned = z.record(z.string(), z.array(z.string()).max(20));
+
+export interface FrameOriginsOptions {
+  dataDir: string;
+  config: ConfigStore;
+  /** The loyalty platform's API origin (demo: the embedded sandbox's). */
+  apiOrigin: () => string | null;
+  logger: Logger;
+}
+
+/**
+ * The origins the kiosk may frame: the platform's own, and where its hosted portal pages live.
+ * With `portal.allowedOrigins` set, a portal page must come from one of those; left empty, the
+ * origins the platform returns for this shop's sessions are taken, and remembered (per platform)
+ * so the next start's CSP lists them. Both hosts build their CSP's frame-src from `list()`.
+ */
+export class FrameOrigins {
+  readonly #file: string;
+  #learned: z.infer<typeof Learned>;
+
+  constructor(private readonly options: FrameOriginsOptions) {
+    this.#file = path.join(options.dataDir, FILE);
+    this.#learned = this.#read();
+  }
+
+  list(): string[] {
+    const api = this.options.apiOrigin();
+    const configured = this.options.config.get().portal.allowedOrigins;
+    const portal = configured.length > 0 ? configured : (api && this.#learned[api]) || [];
+    return [...new Set([...(api ? [api] : []), ...portal])];
+  }
+
+  /** Whether a portal session's page (its url) may be framed; a refusal is logged, a new platform origin learned. */
+  admit(url: string): boolean {
+    const origin = new URL(url).origin;
+    const api = this.options.apiOrigin();
+    const configured = this.options.config.get().portal.allowedOrigins;
+    if (origin === api || this.list().includes(origin)) return true;
+    if (configured.length > 0 || !api) {
+      this.options.logger.error('portal session page refused: its origin is not in portal.allowedOrigins', { origin, allowed: this.list() });
+      return false;
+    }
+    this.#learn(api, origin);
+    return true;
+  }
+
+  #learn(api: string, origin: string) {
+    this.#learned = { ...this.#learned, [api]: [...(this.#learned[api] ?? []), origin].slice(-20) };
+    try {
+      writeFileDurablySync(this.#file, `${JSON.stringify(this.#learned, null, 2)}\n`);
+    } catch (error) {
+      // Still allowed for this run: the next start learns it again from the next session.
+      this.options.logger.warn('portal origins could not be saved', { error: String(error) });
+    }
+    this.options.logger.info('portal pages framed from a new origin', { origin });
+  }
+
+  #read(): z.infer<typeof Learned> {
+    try {
+      return Learned.parse(JSON.parse(fs.readFileSync(this.#file, 'utf8')));
+    } catch {
+      return {};
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, screenshot, tapOnScreenKeyboard } from '../support/kiosk-journey.node.ts';
+
+/**
+ * What a new user sees on `npm start`: a demo kiosk with nothing configured, on a machine with no
+ * camera (headless Chromium has none). The camera kiosk falls back to the hand scanner without a
+ * word of error; cards and codes can be typed or tapped from the sandbox's samples.
+ */
+describe('first run: a demo kiosk without a camera, typed codes and sample cards', () => {
+  const suite = kioskSuite();
+  const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+  async function typeCode(page: Page, value: string, layout: 'code' | 'code-digits' = 'code') {
+    await page.getByTestId('type-code').tap();
+    await page.getByTestId('type-code-screen').waitFor();
+    if (layout === 'code-digits') await page.getByTestId('on-screen-keyboard').getByRole('button', { name: '123', exact: true }).tap();
+    await tapOnScreenKeyboard(page, value, layout);
+    await page.getByTestId('on-screen-keyboard').getByRole('button', { name: 'Done', exact: true }).tap();
+  }
+
+  for (const orientation of ['portrait', 'landscape'] as const) {
+    it(`shows no camera error to the shopper, offers the hand scanner, typing and samples, the brand clear of the badge (${orientation})`, async () => {
+      const page = await openKiosk(suite.browser, suite.kiosk, orientation);
+      const attract = page.getByTestId('attract-screen');
+      // The hand scanner takes over from the missing camera: its prompt, not an error.
+      await expect.poll(() => attract.getAttribute('data-scanner-type')).toBe('hand_scanner');
+      await expect(heading(page)).resolves.toBe('Scan your loyalty card');
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+      await expect(page.getByText('No camera found').count()).resolves.toBe(0);
+      // Demo defaults: every flow is on offer.
+      for (const name of ['Type your card number or code', 'Try a sample card', 'Forgot your card?', 'Join now']) {
+        await expect(page.getByRole('button', { name }).isVisible()).resolves.toBe(true);
+      }
+      const brand = await page.locator('.attract .brand').boundingBox();
+      const badge = await page.getByTestId('demo-badge').boundingBox();
+      const viewport = page.viewportSize()!;
+      expect(Math.abs(brand!.x + brand!.width / 2 - viewport.width / 2)).toBeLessThan(2);
+      expect(brand!.y).toBeGreaterThanOrEqual(badge!.y + badge!.height);
+      await checkShopperScreen(page, `attract-first-run-${orientation}`);
+      await screenshot(page, `attract-first-run-${orientation}`);
+      await page.close();
+    });
+  }
+
+  it('a sample card reaches home, and a sample voucher its voucher screen', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    const sanne = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl');
+    await page.getByTestId('try-sample').tap();
+    await page.getByTestId('samples-screen').waitFor();
+    await checkShopperScreen(page, 'samples');
+    await screenshot(page, 'samples-portrait');
+    await page.locator(`[data-sample="${sanne.card}"]`).tap();
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByTestId('home-screen').textContent()).resolves.toContain('Welcome back, s•••@');
+    await page.close();
+
+    const fresh = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    await fresh.getByTestId('try-sample').tap();
+    await fresh.getByTestId('samples-screen').waitFor();
+    await screenshot(fresh, 'samples-landscape');
+    await fresh.locator('[data-sample="KF9R4TBZ"]').tap();
+    await fresh.getByTestId('voucher-screen').waitFor();
+    await fresh.close();
+  });
+
+  it('a typed card number reaches home, on the digit pad', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    const daan = cardOf(suite.kiosk.manifest, 'daan.jansen@example.nl');
+    await page.getByTestId('type-code').tap();
+    await page.getByTestId('type-code-screen').waitFor();
+    await page.getByTestId('on-screen-keyboard').getByRole('button', { name: '123', exact: true }).tap();
+    await expect(page.getByTestId('on-screen-keyboard').getAttribute('data-layout')).resolves.toBe('code-digits');
+    await screenshot(page, 'type-code-digits-portrait');
+    await tapOnScreenKeyboard(page, daan.card, 'code-digits');
+    await page.getByTestId('on-screen-keyboard').getByRole('button', { name: 'Done', exact: true }).tap();
+    await page.getByTestId('home-screen').waitFor();
+    await expect(page.getByTestId('home-screen').textContent()).resolves.toContain('Welcome back, d•••@');
+    await page.close();
+  });
+
+  it('a typed voucher code reaches the voucher screen (landscape)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    await page.getByTestId('type-code').tap();
+    await page.getByTestId('type-code-screen').waitFor();
+    await page.getByTestId('on-screen-keyboard').waitFor();
+    // The keyboard rises in 160 ms: the picture shows it settled.
+    await page.waitForTimeout(300);
+    await screenshot(page, 'type-code-landscape');
+    await page.getByRole('button', { name: 'Back', exact: true }).tap();
+    await typeCode(page, 'KRT10UTR');
+    await page.getByTestId('voucher-screen').waitFor();
+    await page.close();
+  });
+
+  // Last: the pause it leaves behind belongs to the kiosk, not to one visit.
+  it('an unknown typed value shows the not-found notice, and the sixth guess is paused', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    for (let guess = 1; guess <= TYPED_GUESS_LIMIT; guess++) {
+      await typeCode(page, `ZZ${guess}`);
+      await page.getByTestId('notice-screen').waitFor();
+      await expect(heading(page)).resolves.toBe('Sorry, we don’t recognise this code.');
+      await page.getByRole('button', { name: 'Start over' }).tap();
+      await page.getByTestId('attract-screen').waitFor();
+    }
+    // Leaving the visit did not reset the count: the sixth is refused before any lookup.
+    await typeCode(page, 'ZZ6');
+    await expect
+      .poll(() => page.getByTestId('problem').textContent())
+      .toBe('Too many codes were not found. Please wait 30 seconds, then try again.');
+    await expect(page.getByTestId('type-code-screen').isVisible()).resolves.toBe(true);
+    await screenshot(page, 'type-code-paused-portrait');
+    await page.close();
+  });
+});
