@@ -265,6 +265,8 @@ export const BridgeErrorCode = z.enum([
   'validation',
   'maintenance',
   'server',
+  /** The platform asked the kiosk to slow down (429): busy for a moment, not out of service. */
+  'rate_limited',
   'bad_response',
   /** The same action is already under way (a second tap on confirm): harmless, the first one answers. */
   'busy',

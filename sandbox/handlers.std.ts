@@ -24,6 +24,13 @@ export interface HandlerContext {
   now: number;
   /** `http://127.0.0.1:<port>`, for portal session urls. */
   origin: string;
+  /** What the sandbox's control routes set for this run (not persisted): a rate limit to play. */
+  control: SandboxControl;
+}
+
+/** Platform calls still to be refused with 429, and the Retry-After they carry. */
+export interface SandboxControl {
+  rateLimit: { requests: number; retryAfter: number | string };
 }
 
 type Part<Id extends RoutedOperationId, Key extends 'params' | 'query' | 'body'> =
@@ -90,4 +97,8 @@ export const handlers: { [Id in RoutedOperationId]: Handler<Id> } = {
   getCreditBalance: ({ params }, { state }) => ok(getCreditBalance(state, params.contact_uuid)),
 
   advanceClock: ({ body }, { state, now }) => ok(advanceClock(state, now, body.advance_seconds)),
+  rateLimit: ({ body }, { control }) => {
+    control.rateLimit = { requests: body.requests, retryAfter: body.retry_after };
+    return ok({ requests: body.requests });
+  },
 };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { handleApiRequest } from './api-request.std.ts';
+import type { SandboxControl } from './handlers.std.ts';
 import { sandboxNow } from './clock.std.ts';
 import type { DurableStore } from './durable-store.node.ts';
 import { ApiError, httpError } from './errors.std.ts';
@@ -28,6 +29,8 @@ interface ListenerOptions {
  * client never sees a change (its own or another's) that a crash could take back.
  */
 export function createRequestListener({ store, origin, logger }: ListenerOptions): RequestListener {
+  const control: SandboxControl = { rateLimit: { requests: 0, retryAfter: 0 } };
+
   async function respond(request: IncomingMessage, response: ServerResponse) {
     const body = await readBody(request);
     const url = URL.canParse(request.url ?? '', origin) ? new URL(request.url ?? '', origin) : null;
@@ -40,9 +43,19 @@ export function createRequestListener({ store, origin, logger }: ListenerOptions
         'referrer-policy': 'no-referrer',
       });
     }
+    const limited = url && rateLimited(url);
+    if (limited) return sendJson(response, 429, limited.body, { 'retry-after': limited.retryAfter });
     const answer = apiAnswer(request, url, body);
     await store.durable();
     sendJson(response, answer.status, answer.body);
+  }
+
+  /** A platform call refused by the rate limit the control route set; the control routes never are. */
+  function rateLimited(url: URL) {
+    const limit = control.rateLimit;
+    if (limit.requests <= 0 || !url.pathname.startsWith(`${API_PREFIX}/`) || url.pathname.startsWith(`${API_PREFIX}/_sandbox/`)) return null;
+    limit.requests -= 1;
+    return { body: httpError(429, 'Too many requests; try again later.').body, retryAfter: String(limit.retryAfter) };
   }
 
   function apiAnswer(request: IncomingMessage, url: URL | null, body: string | null) {
@@ -59,7 +72,7 @@ export function createRequestListener({ store, origin, logger }: ListenerOptions
           authorization: request.headers.authorization,
           body,
         },
-        { state: store.state, now: sandboxNow(store.state), origin },
+        { state: store.state, now: sandboxNow(store.state), origin, control },
       );
       // Handlers check before they change, so only a successful write has changed anything.
       if (request.method !== 'GET') store.changed();
@@ -79,8 +92,8 @@ export function createRequestListener({ store, origin, logger }: ListenerOptions
   };
 }
 
-function sendJson(response: ServerResponse, status: number, body: unknown) {
-  send(response, status, JSON.stringify(body), { 'content-type': 'application/json; charset=utf-8' });
+function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  send(response, status, JSON.stringify(body), { ...headers, 'content-type': 'application/json; charset=utf-8' });
 }
 
 function send(response: ServerResponse, status: number, text: string, headers: Record<string, string>) {

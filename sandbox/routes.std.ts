@@ -8,6 +8,12 @@ import { operations, type OperationSpec } from '../api/operations.std.ts';
  */
 export const AdvanceClockBody = z.strictObject({ advance_seconds: z.number().int().min(1) });
 
+/** The next `requests` platform calls are answered 429 with `Retry-After: retry_after` (seconds, or an HTTP date). */
+export const RateLimitBody = z.strictObject({
+  requests: z.number().int().min(0).max(1000),
+  retry_after: z.union([z.number().int().min(0).max(86_400), z.string().min(1).max(64)]),
+});
+
 export const sandboxOperations = {
   advanceClock: {
     id: 'advanceClock',
@@ -17,6 +23,15 @@ export const sandboxOperations = {
     body: AdvanceClockBody,
     response: envelope(z.looseObject({ now: Timestamp })),
     summary: 'Move the sandbox clock forward (sandbox only)',
+  },
+  rateLimit: {
+    id: 'rateLimit',
+    method: 'POST',
+    path: '/_sandbox/rate-limit',
+    auth: ['api_key'],
+    body: RateLimitBody,
+    response: envelope(z.looseObject({ requests: z.number().int() })),
+    summary: 'Answer the next platform calls 429 with Retry-After (sandbox only)',
   },
 } as const satisfies Record<string, OperationSpec & { id: string }>;
 

@@ -77,6 +77,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     if (request.body !== undefined) headers['Content-Type'] = 'application/json';
     let status: number | undefined;
     let text: string;
+    let retryAfter: string | null = null;
     try {
       const response = await fetchAnswer(request.url, {
         method: request.method,
@@ -85,12 +86,13 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
         signal: AbortSignal.timeout(attemptMs),
       });
       status = response.status;
+      retryAfter = response.headers.get('retry-after');
       text = await response.text();
     } catch (error) {
       return { status, ok: false, error: transportError(operation.id, error, attemptMs) };
     }
     const body = parseJson(text);
-    if (status < 200 || status > 299) return { status, ok: false, error: errorFromAnswer(operation.id, status, body) };
+    if (status < 200 || status > 299) return { status, ok: false, error: errorFromAnswer(operation.id, status, body, retryAfter) };
     if (body === undefined) return { status, ok: false, error: badResponse(operation.id, status, 'The answer is not JSON') };
     const parsed = operation.response.safeParse(body);
     if (!parsed.success) {
@@ -126,6 +128,10 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
       const error = result.error.redacted(secrets);
       // Kind and code only: the platform's message may quote a voucher code or an e-mail address.
       log.debug('loyalty call failed', { attempt, status: result.status, durationMs, kind: error.kind, code: error.code });
+      if (error.kind === 'rate_limited') {
+        await waitOutRateLimit(error, attempt);
+        continue;
+      }
       if (attempt >= attempts || !retriedKinds.has(error.kind)) throw error;
       const delayMs = retryDelayMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2);
       if (delayMs >= remainingBudgetMs()) throw error;
@@ -138,6 +144,20 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     (input?: Record<string, unknown>) => call(operation, input),
   ]);
   return Object.fromEntries(calls) as LoyaltyClient;
+}
+
+/** The longest Retry-After the kiosk waits out with the shopper in front of it: past this, they get a retry button. */
+export const RATE_LIMIT_WAIT_MS = 5_000;
+
+/**
+ * A 429 refused the request before the platform did anything, so any call (a POST too) may be
+ * sent once more after the wait it asks for, when that is short and inside the action's budget.
+ * Otherwise, or on a second 429, the error goes up: busy, not down.
+ */
+async function waitOutRateLimit(error: LoyaltyError, attempt: number): Promise<void> {
+  const waitMs = error.retryAfterMs;
+  if (attempt > 1 || waitMs === undefined || waitMs > RATE_LIMIT_WAIT_MS || waitMs >= remainingBudgetMs()) throw error;
+  await sleep(waitMs);
 }
 
 function parseJson(text: string): unknown {

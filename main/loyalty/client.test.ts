@@ -334,7 +334,7 @@ describe('failures', () => {
     ['409 with an unpublished code', 409, { message: 'Busy.', code: 4242, status_code: 409 }, 'conflict', 4242],
     ['422 without a platform body', 422, '', 'validation', undefined],
     ['413', 413, { message: 'Payload too large', code: 413, status_code: 413 }, 'validation', 413],
-    ['429 without a platform body', 429, 'Too Many Requests', 'server', undefined],
+    ['429 without a platform body', 429, 'Too Many Requests', 'rate_limited', undefined],
     ['404 with 60003 and Laravel\'s empty errors []', 404, { message: 'Unknown card.', code: 60003, status_code: 404, errors: [] }, 'not_found', 60003],
     ['500', 500, { message: 'Server error', code: 500, status_code: 500 }, 'server', 500],
     ['418', 418, { message: 'Teapot', code: 418, status_code: 418 }, 'bad_response', 418],

@@ -10,6 +10,8 @@ export type LoyaltyErrorKind =
   | 'validation'
   | 'maintenance'
   | 'server'
+  /** 429: the platform is busy with too many requests, not down; `retryAfterMs` says for how long. */
+  | 'rate_limited'
   | 'bad_response';
 
 export interface LoyaltyErrorShape {
@@ -21,6 +23,8 @@ export interface LoyaltyErrorShape {
   status?: number;
   message: string;
   fieldErrors?: Record<string, string[]>;
+  /** From a 429's Retry-After: how long the platform asks the kiosk to wait. */
+  retryAfterMs?: number;
 }
 
 export class LoyaltyError extends Error implements LoyaltyErrorShape {
@@ -29,6 +33,7 @@ export class LoyaltyError extends Error implements LoyaltyErrorShape {
   readonly code?: number;
   readonly status?: number;
   readonly fieldErrors?: Record<string, string[]>;
+  readonly retryAfterMs?: number;
 
   constructor({ message, ...shape }: LoyaltyErrorShape) {
     super(message);
@@ -38,12 +43,13 @@ export class LoyaltyError extends Error implements LoyaltyErrorShape {
     this.code = shape.code;
     this.status = shape.status;
     this.fieldErrors = shape.fieldErrors;
+    this.retryAfterMs = shape.retryAfterMs;
   }
 
   /** The plain shape, e.g. to send over IPC. */
   toJSON(): LoyaltyErrorShape {
-    const { kind, operation, code, status, message, fieldErrors } = this;
-    return { kind, operation, code, status, message, fieldErrors };
+    const { kind, operation, code, status, message, fieldErrors, retryAfterMs } = this;
+    return { kind, operation, code, status, message, fieldErrors, retryAfterMs };
   }
 
   /** A copy in which every occurrence of the given secrets is replaced, in all its texts. */
@@ -67,8 +73,8 @@ function kindOfStatus(status: number): LoyaltyErrorKind {
   if (status === 404) return 'not_found';
   if (status === 409) return 'conflict';
   if (status === 503) return 'maintenance';
-  // Too many requests: the platform is busy; a GET may try again after a while.
-  if (status === 429) return 'server';
+  // Too many requests: the platform is busy, not down; the client may wait and try once more.
+  if (status === 429) return 'rate_limited';
   if (status >= 500) return 'server';
   return 'bad_response';
 }
@@ -77,10 +83,23 @@ function kindOfStatus(status: number): LoyaltyErrorKind {
  * The error for an unsuccessful HTTP answer. The platform's code decides first, the status second,
  * so a code behaves the same whichever status carries it.
  */
-export function errorFromAnswer(operation: OperationId, status: number, body: unknown): LoyaltyError {
+export function errorFromAnswer(operation: OperationId, status: number, body: unknown, retryAfter?: string | null): LoyaltyError {
+  const retryAfterMs = status === 429 ? retryAfterMsOf(retryAfter) : undefined;
   const parsed = ErrorBody.safeParse(body);
-  if (!parsed.success) return new LoyaltyError({ kind: kindOfStatus(status), operation, status, message: `HTTP ${status}` });
+  if (!parsed.success) return new LoyaltyError({ kind: kindOfStatus(status), operation, status, message: `HTTP ${status}`, retryAfterMs });
   const { code, message, errors } = parsed.data;
   const kind = platformErrorByCode(code)?.category ?? kindOfStatus(status);
-  return new LoyaltyError({ kind, operation, code, status, message, fieldErrors: errors });
+  return new LoyaltyError({ kind, operation, code, status, message, fieldErrors: errors, retryAfterMs });
+}
+
+/**
+ * Retry-After (RFC 9110): delay seconds, or an HTTP date. Missing or unreadable: undefined, so the
+ * kiosk does not wait blind; a date in the past is no wait.
+ */
+export function retryAfterMsOf(header: string | null | undefined, now = Date.now()): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -17,6 +17,7 @@ export type ProblemKey =
   | 'problem.card.unlinked'
   | 'problem.code.unknown'
   | 'problem.code.paused'
+  | 'problem.busy'
   | 'problem.email.not_found'
   | 'problem.email.taken'
   | 'problem.card.taken'
@@ -42,6 +43,8 @@ export function problemForError(error: BridgeError): ProblemKey {
   if (error.platformCode !== undefined && byPlatformCode[error.platformCode]) return byPlatformCode[error.platformCode]!;
   if (connectionCodes.has(error.code)) return 'problem.connection';
   if (error.code === 'too_many_attempts') return 'problem.code.paused';
+  // Busy, not down: the screen stays, and its own button is the retry.
+  if (error.code === 'rate_limited') return 'problem.busy';
   return 'problem.generic';
 }
 

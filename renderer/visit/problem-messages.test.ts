@@ -14,6 +14,9 @@ describe('problemForError', () => {
     expect(problemForError({ code: 'timeout', message: 'x' })).toBe('problem.connection');
     expect(problemForError({ code: 'maintenance', message: 'x', platformCode: 503 })).toBe('problem.connection');
     expect(problemForError({ code: 'internal', message: 'x' })).toBe('problem.generic');
+    // A platform asking to slow down is busy, not down.
+    expect(problemForError({ code: 'rate_limited', message: 'x', platformCode: 429 })).toBe('problem.busy');
+    expect(problemForError({ code: 'too_many_attempts', message: 'x' })).toBe('problem.code.paused');
     expect(problemForError({ code: 'conflict', message: 'x', platformCode: 99999 })).toBe('problem.generic');
   });
 });

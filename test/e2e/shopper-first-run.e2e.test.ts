@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
-import { cardOf, checkShopperScreen, kioskSuite, openKiosk, screenshot, tapOnScreenKeyboard } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, screenshot, tapOnScreenKeyboard } from '../support/kiosk-journey.node.ts';
 
 /**
  * What a new user sees on `npm start`: a demo kiosk with nothing configured, on a machine with no
@@ -112,5 +112,40 @@ describe('first run: a demo kiosk without a camera, typed codes and sample cards
     await expect(page.getByTestId('type-code-screen').isVisible()).resolves.toBe(true);
     await screenshot(page, 'type-code-paused-portrait');
     await page.close();
+  });
+});
+
+/** #15 §4: a platform that asks the kiosk to slow down is busy, not down. */
+describe('rate limits are not outages', () => {
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
+
+  async function rateLimit(requests: number, retryAfter: number) {
+    const { base_url, credentials } = suite.kiosk.manifest;
+    const response = await fetch(`${base_url}/_sandbox/rate-limit`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${credentials.api_key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ requests, retry_after: retryAfter }),
+    });
+    expect(response.status).toBe(200);
+  }
+
+  it('a short Retry-After is waited out and the scan goes through; a long one says busy on the screen, never out of service', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    // Both lookups of a scan (card and voucher code) get one 429 each, with a second's wait.
+    await rateLimit(2, 1);
+    await scannerBurst(page, 'KF9R4TBZ');
+    await page.getByTestId('voucher-screen').waitFor();
+    await page.close();
+
+    const next = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await rateLimit(2, 60);
+    await scannerBurst(next, 'KF9R4TBZ');
+    await expect.poll(() => next.getByTestId('problem').textContent()).toBe('It’s busy right now. Please try again in a moment.');
+    await expect(next.getByTestId('out-of-service').count()).resolves.toBe(0);
+    await screenshot(next, 'attract-busy');
+    // The limit is over: the same scan, again, is served.
+    await scannerBurst(next, 'KF9R4TBZ');
+    await next.getByTestId('voucher-screen').waitFor();
+    await next.close();
   });
 });

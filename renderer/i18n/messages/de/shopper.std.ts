@@ -128,6 +128,7 @@ export const messages: ShopperMessages = {
   'type_code.label': 'Kartennummer oder Gutscheincode',
   'type_code.submit': 'Suchen',
   'problem.code.paused': 'Zu viele Codes wurden nicht gefunden. Bitte warten Sie 30 Sekunden und versuchen Sie es dann erneut.',
+  'problem.busy': 'Gerade ist viel los. Bitte versuchen Sie es gleich noch einmal.',
   'samples.title': 'Beispielkarte ausprobieren',
   'samples.hint': 'Demomodus: Tippen Sie auf eine Karte oder einen Gutschein, um zu sehen, was Kunden sehen.',
   'samples.cards': 'Kundenkarten',

@@ -129,6 +129,7 @@ export const messages = {
   'type_code.label': 'Card number or voucher code',
   'type_code.submit': 'Look it up',
   'problem.code.paused': 'Too many codes were not found. Please wait 30 seconds, then try again.',
+  'problem.busy': 'It’s busy right now. Please try again in a moment.',
   'samples.title': 'Try a sample card',
   'samples.hint': 'Demo mode: tap a card or a voucher to see what a shopper sees.',
   'samples.cards': 'Loyalty cards',
