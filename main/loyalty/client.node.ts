@@ -128,14 +128,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
       const error = result.error.redacted(secrets);
       // Kind and code only: the platform's message may quote a voucher code or an e-mail address.
       log.debug('loyalty call failed', { attempt, status: result.status, durationMs, kind: error.kind, code: error.code });
-      if (error.kind === 'rate_limited') {
-        await waitOutRateLimit(error, attempt);
-        continue;
-      }
-      if (attempt >= attempts || !retriedKinds.has(error.kind)) throw error;
-      const delayMs = retryDelayMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2);
-      if (delayMs >= remainingBudgetMs()) throw error;
-      await sleep(delayMs);
+      await waitBeforeRetry(error, attempt, attempts, retryDelayMs);
     }
   }
 
@@ -144,6 +137,18 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     (input?: Record<string, unknown>) => call(operation, input),
   ]);
   return Object.fromEntries(calls) as LoyaltyClient;
+}
+
+/**
+ * Throws `error` unless the call may be sent again, and waits before it is: a rate limit's own
+ * wait, or a backoff for the kinds a GET retries (network, timeout, server).
+ */
+async function waitBeforeRetry(error: LoyaltyError, attempt: number, attempts: number, retryDelayMs: number): Promise<void> {
+  if (error.kind === 'rate_limited') return waitOutRateLimit(error, attempt);
+  if (attempt >= attempts || !retriedKinds.has(error.kind)) throw error;
+  const delayMs = retryDelayMs * 2 ** (attempt - 1) * (1 + Math.random() * 0.2);
+  if (delayMs >= remainingBudgetMs()) throw error;
+  await sleep(delayMs);
 }
 
 /** The longest Retry-After the kiosk waits out with the shopper in front of it: past this, they get a retry button. */
