@@ -93,6 +93,16 @@ const feedUrl = z
     return url.protocol === 'https:' || isLoopbackUrl(url);
   }, 'use https; plain http is allowed only to this computer (localhost)');
 
+/** A web origin the kiosk may frame (`https://portal.example`): scheme, host and port, no path. */
+const frameOrigin = z
+  .url({ protocol: /^https?$/ })
+  .refine((value) => !URL.canParse(value) || new URL(value).origin === value, 'an origin only, like https://portal.example (no path, no trailing slash)')
+  .refine((value) => {
+    if (!URL.canParse(value)) return true;
+    const url = new URL(value);
+    return url.protocol === 'https:' || isLoopbackUrl(url);
+  }, 'use https; plain http is allowed only to this computer (localhost)');
+
 /** One weekday's quiet hours; null: that day has none. */
 const quietRange = LocalTimeRange.nullable().default(null);
 
@@ -111,6 +121,15 @@ export const KioskConfig = z
       })
       .prefault({}),
     kiosk: z.object({ mode: KioskMode.default('regular') }).prefault({}),
+    portal: z
+      .object({
+        /**
+         * Origins the platform's hosted pages may be framed from, besides the API's own. Empty: the
+         * origins the platform itself returns for this shop's portal sessions.
+         */
+        allowedOrigins: z.array(frameOrigin).max(20).default([]),
+      })
+      .prefault({}),
     session: SessionSettings.prefault({}),
     scanner: z
       .object({

@@ -272,6 +272,8 @@ export const BridgeErrorCode = z.enum([
   'busy',
   /** Too many typed codes were unknown: typing is paused for TYPED_PAUSE_SECONDS (against guessing). */
   'too_many_attempts',
+  /** The platform returned a portal page on an origin this kiosk may not frame (portal.allowedOrigins). */
+  'portal_refused',
   'internal',
 ]);
 export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;

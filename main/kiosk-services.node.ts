@@ -28,6 +28,7 @@ import { createVoucherHandlers, settleVisit, trackedVoucherClient } from './vouc
 import { type FleetService, startFleetService } from './fleet/fleet-service.node.ts';
 import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
+import { FrameOrigins } from './security/frame-origins.node.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
 import { startHeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
@@ -84,6 +85,8 @@ export interface KioskServices {
   readonly sandbox: EmbeddedSandbox | null;
   /** The loyalty platform's origin: the one origin the kiosk may frame (hosted session pages). */
   platformOrigin(): string | null;
+  /** The origins the renderer may frame (the platform's, its hosted pages'): each host's CSP frame-src. */
+  readonly frameOrigins: FrameOrigins;
   /** What the screens show and whether a lock is held: whether the kiosk is idle. */
   readonly activity: KioskActivity;
   /** The auto-update (off in a host without an installer). */
@@ -152,10 +155,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const interruptions = new VisitInterruptions({ activity, endVisit: () => settleVisit(redemptions, visit), logger });
   const scanner = startScanner(foundation);
-  const platformOrigin = () => {
-    const baseUrl = config.get().api.baseUrl ?? demo.current()?.baseUrl;
-    return baseUrl ? new URL(baseUrl).origin : null;
-  };
+  const { platformOrigin, frameOrigins } = kioskOrigins(options.dataDir, foundation, demo);
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
   const schedule = startScheduleService({
     config,
@@ -171,7 +171,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples };
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
@@ -185,6 +185,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
       return demo.current();
     },
     platformOrigin,
+    frameOrigins,
     activity,
     update,
     interruptions,
@@ -240,6 +241,20 @@ function startScanner({ config, logger, events }: Foundation): ScannerService {
   });
   scanner.start();
   return scanner;
+}
+
+/** The platform's origin, and the origins the kiosk may frame (the platform's and its portal pages'). */
+function kioskOrigins(dataDir: string, { config, logger }: Foundation, demo: DemoSandbox) {
+  const platformOrigin = () => {
+    const baseUrl = config.get().api.baseUrl ?? demo.current()?.baseUrl;
+    return baseUrl ? new URL(baseUrl).origin : null;
+  };
+  const knownPortalOrigins = () => {
+    const sandbox = config.isDemo() ? demo.current() : null;
+    return sandbox ? [sandbox.portalOrigin] : [];
+  };
+  const frameOrigins = new FrameOrigins({ dataDir, config, apiOrigin: platformOrigin, knownPortalOrigins, logger });
+  return { platformOrigin, frameOrigins };
 }
 
 /** The redemption service, with the locks a crash or power cut left behind settled before anyone can scan. */
@@ -299,9 +314,10 @@ function callHandlers(
     fleetStatus: () => FleetConnection;
     interruptions: VisitInterruptions;
     demoSamples: () => DemoSamples | null;
+    frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -324,7 +340,7 @@ function callHandlers(
     },
     screenStarted: async () => ({ visitInterrupted: await interruptions.takeInterrupted() }),
     listSerialPorts: () => listSerialPorts(),
-    ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs }),
+    ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs, frameOrigins }),
     ...createManagerHandlers({
       session: consoleSession,
       version: options.version,

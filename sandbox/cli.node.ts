@@ -3,21 +3,22 @@ import { parseArgs } from 'node:util';
 import { defaultSandboxDataDir } from './data-dir.node.ts';
 import { SandboxStateError, startSandbox } from './sandbox.node.ts';
 
-/** `tsx sandbox/cli.node.ts [--port N] [--data DIR]`: the loyalty sandbox as a local server. */
+/** `tsx sandbox/cli.node.ts [--port N] [--portal-port N] [--data DIR]`: the loyalty sandbox as a local server. */
 
-const USAGE = `Usage: tsx sandbox/cli.node.ts [--port N] [--data DIR]
-  --port N    port on 127.0.0.1 (default 4010; 0 picks a free one)
-  --data DIR  state folder (default ${defaultSandboxDataDir()})`;
+const USAGE = `Usage: tsx sandbox/cli.node.ts [--port N] [--portal-port N] [--data DIR]
+  --port N         port on 127.0.0.1 (default 4010; 0 picks a free one)
+  --portal-port N  serve the hosted session pages on this port, an origin of their own (as on the platform)
+  --data DIR       state folder (default ${defaultSandboxDataDir()})`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n${USAGE}\n`);
   process.exit(2);
 }
 
-let options: { port?: string; data?: string; help?: boolean };
+let options: { port?: string; 'portal-port'?: string; data?: string; help?: boolean };
 try {
   ({ values: options } = parseArgs({
-    options: { port: { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: { port: { type: 'string' }, 'portal-port': { type: 'string' }, data: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
   }));
 } catch (error) {
   fail((error as Error).message);
@@ -26,8 +27,13 @@ if (options.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const port = Number(options.port ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`Not a port: ${options.port}`);
+const portOf = (text: string) => {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`Not a port: ${text}`);
+  return port;
+};
+const port = portOf(options.port ?? '4010');
+const portalPort = options['portal-port'] === undefined ? undefined : portOf(options['portal-port']);
 
 const logger = {
   info: (message: string, fields?: Record<string, unknown>) =>
@@ -37,8 +43,9 @@ const logger = {
 };
 
 try {
-  const sandbox = await startSandbox({ port, dataDir: options.data ?? defaultSandboxDataDir(), logger });
+  const sandbox = await startSandbox({ port, portalPort, dataDir: options.data ?? defaultSandboxDataDir(), logger });
   process.stdout.write(`Loyalty sandbox listening on ${sandbox.baseUrl}\n`);
+  if (sandbox.portalOrigin !== new URL(sandbox.baseUrl).origin) process.stdout.write(`Hosted session pages on ${sandbox.portalOrigin}\n`);
   const stop = () => {
     sandbox.close().then(
       () => process.exit(0),

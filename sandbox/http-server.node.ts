@@ -21,6 +21,8 @@ interface ListenerOptions {
   store: DurableStore;
   /** `http://127.0.0.1:<port>`: the API lives under `<origin>/api`, session pages at the root. */
   origin: string;
+  /** Where portal session urls point when the hosted pages have an origin of their own (as on the real platform). */
+  portalOrigin?: string;
   logger: SandboxLogger;
 }
 
@@ -28,21 +30,13 @@ interface ListenerOptions {
  * The HTTP face of the sandbox. Every answer waits until the state it reflects is on disk, so a
  * client never sees a change (its own or another's) that a crash could take back.
  */
-export function createRequestListener({ store, origin, logger }: ListenerOptions): RequestListener {
+export function createRequestListener({ store, origin, portalOrigin = origin, logger }: ListenerOptions): RequestListener {
   const control: SandboxControl = { rateLimit: { requests: 0, retryAfter: 0 } };
 
   async function respond(request: IncomingMessage, response: ServerResponse) {
     const body = await readBody(request);
     const url = URL.canParse(request.url ?? '', origin) ? new URL(request.url ?? '', origin) : null;
-    if (url?.pathname === SESSION_PAGE_PATH && request.method === 'GET') {
-      await store.durable();
-      const page = sessionPage(store.state, url.searchParams.get('uuid'));
-      return send(response, page.status, page.html, {
-        'content-type': 'text/html; charset=utf-8',
-        'content-security-policy': page.contentSecurityPolicy,
-        'referrer-policy': 'no-referrer',
-      });
-    }
+    if (url?.pathname === SESSION_PAGE_PATH && request.method === 'GET') return sendSessionPage(store, url, response);
     const limited = url && rateLimited(url);
     if (limited) return sendJson(response, 429, limited.body, { 'retry-after': limited.retryAfter });
     const answer = apiAnswer(request, url, body);
@@ -72,7 +66,7 @@ export function createRequestListener({ store, origin, logger }: ListenerOptions
           authorization: request.headers.authorization,
           body,
         },
-        { state: store.state, now: sandboxNow(store.state), origin, control },
+        { state: store.state, now: sandboxNow(store.state), origin: portalOrigin, control },
       );
       // Handlers check before they change, so only a successful write has changed anything.
       if (request.method !== 'GET') store.changed();
@@ -83,6 +77,23 @@ export function createRequestListener({ store, origin, logger }: ListenerOptions
     }
   }
 
+  return guarded(respond, logger);
+}
+
+/**
+ * The hosted pages' own server (`portalOrigin`): session pages only, as the platform serves them
+ * from a host of their own; everything else is a 404.
+ */
+export function createSessionPageListener({ store, origin, logger }: Omit<ListenerOptions, 'portalOrigin'>): RequestListener {
+  return guarded(async (request, response) => {
+    const url = URL.canParse(request.url ?? '', origin) ? new URL(request.url ?? '', origin) : null;
+    if (url?.pathname === SESSION_PAGE_PATH && request.method === 'GET') return sendSessionPage(store, url, response);
+    sendJson(response, 404, httpError(404, `No route for ${request.method} ${request.url}.`).body);
+  }, logger);
+}
+
+/** A request that fails is logged and answered 500, never left hanging or thrown. */
+function guarded(respond: (request: IncomingMessage, response: ServerResponse) => Promise<void>, logger: SandboxLogger): RequestListener {
   return (request, response) => {
     respond(request, response).catch((error: unknown) => {
       logger.error('Sandbox request failed', { method: request.method, url: request.url, error: String(error) });
@@ -90,6 +101,16 @@ export function createRequestListener({ store, origin, logger }: ListenerOptions
       sendJson(response, 500, httpError(500, 'The sandbox failed to handle this request.').body);
     });
   };
+}
+
+async function sendSessionPage(store: DurableStore, url: URL, response: ServerResponse) {
+  await store.durable();
+  const page = sessionPage(store.state, url.searchParams.get('uuid'));
+  send(response, page.status, page.html, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': page.contentSecurityPolicy,
+    'referrer-policy': 'no-referrer',
+  });
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

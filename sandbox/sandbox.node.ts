@@ -5,7 +5,7 @@ import { writeFileDurably } from '../base/durable-file.node.ts';
 import { generateCredentials } from './credentials.std.ts';
 import { seedDemoState } from './demo-data.std.ts';
 import { DurableStore } from './durable-store.node.ts';
-import { createRequestListener, type SandboxLogger } from './http-server.node.ts';
+import { createRequestListener, createSessionPageListener, type SandboxLogger } from './http-server.node.ts';
 import { buildManifest, type SandboxManifest } from './manifest.std.ts';
 import { floorToSecond } from './timestamps.std.ts';
 
@@ -19,12 +19,19 @@ export interface SandboxOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * Serve the hosted session pages on a port of their own (0: a free one), so they have their
+   * own origin as on the real platform. Left out: the pages share the API's origin.
+   */
+  portalPort?: number;
   logger?: SandboxLogger;
 }
 
 export interface RunningSandbox {
   /** `http://127.0.0.1:<port>/api`: every spec path is appended to it. */
   baseUrl: string;
+  /** The origin of the hosted session pages (the API's own unless `portalPort` was given). */
+  portalOrigin: string;
   manifestPath: string;
   manifest: SandboxManifest;
   /** Stops listening, ends open connections and waits for the last write to reach the disk. */
@@ -41,29 +48,35 @@ export async function startSandbox({
   dataDir,
   port = 4010,
   host = '127.0.0.1',
+  portalPort,
   logger = quietLogger,
 }: SandboxOptions): Promise<RunningSandbox> {
   const store = await DurableStore.open(dataDir, () =>
     seedDemoState(floorToSecond(Date.now()), generateCredentials()),
   );
-  const server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
+  const servers = [await listen(port, host)];
+  const origin = originOf(servers[0]!, host);
   const baseUrl = `${origin}/api`;
-  server.on('request', createRequestListener({ store, origin, logger }));
+  let portalOrigin = origin;
+  if (portalPort !== undefined) {
+    const portalServer = await listen(portalPort, host);
+    servers.push(portalServer);
+    portalOrigin = originOf(portalServer, host);
+    portalServer.on('request', createSessionPageListener({ store, origin: portalOrigin, logger }));
+  }
+  servers[0]!.on('request', createRequestListener({ store, origin, portalOrigin, logger }));
 
   let closing: Promise<void> | undefined;
   const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }).then(() => store.durable()));
+    (closing ??= Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      ),
+    ).then(() => store.durable()));
 
   const manifestPath = path.join(dataDir, 'sandbox.json');
   const manifest = buildManifest(store.state, baseUrl);
@@ -73,6 +86,22 @@ export async function startSandbox({
     await close();
     throw error;
   }
-  logger.info('Loyalty sandbox started', { baseUrl, dataDir });
-  return { baseUrl, manifestPath, manifest, close };
+  logger.info('Loyalty sandbox started', { baseUrl, portalOrigin, dataDir });
+  return { baseUrl, portalOrigin, manifestPath, manifest, close };
+}
+
+async function listen(port: number, host: string): Promise<http.Server> {
+  const server = http.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return server;
+}
+
+function originOf(server: http.Server, host: string): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
 }

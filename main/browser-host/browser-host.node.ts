@@ -178,7 +178,7 @@ function useLaunchLink({ launchLinks }: Site, nonce: string): boolean {
 function servePage(site: Site, request: http.IncomingMessage, response: http.ServerResponse) {
   const { logger, rendererDir } = site;
   const headers = {
-    'Content-Security-Policy': contentSecurityPolicy(site.services.platformOrigin()),
+    'Content-Security-Policy': contentSecurityPolicy(site.services.platformOrigin(), site.services.frameOrigins.list()),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',

@@ -7,6 +7,8 @@ import { demoSamples } from './demo-samples.node.ts';
 
 export interface EmbeddedSandbox {
   baseUrl: string;
+  /** Where its hosted session pages are served: an origin of their own. */
+  portalOrigin: string;
   manifestPath: string;
   credentials: { api_key: string; access_token: string; personal_access_token: string };
   /** The demo shops; a demo kiosk stands in the first one unless `api.shopUuid` says otherwise. */
@@ -23,6 +25,8 @@ export interface EmbeddedSandbox {
 export async function startEmbeddedSandbox(options: { dataDir: string; logger: Logger }): Promise<EmbeddedSandbox> {
   const sandbox = await startSandbox({
     port: 0,
+    // Hosted pages on an origin of their own, as on the platform: demo mode frames across origins too.
+    portalPort: 0,
     dataDir: path.join(options.dataDir, 'sandbox'),
     logger: options.logger.child({ part: 'sandbox' }),
   }).catch((error: unknown) => {
@@ -31,6 +35,7 @@ export async function startEmbeddedSandbox(options: { dataDir: string; logger: L
   });
   return {
     baseUrl: sandbox.baseUrl,
+    portalOrigin: sandbox.portalOrigin,
     manifestPath: sandbox.manifestPath,
     credentials: sandbox.manifest.credentials,
     shops: sandbox.manifest.shops,

@@ -11,7 +11,12 @@ export const APP_SCHEME_PRIVILEGES = {
 };
 
 /** Serves the built renderer at app://kiosk/, confined to its folder, with the kiosk's CSP. */
-export function registerAppProtocol(protocol: Protocol, rendererDir: string, platformOrigin: () => string | null) {
+export function registerAppProtocol(
+  protocol: Protocol,
+  rendererDir: string,
+  platformOrigin: () => string | null,
+  frameOrigins: () => readonly string[],
+) {
   protocol.handle(APP_SCHEME, async (request) => {
     const url = new URL(request.url);
     const found = url.host === APP_HOST ? resolveRendererFile(rendererDir, url.pathname) : null;
@@ -21,7 +26,7 @@ export function registerAppProtocol(protocol: Protocol, rendererDir: string, pla
       return new Response(body, {
         headers: {
           'Content-Type': found.contentType,
-          'Content-Security-Policy': contentSecurityPolicy(platformOrigin()),
+          'Content-Security-Policy': contentSecurityPolicy(platformOrigin(), frameOrigins()),
           'X-Content-Type-Options': 'nosniff',
         },
       });

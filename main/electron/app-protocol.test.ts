@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 
 const PLATFORM = 'https://loyalty.example';
-const CONTENT_SECURITY_POLICY = contentSecurityPolicy(PLATFORM);
+const PORTAL = 'https://portal.loyalty.example';
+const CONTENT_SECURITY_POLICY = contentSecurityPolicy(PLATFORM, [PLATFORM, PORTAL]);
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { FakeProtocol } from './fake-electron.test-support.ts';
 
@@ -21,7 +22,7 @@ beforeAll(() => {
   fs.writeFileSync(path.join(rendererDir, 'index.html'), '<!doctype html><title>kiosk</title>');
   fs.writeFileSync(path.join(rendererDir, 'assets', 'app.js'), 'console.log("kiosk");');
   fs.writeFileSync(path.join(root, 'secret.txt'), SECRET);
-  registerAppProtocol(protocol.electron, rendererDir, () => PLATFORM);
+  registerAppProtocol(protocol.electron, rendererDir, () => PLATFORM, () => [PLATFORM, PORTAL]);
 });
 
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
@@ -41,9 +42,9 @@ describe('app:// protocol', () => {
     expect(response.headers.get('X-Content-Type-Options')).toBe('nosniff');
   });
 
-  it('lets frames show only the loyalty platform', async () => {
+  it('lets frames show only the loyalty platform and its portal pages (the kiosk\'s frame origins)', async () => {
     const response = await protocol.fetch('app://kiosk/');
-    expect(response.headers.get('Content-Security-Policy')).toContain(`frame-src ${PLATFORM};`);
+    expect(response.headers.get('Content-Security-Policy')).toContain(`frame-src ${PLATFORM} ${PORTAL};`);
   });
 
   it('serves a bundled script with the CSP', async () => {

@@ -15,7 +15,7 @@ import { packagedUpdater, UNPACKAGED_NOTE } from './updater.main.ts';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
-import { installSessionSecurity } from './session-security.main.ts';
+import { framedCameraOf, installSessionSecurity } from './session-security.main.ts';
 import { windowCommands } from './window-commands.main.ts';
 
 const dev = process.env.KIOSK_DEV === '1';
@@ -108,8 +108,8 @@ async function start(dataDir: string) {
   });
   const logger = services.logger.child({ host: 'electron' });
 
-  registerAppProtocol(protocol, buildOutput.rendererDir, () => services.platformOrigin());
-  installSessionSecurity(session.defaultSession, logger);
+  registerAppProtocol(protocol, buildOutput.rendererDir, () => services.platformOrigin(), () => services.frameOrigins.list());
+  installSessionSecurity(session.defaultSession, logger, framedCameraOf(services));
   registerBridgeIpc(ipcMain, services);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, { dev, logger }));
 

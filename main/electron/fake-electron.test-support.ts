@@ -80,20 +80,20 @@ export class FakeSession extends CancellableEmitter {
 
   /** A page at `requestingUrl` asks for `permission`; resolves with the handler's answer. */
   /** `mediaTypes` as Chromium reports them for a `media` request (the camera alone by default). */
-  requestPermission(permission: Permission, requestingUrl: string, mediaTypes: Array<'video' | 'audio'> = ['video']): Promise<boolean> {
+  requestPermission(permission: Permission, requestingUrl: string, mediaTypes: Array<'video' | 'audio'> = ['video'], isMainFrame = true): Promise<boolean> {
     const handler = this.permissionRequestHandler;
     if (!handler) throw new Error('no permission request handler installed');
-    const details = { requestingUrl, isMainFrame: true, ...(permission === 'media' ? { mediaTypes } : {}) };
+    const details = { requestingUrl, isMainFrame, ...(permission === 'media' ? { mediaTypes } : {}) };
     return new Promise((resolve) =>
       handler(new FakeWebContents().electron, permission, resolve, details as Parameters<PermissionRequestHandler>[3]),
     );
   }
 
   /** Chromium checks whether `requestingOrigin` already holds `permission`. */
-  checkPermission(permission: Permission, requestingOrigin: string): boolean {
+  checkPermission(permission: Permission, requestingOrigin: string, isMainFrame = true): boolean {
     const handler = this.permissionCheckHandler;
     if (!handler) throw new Error('no permission check handler installed');
-    return handler(null, permission, requestingOrigin, { requestingUrl: requestingOrigin } as Parameters<PermissionCheckHandler>[3]);
+    return handler(null, permission, requestingOrigin, { requestingUrl: requestingOrigin, isMainFrame } as Parameters<PermissionCheckHandler>[3]);
   }
 
   get electron(): Session {

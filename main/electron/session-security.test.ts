@@ -54,6 +54,29 @@ describe('session security: permission checks', () => {
   });
 });
 
+describe('session security: the camera for a framed portal page', () => {
+  const PORTAL = 'https://portal.example';
+  const framedSession = (cameraMode: boolean) => {
+    const session = new FakeSession();
+    installSessionSecurity(session.electron, recordingLogger(), { frameOrigins: () => ['https://loyalty.example', PORTAL], cameraMode: () => cameraMode });
+    return session;
+  };
+
+  it('grants the camera to an allowed portal origin, as a frame, while the kiosk scans with the camera', async () => {
+    const session = framedSession(true);
+    await expect(session.requestPermission('media', `${PORTAL}/portal-sessions?uuid=1`, ['video'], false)).resolves.toBe(true);
+    expect(session.checkPermission('media', PORTAL, false)).toBe(true);
+  });
+
+  it('refuses it as a top-level page, from another origin, with the microphone, or when the kiosk uses a hand scanner', async () => {
+    await expect(framedSession(true).requestPermission('media', `${PORTAL}/x`, ['video'], true)).resolves.toBe(false);
+    await expect(framedSession(true).requestPermission('media', 'https://evil.example/x', ['video'], false)).resolves.toBe(false);
+    await expect(framedSession(true).requestPermission('media', `${PORTAL}/x`, ['video', 'audio'], false)).resolves.toBe(false);
+    await expect(framedSession(false).requestPermission('media', `${PORTAL}/x`, ['video'], false)).resolves.toBe(false);
+    expect(framedSession(false).checkPermission('media', PORTAL, false)).toBe(false);
+  });
+});
+
 describe('session security: downloads', () => {
   it('blocks every download and logs it', () => {
     const { session, logger } = securedSession();

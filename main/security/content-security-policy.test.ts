@@ -8,6 +8,11 @@ describe('contentSecurityPolicy', () => {
     expect(directive(contentSecurityPolicy('https://loyalty.example'), 'frame-src')).toBe('frame-src https://loyalty.example');
     expect(directive(contentSecurityPolicy(null), 'frame-src')).toBe("frame-src 'none'");
   });
+  it('frames the origins the kiosk allows: the platform and its hosted pages (FrameOrigins)', () => {
+    const policy = contentSecurityPolicy('https://loyalty.example', ['https://loyalty.example', 'https://portal.loyalty.example']);
+    expect(directive(policy, 'frame-src')).toBe('frame-src https://loyalty.example https://portal.loyalty.example');
+    expect(directive(policy, 'img-src')).toBe("img-src 'self' data: https://loyalty.example");
+  });
   it('keeps scripts, connections and forms to the app itself', () => {
     const policy = contentSecurityPolicy('https://loyalty.example');
     expect(directive(policy, 'script-src')).toBe("script-src 'self' 'wasm-unsafe-eval'");

@@ -14,6 +14,8 @@ export interface FrameOriginsOptions {
   config: ConfigStore;
   /** The loyalty platform's API origin (demo: the embedded sandbox's). */
   apiOrigin: () => string | null;
+  /** Portal origins known before any session names them (demo: the embedded sandbox's page server). */
+  knownPortalOrigins?: () => readonly string[];
   logger: Logger;
 }
 
@@ -35,7 +37,8 @@ export class FrameOrigins {
   list(): string[] {
     const api = this.options.apiOrigin();
     const configured = this.options.config.get().portal.allowedOrigins;
-    const portal = configured.length > 0 ? configured : (api && this.#learned[api]) || [];
+    const known = this.options.knownPortalOrigins?.() ?? [];
+    const portal = configured.length > 0 ? configured : [...known, ...((api && this.#learned[api]) || [])];
     return [...new Set([...(api ? [api] : []), ...portal])];
   }
 

@@ -12,6 +12,8 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
 import { TypedCodeGuard } from './typed-code-guard.std.ts';
+import { BridgeFailure } from '../bridge/dispatcher.std.ts';
+import type { FrameOrigins } from '../security/frame-origins.node.ts';
 
 const VOUCHERS_PER_PAGE = 12;
 
@@ -46,6 +48,8 @@ interface ShopperServiceOptions {
   visit: VisitLog;
   /** A lookup's time with the platform, across its requests and retries (default 12 s). */
   actionBudgetMs?: number;
+  /** Which portal pages may be framed. */
+  frameOrigins: Pick<FrameOrigins, 'admit'>;
 }
 
 /** What every group of shopper calls shares. */
@@ -58,6 +62,7 @@ interface ShopperContext {
   /** A platform call that reports to health. */
   platform<T>(use: (client: LoyaltyClient) => Promise<T>): Promise<T>;
   typedCodes: TypedCodeGuard;
+  frameOrigins: Pick<FrameOrigins, 'admit'>;
 }
 
 /**
@@ -66,7 +71,7 @@ interface ShopperContext {
  */
 /** Each group names the calls it answers; together they are the shopper's platform calls. */
 export function createShopperHandlers(options: ShopperServiceOptions) {
-  const { connection, health, config, visit, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
+  const { connection, health, config, visit, frameOrigins, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   const ctx: ShopperContext = {
     connection,
     config,
@@ -75,6 +80,7 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
     logger: visit.logger,
     platform: (use) => health.track(use(connection.client())),
     typedCodes: new TypedCodeGuard(),
+    frameOrigins,
   };
   return { ...identifyCalls(ctx), ...homeCalls(ctx), ...voucherCalls(ctx), ...portalSessionCalls(ctx) };
 }
@@ -191,16 +197,20 @@ function voucherCalls({ platform, connection, logger, actionBudgetMs }: ShopperC
 function portalSessionCalls(ctx: ShopperContext): InputOnlyHandlers<'startPortalSession' | 'getPortalSession'> {
   return {
     async startPortalSession({ contactUuid, amountInCents }) {
-      return sessionView(await createSession(ctx, contactUuid, amountInCents));
+      return sessionView(ctx, await createSession(ctx, contactUuid, amountInCents));
     },
 
     async getPortalSession({ uuid }) {
-      return sessionView((await ctx.platform((client) => client.getPortalSession({ portal_session_uuid: uuid }))).data);
+      return sessionView(ctx, (await ctx.platform((client) => client.getPortalSession({ portal_session_uuid: uuid }))).data);
     },
   };
 }
 
-function sessionView(session: { uuid: string; url: string; contact: { uuid: string | null } | null; shop: { name: string } }) {
+/** What the screen frames: only a page on an origin the kiosk may frame (FrameOrigins logs a refusal). */
+function sessionView(ctx: ShopperContext, session: { uuid: string; url: string; contact: { uuid: string | null } | null; shop: { name: string } }) {
+  if (!ctx.frameOrigins.admit(session.url)) {
+    throw new BridgeFailure('portal_refused', 'the portal page is on an origin this kiosk may not frame (portal.allowedOrigins)');
+  }
   return {
     uuid: session.uuid,
     url: session.url,

@@ -9,6 +9,7 @@ import { VisitLog } from '../logging/visit-log.std.ts';
 import { createLoyaltyClient } from '../loyalty/client.node.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { ServiceHealth } from '../loyalty/service-health.node.ts';
+import { FrameOrigins } from '../security/frame-origins.node.ts';
 import { createShopperHandlers } from './shopper-service.node.ts';
 
 const SKIPPED = 'voucher validity check skipped: no personal access token configured';
@@ -52,7 +53,9 @@ describe('shopper handlers', () => {
     const health = new ServiceHealth({ probe: async () => undefined, onChange: () => {}, logger: silentLogger });
     const lines: LogLine[] = [];
     const visit = new VisitLog(recordingLogger(lines));
-    const handlers = createShopperHandlers({ connection, health, visit, config: new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger }) });
+    const config = new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger });
+    const frameOrigins = new FrameOrigins({ dataDir: dirs[1]!, config, apiOrigin: () => new URL(sandbox.baseUrl).origin, logger: silentLogger });
+    const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins });
     const logged = () => lines.map((line) => line.message);
     return { handlers, visit, lines, logged, requested };
   }

@@ -18,6 +18,7 @@ export type ProblemKey =
   | 'problem.code.unknown'
   | 'problem.code.paused'
   | 'problem.busy'
+  | 'problem.portal.refused'
   | 'problem.email.not_found'
   | 'problem.email.taken'
   | 'problem.card.taken'
@@ -45,6 +46,7 @@ export function problemForError(error: BridgeError): ProblemKey {
   if (error.code === 'too_many_attempts') return 'problem.code.paused';
   // Busy, not down: the screen stays, and its own button is the retry.
   if (error.code === 'rate_limited') return 'problem.busy';
+  if (error.code === 'portal_refused') return 'problem.portal.refused';
   return 'problem.generic';
 }
 

@@ -141,6 +141,8 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     expect(stored.shop.uuid).toBe(shop.uuid);
     expect(stored.contact?.uuid ?? null).toBe(contactUuid);
     await expect(portal.locator('iframe').getAttribute('src')).resolves.toBe(stored.url);
+    // As on the platform, the hosted pages have an origin of their own: the frame crosses origins.
+    expect(new URL(stored.url).origin).not.toBe(new URL(kiosk.manifest.base_url).origin);
 
     const hosted = await hostedPage(stored.url);
     expect(hosted.title).toBe(SESSION_TYPE[mode].title);
@@ -238,5 +240,19 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     // The last hosted mode's button goes away once the page has the new settings.
     await page.getByRole('button', { name: START_LABEL['top-up-prepaid'] }).waitFor({ state: 'detached' });
     await nativeVisit('vouchers', config);
+  });
+
+  it('a portal page on an origin outside portal.allowedOrigins is refused with a notice, never framed, and logged', async () => {
+    configure({ 'kiosk.mode': 'credit-reception', 'portal.allowedOrigins': ['https://portal.example'] });
+    const start = page.getByTestId('attract-screen').getByRole('button', { name: START_LABEL['credit-reception'], exact: true });
+    await start.click();
+    await expect
+      .poll(() => page.getByTestId('problem').textContent())
+      .toBe('This service can’t be shown on this kiosk. Please ask a member of staff.');
+    await expect(page.getByTestId('portal-screen').count()).resolves.toBe(0);
+    await expect(page.locator('iframe').count()).resolves.toBe(0);
+    expect(kioskLog(kiosk.dataDir).some((line) => line.message.includes('portal session page refused'))).toBe(true);
+    await checkShopperScreen(page, 'modes-portal-refused');
+    configure({ 'portal.allowedOrigins': [], 'kiosk.mode': 'regular' });
   });
 });

@@ -130,6 +130,7 @@ export const messages = {
   'type_code.submit': 'Look it up',
   'problem.code.paused': 'Too many codes were not found. Please wait 30 seconds, then try again.',
   'problem.busy': 'It’s busy right now. Please try again in a moment.',
+  'problem.portal.refused': 'This service can’t be shown on this kiosk. Please ask a member of staff.',
   'samples.title': 'Try a sample card',
   'samples.hint': 'Demo mode: tap a card or a voucher to see what a shopper sees.',
   'samples.cards': 'Loyalty cards',

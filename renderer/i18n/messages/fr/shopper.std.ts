@@ -129,6 +129,7 @@ export const messages: ShopperMessages = {
   'type_code.submit': 'Rechercher',
   'problem.code.paused': 'Trop de codes introuvables. Veuillez patienter 30 secondes, puis réessayer.',
   'problem.busy': 'Il y a beaucoup de monde en ce moment. Veuillez réessayer dans un instant.',
+  'problem.portal.refused': 'Ce service ne peut pas être affiché sur cette borne. Veuillez vous adresser au personnel.',
   'samples.title': 'Essayer une carte d’exemple',
   'samples.hint': 'Mode démo : touchez une carte ou un bon pour voir ce que voit un client.',
   'samples.cards': 'Cartes de fidélité',

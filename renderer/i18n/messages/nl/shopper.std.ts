@@ -129,6 +129,7 @@ export const messages: ShopperMessages = {
   'type_code.submit': 'Opzoeken',
   'problem.code.paused': 'Te veel codes niet gevonden. Wacht 30 seconden en probeer het dan opnieuw.',
   'problem.busy': 'Het is nu even druk. Probeer het zo nog eens.',
+  'problem.portal.refused': 'Deze dienst kan op deze kiosk niet getoond worden. Vraag een medewerker om hulp.',
   'samples.title': 'Probeer een voorbeeldkaart',
   'samples.hint': 'Demomodus: tik op een kaart of voucher en zie wat een klant ziet.',
   'samples.cards': 'Klantenkaarten',

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigStore } from '../config/config-store.node.ts';
+import { recordingLogger } from '../electron/fake-electron.test-support.ts';
+import { FrameOrigins } from './frame-origins.node.ts';
+
+const API = 'https://loyalty.example';
+const PORTAL = 'https://portal.loyalty.example';
+
+function frameOrigins(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'frame-origins-')), api: string | null = API) {
+  const logger = recordingLogger();
+  const config = new ConfigStore({ dataDir, logger });
+  return { origins: new FrameOrigins({ dataDir, config, apiOrigin: () => api, logger }), config, logger, dataDir };
+}
+
+describe('FrameOrigins', () => {
+  it('frames the API origin, and learns the portal origin the platform returns, for the next start too', () => {
+    const { origins, dataDir } = frameOrigins();
+    expect(origins.list()).toEqual([API]);
+    expect(origins.admit(`${PORTAL}/portal-sessions?uuid=1`)).toBe(true);
+    expect(origins.list()).toEqual([API, PORTAL]);
+    expect(frameOrigins(dataDir).origins.list()).toEqual([API, PORTAL]);
+    // Learned per platform: another platform starts from its own origin only.
+    expect(frameOrigins(dataDir, 'https://other.example').origins.list()).toEqual(['https://other.example']);
+  });
+
+  it('with portal.allowedOrigins set, frames those only and refuses (and logs) any other portal origin', () => {
+    const { origins, config, logger } = frameOrigins();
+    config.set('portal.allowedOrigins', [PORTAL]);
+    expect(origins.list()).toEqual([API, PORTAL]);
+    expect(origins.admit(`${PORTAL}/x`)).toBe(true);
+    expect(origins.admit(`${API}/hosted`)).toBe(true);
+    expect(origins.admit('https://evil.example/x')).toBe(false);
+    expect(origins.list()).not.toContain('https://evil.example');
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringMatching(/portal session page refused/) }));
+  });
+
+  it('takes only origins as allowedOrigins: https, or plain http on this computer', () => {
+    const { config } = frameOrigins();
+    expect(() => config.set('portal.allowedOrigins', ['https://portal.example/path'])).toThrow(/origin only/);
+    expect(() => config.set('portal.allowedOrigins', ['http://portal.example'])).toThrow(/https/);
+    expect(() => config.set('portal.allowedOrigins', ['http://127.0.0.1:4011'])).not.toThrow();
+  });
+});
