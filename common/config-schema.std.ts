@@ -34,6 +34,17 @@ export const LOCALES = ['en', 'nl', 'de', 'fr'] as const;
 export const Locale = z.enum(LOCALES);
 export type Locale = z.infer<typeof Locale>;
 
+/**
+ * Barcode formats the camera can read. The kiosk reads only those in `scanner.camera.formats`:
+ * every format more costs decode time on every frame (zxing-wasm tries each one).
+ */
+export const CAMERA_FORMATS = ['qr', 'code128', 'ean13', 'ean8', 'code39', 'datamatrix'] as const;
+export const CameraFormat = z.enum(CAMERA_FORMATS);
+export type CameraFormat = z.infer<typeof CameraFormat>;
+
+/** What loyalty cards and vouchers carry: a QR code, Code 128, EAN-13. */
+export const DEFAULT_CAMERA_FORMATS: readonly CameraFormat[] = ['qr', 'code128', 'ean13'];
+
 /** Finds a USB-CDC scanner again after a replug renumbers its path (ttyACM0 → ttyACM1). */
 export const UsbIdentity = z.object({
   /** Hex as `SerialPort.list()` reports it, e.g. `05e0`; compared case-insensitively. */
@@ -155,6 +166,15 @@ export const KioskConfig = z
           .object({
             /** Keys averaging this far apart or closer are a scanner; people type 80 ms apart and slower. */
             maxAverageIntervalMs: z.number().int().min(5).max(60).default(30),
+          })
+          .prefault({}),
+        camera: z
+          .object({
+            formats: z
+              .array(CameraFormat)
+              .min(1)
+              .refine((formats) => new Set(formats).size === formats.length, 'each format once')
+              .default([...DEFAULT_CAMERA_FORMATS]),
           })
           .prefault({}),
       })

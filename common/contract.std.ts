@@ -44,6 +44,8 @@ export const KioskSettingsView = z.object({
   scannerConnection: KioskConfig.shape.scanner.unwrap().shape.connection,
   /** For the keyboard-wedge detector: keys averaging this far apart or closer are a scanner. */
   wedgeMaxAverageIntervalMs: KioskConfig.shape.scanner.unwrap().shape.wedge.unwrap().shape.maxAverageIntervalMs,
+  /** The barcode formats the camera reads (scanner.camera.formats). */
+  cameraFormats: KioskConfig.shape.scanner.unwrap().shape.camera.unwrap().shape.formats,
   idleTimeoutSeconds: z.number().int(),
   locale: KioskConfig.shape.locale.unwrap(),
   brand: KioskConfig.shape.brand.unwrap(),

@@ -21,6 +21,7 @@ const settings = {
   session: config.session,
   scannerConnection: config.scanner.connection,
   wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
+  cameraFormats: config.scanner.camera.formats,
   idleTimeoutSeconds: config.idle.timeoutSeconds,
   locale: config.locale,
   brand: config.brand,

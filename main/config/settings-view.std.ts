@@ -9,6 +9,7 @@ export function settingsView(current: KioskConfig): KioskSettingsView {
     session: current.session,
     scannerConnection: current.scanner.connection,
     wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,
+    cameraFormats: current.scanner.camera.formats,
     idleTimeoutSeconds: current.idle.timeoutSeconds,
     locale: current.locale,
     brand: current.brand,

@@ -1,8 +1,11 @@
+import type { CameraFormat } from '../../common/config-schema.std.ts';
 import { Scan } from '../../common/scan.std.ts';
 import type { CameraErrorKind } from './camera-errors.std.ts';
 import type { CameraService, DecoderEngine } from './camera-service.std.ts';
 import type { DecodedCode, DecoderReply, DecoderRequest } from './decoder-protocol.std.ts';
+import { regionForFrame } from './decode-region.std.ts';
 import { startDecoderWorker } from './decoder-worker.dom.ts';
+import { cutRegion } from './frame-pixels.dom.ts';
 import { openCamera, type CameraFacing } from './open-camera.dom.ts';
 import { createRepeatGuard } from './repeat-guard.std.ts';
 
@@ -11,6 +14,8 @@ export type { CameraFacing } from './open-camera.dom.ts';
 export interface CameraScannerOptions {
   facingMode: CameraFacing;
   service: CameraService;
+  /** The only formats read (`scanner.camera.formats`). */
+  formats: readonly CameraFormat[];
   onScan: (scan: Scan) => void;
 }
 
@@ -45,7 +50,7 @@ const stoppedFirst = { ok: false, error: 'stopped' } as const;
  * Camera scanning for one screen: create it when the screen shows, stop() it when the screen
  * goes, so the camera is off whenever nothing is scanning. Show `stream` in a CameraPreview.
  */
-export function createCameraScanner({ facingMode, service, onScan }: CameraScannerOptions): CameraScanner {
+export function createCameraScanner({ facingMode, service, formats, onScan }: CameraScannerOptions): CameraScanner {
   const stats: FrameStats = { framesSeen: 0, framesSent: 0, framesDropped: 0 };
   const isNew = createRepeatGuard();
   // Its own element, so scanning does not depend on the preview being mounted.
@@ -92,7 +97,8 @@ export function createCameraScanner({ facingMode, service, onScan }: CameraScann
         return;
       }
       busy = true;
-      createImageBitmap(video).then(
+      // Mostly the aiming region, scaled down; now and then the whole frame (decode-region.std.ts).
+      cutRegion(video, regionForFrame(stats.framesSent, video.videoWidth, video.videoHeight)).then(
         (bitmap) => {
           if (stopped) return bitmap.close();
           decoder.postMessage({ type: 'frame', bitmap } satisfies DecoderRequest, [bitmap]);
@@ -109,7 +115,7 @@ export function createCameraScanner({ facingMode, service, onScan }: CameraScann
   async function start(): Promise<CameraStart> {
     if (started) throw new Error('a CameraScanner starts once; create a new one');
     started = true;
-    const [camera, decoder] = await Promise.all([openCamera(facingMode), startDecoderWorker(service)]);
+    const [camera, decoder] = await Promise.all([openCamera(facingMode), startDecoderWorker(service, formats)]);
     if (camera.ok) stream = camera.stream;
     if (decoder.ok) worker = decoder.worker;
     if (stopped) {

@@ -1,4 +1,5 @@
-import type { SessionSettings } from '../../common/config-schema.std.ts';
+import type { CameraFormat, SessionSettings } from '../../common/config-schema.std.ts';
+import { nativeFormats } from './camera-formats.std.ts';
 
 /**
  * `camera_service` — which decoder reads codes from the camera. The platform leaves the values
@@ -8,25 +9,26 @@ import type { SessionSettings } from '../../common/config-schema.std.ts';
  *   kiosk's formats (it then reads only those). Chromium has no `BarcodeDetector` on Linux or
  *   Windows, so there — and wherever it is missing — the kiosk falls back to ZXing.
  * - `2` ZXing: always the ZXing-C++ WebAssembly decoder bundled with the app (never fetched).
- * - `3` automatic: native only when it reads every kiosk format (QR, EAN-13, EAN-8, Code 128,
- *   Code 39, DataMatrix), else ZXing — so no format is lost by choosing native.
+ * - `3` automatic: native only when it reads every format the kiosk reads
+ *   (`scanner.camera.formats`), else ZXing — so no format is lost by choosing native.
  */
 export type CameraService = SessionSettings['camera_service'];
 
 export type DecoderEngine = 'native' | 'zxing';
 
-/** The kiosk's formats in `BarcodeDetector` naming. */
-export const KIOSK_NATIVE_FORMATS = ['qr_code', 'ean_13', 'ean_8', 'code_128', 'code_39', 'data_matrix'] as const;
-
-/** `nativeFormats` is what `BarcodeDetector.getSupportedFormats()` returned; empty when there is no detector. */
-export function chooseDecoderEngine(service: CameraService, nativeFormats: readonly string[]): DecoderEngine {
-  const covered = KIOSK_NATIVE_FORMATS.filter((format) => nativeFormats.includes(format)).length;
+/**
+ * `formats`: the kiosk's (`scanner.camera.formats`); `supported`: what
+ * `BarcodeDetector.getSupportedFormats()` returned, empty when there is no detector.
+ */
+export function chooseDecoderEngine(service: CameraService, formats: readonly CameraFormat[], supported: readonly string[]): DecoderEngine {
+  const wanted = nativeFormats(formats);
+  const covered = wanted.filter((format) => supported.includes(format)).length;
   switch (service) {
     case 1:
       return covered > 0 ? 'native' : 'zxing';
     case 2:
       return 'zxing';
     case 3:
-      return covered === KIOSK_NATIVE_FORMATS.length ? 'native' : 'zxing';
+      return covered === wanted.length ? 'native' : 'zxing';
   }
 }

@@ -1,10 +1,11 @@
+import type { CameraFormat } from '../../common/config-schema.std.ts';
 import type { CameraService, DecoderEngine } from './camera-service.std.ts';
 import type { DecoderReply, DecoderRequest } from './decoder-protocol.std.ts';
 
 export type StartedDecoder = { ok: true; worker: Worker; engine: DecoderEngine } | { ok: false; detail: string };
 
 /** Starts the decoder worker and waits until its decoder is loaded (or has failed to load). */
-export function startDecoderWorker(service: CameraService): Promise<StartedDecoder> {
+export function startDecoderWorker(service: CameraService, formats: readonly CameraFormat[]): Promise<StartedDecoder> {
   // This exact `new Worker(new URL(...))` shape is what Vite recognises and bundles.
   const worker = new Worker(new URL('./decoder.worker.ts', import.meta.url), { type: 'module' });
   return new Promise((resolve) => {
@@ -24,6 +25,7 @@ export function startDecoderWorker(service: CameraService): Promise<StartedDecod
       },
       { once: true },
     );
-    worker.postMessage({ type: 'init', service } satisfies DecoderRequest);
+    // A plain copy: the settings array may be a Svelte state proxy, which cannot be cloned.
+    worker.postMessage({ type: 'init', service, formats: [...formats] } satisfies DecoderRequest);
   });
 }

@@ -4,36 +4,26 @@
  */
 import { chooseDecoderEngine } from './camera-service.std.ts';
 import type { DecodedCode, DecoderReply, DecoderRequest } from './decoder-protocol.std.ts';
+import { createPixelReader } from './frame-pixels.dom.ts';
 import { createNativeDecoder, nativeSupportedFormats } from './native-decoder.dom.ts';
-import { decodeWithZxing, loadZxing } from './zxing-decoder.dom.ts';
+import { createZxingDecoder, loadZxing } from './zxing-decoder.dom.ts';
 
 let decode: ((bitmap: ImageBitmap) => Promise<DecodedCode[]>) | undefined;
 
 // Typed against the DOM library (the project has no WebWorker lib): both are the worker's globals.
 const reply = (message: DecoderReply) => postMessage(message);
 
-let pixels: OffscreenCanvasRenderingContext2D | undefined;
-
-/** ZXing reads RGBA pixels; one canvas is reused for every frame. */
-function imageDataOf(bitmap: ImageBitmap): ImageData {
-  if (!pixels || pixels.canvas.width !== bitmap.width || pixels.canvas.height !== bitmap.height) {
-    const context = new OffscreenCanvas(bitmap.width, bitmap.height).getContext('2d', { willReadFrequently: true });
-    if (!context) throw new Error('no 2d context in the decoder worker');
-    pixels = context;
-  }
-  pixels.drawImage(bitmap, 0, 0);
-  return pixels.getImageData(0, 0, bitmap.width, bitmap.height);
-}
-
-async function init(request: Extract<DecoderRequest, { type: 'init' }>): Promise<void> {
+async function init({ service, formats }: Extract<DecoderRequest, { type: 'init' }>): Promise<void> {
   try {
-    const nativeFormats = await nativeSupportedFormats();
-    const engine = chooseDecoderEngine(request.service, nativeFormats);
+    const supported = await nativeSupportedFormats();
+    const engine = chooseDecoderEngine(service, formats, supported);
     if (engine === 'native') {
-      decode = createNativeDecoder(nativeFormats);
+      decode = createNativeDecoder(formats, supported);
     } else {
       await loadZxing();
-      decode = (bitmap) => decodeWithZxing(imageDataOf(bitmap));
+      const pixelsOf = createPixelReader();
+      const decodeZxing = createZxingDecoder(formats);
+      decode = (bitmap) => decodeZxing(pixelsOf(bitmap));
     }
     reply({ type: 'ready', engine });
   } catch (error) {

@@ -1,5 +1,6 @@
-import { KIOSK_NATIVE_FORMATS } from './camera-service.std.ts';
-import { nativeFormatSymbology, type DecodedCode } from './decoder-protocol.std.ts';
+import type { CameraFormat } from '../../common/config-schema.std.ts';
+import { nativeFormats, nativeFormatSymbology } from './camera-formats.std.ts';
+import type { DecodedCode } from './decoder-protocol.std.ts';
 
 // The Shape Detection API is not in TypeScript's DOM library yet.
 interface DetectedBarcode {
@@ -21,10 +22,13 @@ export async function nativeSupportedFormats(): Promise<string[]> {
   return NativeDetector ? NativeDetector.getSupportedFormats() : [];
 }
 
-/** A decoder for the kiosk formats this browser's `BarcodeDetector` supports. */
-export function createNativeDecoder(supportedFormats: readonly string[]): (image: ImageBitmap) => Promise<DecodedCode[]> {
+/** A decoder for those of the kiosk's `formats` this browser's `BarcodeDetector` supports. */
+export function createNativeDecoder(
+  formats: readonly CameraFormat[],
+  supportedFormats: readonly string[],
+): (image: ImageBitmap) => Promise<DecodedCode[]> {
   if (!NativeDetector) throw new Error('BarcodeDetector is not available');
-  const detector = new NativeDetector({ formats: KIOSK_NATIVE_FORMATS.filter((format) => supportedFormats.includes(format)) });
+  const detector = new NativeDetector({ formats: nativeFormats(formats).filter((format) => supportedFormats.includes(format)) });
   return async (image) =>
     (await detector.detect(image)).map((code) => ({ value: code.rawValue, symbology: nativeFormatSymbology(code.format) }));
 }

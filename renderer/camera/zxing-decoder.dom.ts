@@ -1,7 +1,9 @@
 /// <reference types="vite/client" />
 import { prepareZXingModule, readBarcodes, type ReaderOptions, type ZXingModuleOverrides } from 'zxing-wasm/reader';
 import wasmUrl from 'zxing-wasm/reader/zxing_reader.wasm?url';
-import { KIOSK_ZXING_FORMATS, zxingSymbology, type DecodedCode } from './decoder-protocol.std.ts';
+import type { CameraFormat } from '../../common/config-schema.std.ts';
+import { zxingFormats } from './camera-formats.std.ts';
+import { zxingSymbology, type DecodedCode } from './decoder-protocol.std.ts';
 
 /**
  * zxing-wasm fetches its .wasm from a CDN unless told otherwise; a kiosk must never do that.
@@ -20,11 +22,13 @@ export async function loadZxing(): Promise<void> {
   await prepareZXingModule({ overrides: bundledWasm, fireImmediately: true });
 }
 
-const kioskReaderOptions: ReaderOptions = { formats: [...KIOSK_ZXING_FORMATS] };
-
-export async function decodeWithZxing(image: ImageData, options: ReaderOptions = kioskReaderOptions): Promise<DecodedCode[]> {
-  const results = await readBarcodes(image, options);
-  return results
-    .filter((result) => result.isValid)
-    .map((result) => ({ value: result.text, symbology: zxingSymbology(result.symbologyIdentifier) }));
+/** A ZXing reader for `formats` only: each format more is another pass over every frame. */
+export function createZxingDecoder(formats: readonly CameraFormat[]): (image: ImageData) => Promise<DecodedCode[]> {
+  const options: ReaderOptions = { formats: zxingFormats(formats) };
+  return async (image) => {
+    const results = await readBarcodes(image, options);
+    return results
+      .filter((result) => result.isValid)
+      .map((result) => ({ value: result.text, symbology: zxingSymbology(result.symbologyIdentifier) }));
+  };
 }

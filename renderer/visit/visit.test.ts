@@ -116,6 +116,7 @@ function settingsFor(mode: KioskMode = 'regular', locale: Locale = 'nl') {
     session: { ...config.session, enable_registration: true },
     scannerConnection: config.scanner.connection,
     wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
+    cameraFormats: config.scanner.camera.formats,
     idleTimeoutSeconds: config.idle.timeoutSeconds,
     locale: { default: locale, enabled: ['en', 'nl'] },
     brand: config.brand,

@@ -14,26 +14,58 @@ export interface CodeVideoContent {
 }
 
 /**
- * Writes a short 1280x720 .y4m for Chromium's fake camera (--use-file-for-fake-video-capture):
- * a QR code and an EAN-13 side by side on a plain light-grey background, as a shopper would hold
- * a phone and a card up to the kiosk, with a little sensor-like noise so no two frames are identical.
- * Chromium loops the file, so a second is plenty.
+ * Where the codes sit in the 1280x720 picture:
+ * - `centred`: the QR code above the EAN-13, both inside the aiming frame, as a shopper holds a
+ *   phone or card up to it (what the kiosk decodes first, renderer/camera/decode-region.std.ts);
+ * - `side-by-side`: the QR code on the left, the EAN-13 on the right, each half outside the aiming
+ *   frame, so only the whole-frame decode reads them.
  */
-export async function writeCodeVideo(dir: string, content: CodeVideoContent): Promise<string> {
-  const qrPng = join(dir, 'qr.png');
-  const eanPng = join(dir, 'ean13.png');
-  const video = join(dir, 'codes.y4m');
-  await QRCode.toFile(qrPng, content.qr, { width: 360, margin: 4 });
+export type CodeLayout = 'centred' | 'side-by-side';
+
+interface Placement {
+  qrWidth: number;
+  eanHeightMm: number;
+  /** ffmpeg overlay positions (W, H: the picture; w, h: the code). */
+  qrAt: string;
+  eanAt: string;
+}
+
+const placements: Record<CodeLayout, Placement> = {
+  centred: { qrWidth: 240, eanHeightMm: 8, qrAt: 'x=(W-w)/2:y=118', eanAt: 'x=(W-w)/2:y=366' },
+  'side-by-side': { qrWidth: 360, eanHeightMm: 30, qrAt: 'x=140:y=(H-h)/2', eanAt: 'x=700:y=(H-h)/2' },
+};
+
+/**
+ * Writes a short 1280x720 .y4m for Chromium's fake camera (--use-file-for-fake-video-capture):
+ * a QR code and an EAN-13 on a plain light-grey background, laid out as `layout` says, with a
+ * little sensor-like noise so no two frames are identical. Chromium loops the file, so a second
+ * is plenty.
+ */
+export async function writeCodeVideo(dir: string, content: CodeVideoContent, layout: CodeLayout = 'centred'): Promise<string> {
+  const placement = placements[layout];
+  const qrPng = join(dir, `qr-${layout}.png`);
+  const eanPng = join(dir, `ean13-${layout}.png`);
+  const video = join(dir, `codes-${layout}.y4m`);
+  await QRCode.toFile(qrPng, content.qr, { width: placement.qrWidth, margin: 4 });
   await writeFile(
     eanPng,
-    await barcodePng({ bcid: 'ean13', text: content.ean13, scale: 4, height: 30, includetext: true, backgroundcolor: 'FFFFFF', paddingwidth: 12, paddingheight: 12 }),
+    await barcodePng({
+      bcid: 'ean13',
+      text: content.ean13,
+      scale: 4,
+      height: placement.eanHeightMm,
+      includetext: true,
+      backgroundcolor: 'FFFFFF',
+      paddingwidth: 12,
+      paddingheight: 12,
+    }),
   );
   await run('ffmpeg', [
     '-hide_banner', '-loglevel', 'error', '-y',
     '-f', 'lavfi', '-i', 'color=c=0xdddddd:s=1280x720:r=60:d=1',
     '-i', qrPng,
     '-i', eanPng,
-    '-filter_complex', '[0][1]overlay=x=140:y=(H-h)/2[a];[a][2]overlay=x=700:y=(H-h)/2,noise=alls=6:allf=t,format=yuv420p',
+    '-filter_complex', `[0][1]overlay=${placement.qrAt}[a];[a][2]overlay=${placement.eanAt},noise=alls=6:allf=t,format=yuv420p`,
     '-frames:v', '20',
     video,
   ]);

@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import { toBuffer as barcodePng } from 'bwip-js/node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAMERA_FORMATS } from '../../common/config-schema.std.ts';
 import { Scan } from '../../common/scan.std.ts';
+import { FULL_FRAME_EVERY } from '../../renderer/camera/decode-region.std.ts';
 import { launchCameraChromium, recordRequests } from '../camera/camera-browser.node.ts';
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { serveCameraHarness, type HarnessServer } from '../camera/harness-server.node.ts';
 import '../camera/harness/harness-api.std.ts';
 
 // The real scanner, worker and WASM, built by Vite and run in Chromium whose fake camera
-// plays a video of a QR code and an EAN-13 made by this test.
+// plays a video of a QR code and an EAN-13 made by this test, held in the aiming frame.
 const QR_VALUE = 'LOYALTY:4711-0815-CARD';
 const EAN13_VALUE = '4006381333931';
 
@@ -62,6 +64,10 @@ describe('camera scanner in Chromium', () => {
       ]),
     );
 
+    // Read from the aiming region: before the first whole-frame decode.
+    const scanFrames = await page.evaluate(() => window.cameraHarness.scanFrames);
+    expect(Math.max(...scanFrames)).toBeLessThan(FULL_FRAME_EVERY);
+
     // Both codes stay in every frame for another 2 s of decoding: no repeats.
     const sentBefore = (await page.evaluate(() => window.cameraHarness.stats())).framesSent;
     await page.waitForTimeout(2_000);
@@ -69,6 +75,16 @@ describe('camera scanner in Chromium', () => {
     expect(await page.evaluate(() => window.cameraHarness.scans.length)).toBe(2);
 
     expect(await page.evaluate(() => window.cameraHarness.previewPlaysStream())).toBe(true);
+    await page.context().close();
+  });
+
+  it('reads only the configured formats (scanner.camera.formats)', async () => {
+    const { page } = await openHarness();
+    await page.evaluate(() => window.cameraHarness.start(2, ['ean13']));
+    expect((await scansOf(page, 1)).map((scan) => scan.value)).toEqual([EAN13_VALUE]);
+    // The QR code is in every frame too; several whole-frame decodes later it is still not read.
+    await page.waitForFunction((frames) => window.cameraHarness.stats().framesSent >= frames, 3 * FULL_FRAME_EVERY);
+    expect((await page.evaluate(() => window.cameraHarness.scans)).map((scan) => scan.value)).toEqual([EAN13_VALUE]);
     await page.context().close();
   });
 
@@ -113,7 +129,8 @@ describe('camera scanner in Chromium', () => {
 
   it('drops frames while the decoder is busy instead of queueing them', async () => {
     const { page } = await openHarness();
-    await page.evaluate(() => window.cameraHarness.start(2));
+    // Every format: its whole-frame decodes outlast a camera frame even on a quick machine.
+    await page.evaluate((formats) => window.cameraHarness.start(2, formats), [...CAMERA_FORMATS]);
     await page.waitForTimeout(2_000);
     const { framesSeen, framesSent, framesDropped } = await page.evaluate(() => window.cameraHarness.stats());
     expect(framesDropped).toBeGreaterThan(0);
@@ -156,6 +173,24 @@ describe('camera scanner in Chromium', () => {
       expect(await page.evaluate(() => window.cameraHarness.start(2))).toEqual({ ok: false, error: 'no-camera' });
     } finally {
       await cameraless.close();
+    }
+  });
+
+  it('finds codes held off-centre with the whole-frame decode, within FULL_FRAME_EVERY frames', async () => {
+    const offCentre = await launchCameraChromium({
+      video: await writeCodeVideo(workDir, { qr: QR_VALUE, ean13: EAN13_VALUE }, 'side-by-side'),
+    });
+    try {
+      const context = await offCentre.newContext();
+      await context.grantPermissions(['camera'], { origin: new URL(harness.url).origin });
+      const page = await context.newPage();
+      await page.goto(harness.url);
+      await page.evaluate(() => window.cameraHarness.start(2));
+      expect((await scansOf(page, 2)).map((scan) => scan.value).sort()).toEqual([EAN13_VALUE, QR_VALUE].sort());
+      // Each code is half outside the aiming region: the region decodes miss it, the whole frame reads it.
+      expect(await page.evaluate(() => window.cameraHarness.scanFrames)).toEqual([FULL_FRAME_EVERY, FULL_FRAME_EVERY]);
+    } finally {
+      await offCentre.close();
     }
   });
 });

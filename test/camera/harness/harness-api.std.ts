@@ -1,3 +1,4 @@
+import type { CameraFormat } from '../../../common/config-schema.std.ts';
 import type { Scan } from '../../../common/scan.std.ts';
 import type { CameraStart, FrameStats } from '../../../renderer/camera/camera-scanner.dom.ts';
 import type { CameraService } from '../../../renderer/camera/camera-service.std.ts';
@@ -8,15 +9,18 @@ export type HarnessStart = Exclude<CameraStart, { ok: true }> | { ok: true; engi
 
 /** Drives the real camera scanner from a test via page.evaluate(() => window.cameraHarness…). */
 export interface CameraHarness {
-  start(service: CameraService): Promise<HarnessStart>;
+  /** `formats`: scanner.camera.formats, the default when left out. */
+  start(service: CameraService, formats?: readonly CameraFormat[]): Promise<HarnessStart>;
   /** Calls stop() while start() is still pending, as a screen left in a hurry would. */
   startAndStopAtOnce(service: CameraService): Promise<HarnessStart>;
   stop(): void;
   scans: Scan[];
+  /** For each scan, the frames sent to the decoder by then, the one that read it included. */
+  scanFrames: number[];
   stats(): FrameStats;
   /** readyState of every track any getUserMedia call on this page handed out. */
   trackStates(): MediaStreamTrackState[];
-  /** Decodes a base64 PNG with the app's ZXing setup (kiosk formats, bundled WASM). */
+  /** Decodes a base64 PNG with the app's ZXing setup (every format the kiosk can read, bundled WASM). */
   decodeImage(pngBase64: string): Promise<DecodedCode[]>;
   /** Whether the mounted CameraPreview plays the scanner's stream. */
   previewPlaysStream(): boolean;
