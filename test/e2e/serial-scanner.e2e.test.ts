@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSerialPorts } from '../../main/scanner/serial-ports.node.ts';
 import { launchChromium } from '../support/chromium.node.ts';
-import { cardOf, kioskctl, kioskLog, openKiosk, screenshot, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, kioskctl, kioskLog, openKiosk, openKioskRecordingCalls, screenshot, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
 
 /**
@@ -40,7 +40,7 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
   });
 
   it('a card number written to the pty identifies the demo shopper on screen', async () => {
-    const page = await openKiosk(browser, kiosk);
+    const { page, calls } = await openKioskRecordingCalls(browser, kiosk);
     await expect(page.evaluate(() => window.kiosk.getScannerStatus())).resolves.toMatchObject({
       ok: true,
       value: { connection: 'keyboard', state: 'not_used' },
@@ -73,8 +73,14 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
     expect(status.ok && status.value.lastScanAt).toBeGreaterThan(0);
 
     // A paper voucher on the same scanner, redeemed: exactly once, in the sandbox.
+    const callsBeforeVoucher = calls.length;
     await pty.write('KOFFIE3X\r');
     await page.getByTestId('voucher-screen').waitFor();
+    // The scan's lookup is the first bridge call it makes; main saw the serial scan itself, so
+    // nothing reports it back (a round trip that would stand in front of the lookup).
+    const voucherCalls = calls.slice(callsBeforeVoucher);
+    expect(voucherCalls[0]).toBe('lookupScan');
+    expect(voucherCalls).not.toContain('reportScan');
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm').click();
     await page.getByTestId('redeemed-screen').waitFor();
