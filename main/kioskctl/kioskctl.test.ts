@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../sandbox/sandbox.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { verifyPin } from '../manager/pin-hash.node.ts';
@@ -345,12 +345,13 @@ describe('kioskctl on a kiosk\'s own files', () => {
 
 describe('kioskctl doctor', () => {
   it('fails, row by row, against an API nobody answers and a scanner that is not there; reports a broken config.json without moving it', async () => {
+    // Held for the whole test and hanging up on every connection: a port merely closed could be
+    // taken meanwhile by another test's server (which would answer).
+    const nobody = net.createServer((socket) => socket.on('data', () => socket.destroy()));
     const closedPort = await new Promise<number>((resolve) => {
-      const server = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as net.AddressInfo;
-        server.close(() => resolve(port));
-      });
+      nobody.listen(0, '127.0.0.1', () => resolve((nobody.address() as net.AddressInfo).port));
     });
+    onTestFinished(() => void nobody.close());
     const dir = tempDir();
     const settings = {
       api: { baseUrl: `http://127.0.0.1:${closedPort}/api` },

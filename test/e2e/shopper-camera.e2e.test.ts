@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchCameraChromium, recordRequests } from '../camera/camera-browser.node.ts';
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, checkShopperScreen, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskLog, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { ConfigStore } from '../../main/config/config-store.node.ts';
+import { silentLogger } from '../../main/logging/logger.std.ts';
 import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
 
 /** The state of every track of every stream the page's getUserMedia opened (recorded by the test's init script). */
@@ -81,20 +83,45 @@ describe('shopper journey: card held up to the camera', () => {
     await context.close();
   });
 
-  it('says there is no camera, in the shopper\'s language, when none is attached', async () => {
+  it('without a camera, offers the hand scanner and no error (the error goes to the log), in the shopper\'s language', async () => {
     const cameraless = await launchCameraChromium('none');
     try {
       const context = await cameraless.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
       await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
       const page = await context.newPage();
       await page.goto(kiosk.host.url);
-      const problem = page.getByTestId('camera-scan').getByRole('alert');
-      await expect(problem.textContent()).resolves.toBe(messages.en['camera.no-camera']);
+      const attract = page.getByTestId('attract-screen');
+      await expect.poll(() => attract.getAttribute('data-scanner-type')).toBe('hand_scanner');
+      await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(messages.en['attract.scan.hand_scanner']);
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+      await expect.poll(() => kioskLog(kiosk.dataDir).some((line) => JSON.stringify(line).includes('camera unavailable: no-camera'))).toBe(true);
       await page.getByRole('button', { name: messages.nl['language.name'] }).click();
-      await expect.poll(() => problem.textContent()).toBe(messages.nl['camera.no-camera']);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(messages.nl['attract.scan.hand_scanner']);
       await screenshot(page, 'attract-no-camera');
     } finally {
       await cameraless.close();
+    }
+  });
+
+  it('says there is no camera, in the shopper\'s language, where no hand scanner is left to scan a voucher', async () => {
+    // A serial scanner that is not connected: at home, the camera was the only way to scan a voucher.
+    new ConfigStore({ dataDir: kiosk.dataDir, logger: silentLogger }).set('scanner.connection', 'serial');
+    const cameraless = await launchCameraChromium('none');
+    try {
+      const context = await cameraless.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
+      await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
+      const page = await context.newPage();
+      await page.goto(kiosk.host.url);
+      await page.getByRole('button', { name: messages.nl['language.name'] }).click();
+      await page.getByTestId('try-sample').click();
+      await page.locator(`[data-sample="${cardOf(kiosk.manifest, 'sanne.devries@example.nl').card}"]`).click();
+      await page.getByTestId('home-screen').waitFor();
+      await page.getByRole('button', { name: messages.nl['home.scan_voucher.camera'] }).click();
+      const problem = page.getByTestId('camera-scan').getByRole('alert');
+      await expect.poll(() => problem.textContent()).toBe(messages.nl['camera.no-camera']);
+    } finally {
+      await cameraless.close();
+      new ConfigStore({ dataDir: kiosk.dataDir, logger: silentLogger }).set('scanner.connection', 'keyboard');
     }
   });
 });
