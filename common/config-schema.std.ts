@@ -21,6 +21,20 @@ export type KioskMode = z.infer<typeof KioskMode>;
 /** Modes the kiosk serves on its own screens; the others continue on the session's hosted page. */
 export const NATIVE_MODES: ReadonlySet<KioskMode> = new Set(['regular', 'vouchers']);
 
+/** The kiosk's modes, in the order its screens offer them: at least one, each once. */
+export const KioskModes = z
+  .array(KioskMode)
+  .min(1)
+  .refine((modes) => new Set(modes).size === modes.length, 'each mode at most once');
+
+/**
+ * The session type that tags a native visit: the first native mode in the list. Null when the kiosk
+ * has none, and so serves only hosted pages.
+ */
+export function visitMode(modes: readonly KioskMode[]): KioskMode | null {
+  return modes.find((mode) => NATIVE_MODES.has(mode)) ?? null;
+}
+
 /**
  * Portal-session settings: the create bodies' own fields, so defaults and allowed values cannot drift
  * from the API. `allow_multiple_giftcards` is sent only in redeem-giftcards mode.
@@ -123,7 +137,7 @@ const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic
 
 export const KioskConfig = z
   .object({
-    schemaVersion: z.literal(1).default(1),
+    schemaVersion: z.literal(2).default(2),
     api: z
       .object({
         /** null: demo mode against the embedded sandbox. */
@@ -131,7 +145,7 @@ export const KioskConfig = z
         shopUuid: z.uuid().nullable().default(null),
       })
       .prefault({}),
-    kiosk: z.object({ mode: KioskMode.default('regular') }).prefault({}),
+    kiosk: z.object({ modes: KioskModes.default(['regular']) }).prefault({}),
     portal: z
       .object({
         /**
@@ -247,7 +261,7 @@ export const KioskConfig = z
   .strict();
 export type KioskConfig = z.infer<typeof KioskConfig>;
 
-export const CONFIG_SCHEMA_VERSION = 1;
+export const CONFIG_SCHEMA_VERSION = 2;
 
 /**
  * What a brand-new demo kiosk turns on besides the defaults, so a first run shows every flow.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KioskConfig } from './config-schema.std.ts';
+import { KioskConfig, KioskMode } from './config-schema.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import {
   DemoSamples,
@@ -39,7 +39,8 @@ const NoInput = z.object({}).strict();
 /** What the shopper screens need to know of the settings: never secrets, never the PIN hash. */
 export const KioskSettingsView = z.object({
   demo: z.boolean(),
-  mode: KioskConfig.shape.kiosk.unwrap().shape.mode,
+  /** The kiosk's modes in order (kiosk.modes): native ones serve the kiosk's own screens, each other one a tile. */
+  modes: KioskConfig.shape.kiosk.unwrap().shape.modes,
   session: KioskConfig.shape.session.unwrap(),
   scannerConnection: KioskConfig.shape.scanner.unwrap().shape.connection,
   /** For the keyboard-wedge detector: keys averaging this far apart or closer are a scanner. */
@@ -177,9 +178,14 @@ export const shopperCalls = {
   /** The visit is over (idle, done): every lock this kiosk holds is given back. */
   endVisit: { input: NoInput, output: z.null() },
 
-  /** The portal session for the configured kiosk mode. */
+  /**
+   * A portal session of `mode`, which must be one of the kiosk's modes; without one, the session
+   * that tags a native visit (the first native mode, else the first mode).
+   */
   startPortalSession: {
-    input: z.object({ contactUuid: Uuid.optional(), amountInCents: z.number().int().min(1).max(100_000_00).optional() }).strict(),
+    input: z
+      .object({ mode: KioskMode.optional(), contactUuid: Uuid.optional(), amountInCents: z.number().int().min(1).max(100_000_00).optional() })
+      .strict(),
     output: PortalSessionView,
   },
   getPortalSession: { input: z.object({ uuid: Uuid }).strict(), output: PortalSessionView },

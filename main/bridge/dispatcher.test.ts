@@ -17,7 +17,7 @@ function recordingLogger(lines: string[]): Logger {
 const config = defaultConfig();
 const settings = {
   demo: true,
-  mode: config.kiosk.mode,
+  modes: config.kiosk.modes,
   session: config.session,
   scannerConnection: config.scanner.connection,
   wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,

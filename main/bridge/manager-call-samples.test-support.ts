@@ -10,7 +10,7 @@ export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
   listSerialPorts: {},
   setManagerPin: { pin: '2580' },
   getConsoleSettings: {},
-  updateSettings: { values: { 'kiosk.mode': 'vouchers' } },
+  updateSettings: { values: { 'kiosk.modes': ['vouchers'] } },
   setSecret: { name: 'apiKey', value: 'fake-sample-secret' },
   removeSecret: { name: 'apiKey' },
   testConnection: { baseUrl: 'http://127.0.0.1:9/api' },

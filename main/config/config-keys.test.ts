@@ -6,7 +6,7 @@ import { CONFIG_KEYS } from './config-keys.std.ts';
 const FOUNDATION_KEYS = [
   'api.baseUrl',
   'api.shopUuid',
-  'kiosk.mode',
+  'kiosk.modes',
   'session.scanner_type',
   'session.enable_email_identification',
   'session.enable_registration',

@@ -8,7 +8,20 @@ type RawConfig = Record<string, unknown>;
  */
 export type ConfigMigrations = Record<number, (raw: RawConfig) => RawConfig>;
 
-export const configMigrations: ConfigMigrations = {};
+export const configMigrations: ConfigMigrations = {
+  /** Version 2: one `kiosk.mode` became the ordered list `kiosk.modes`. */
+  2: (raw) => (isTree(raw.kiosk) ? { ...raw, kiosk: modesFromMode(raw.kiosk) } : raw),
+};
+
+/** `{ mode: X }` → `{ modes: [X] }`; a kiosk section without a mode is left for the defaults. */
+function modesFromMode(kiosk: RawConfig): RawConfig {
+  const { mode, ...rest } = kiosk;
+  return mode === undefined ? rest : { ...rest, modes: [mode] };
+}
+
+function isTree(value: unknown): value is RawConfig {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 export function migrateConfig(
   raw: RawConfig,

@@ -4,18 +4,18 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Logger } from '../logging/logger.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
-import { migrateConfig } from './config-migrations.std.ts';
+import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
-import { defaultConfig, DEMO_DEFAULTS, KioskConfig } from '../../common/config-schema.std.ts';
+import { CONFIG_SCHEMA_VERSION, defaultConfig, DEMO_DEFAULTS, KioskConfig } from '../../common/config-schema.std.ts';
 import { withDotted } from '../../common/dotted-keys.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-config-'));
 
 /** A connected kiosk's file: what one bad value elsewhere must never take with it. */
 const storedKiosk = {
-  schemaVersion: 1,
+  schemaVersion: 2,
   api: { baseUrl: 'https://loyalty.example.com/api', shopUuid: '7d5b3f0e-3c1a-4f8e-9a57-0c2d7b1e4a10' },
-  kiosk: { mode: 'vouchers' },
+  kiosk: { modes: ['vouchers'] },
   manager: { pinHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA' },
 };
 const storedConfig = () => KioskConfig.parse(storedKiosk);
@@ -70,7 +70,7 @@ describe('ConfigStore', () => {
     const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
     const before = fs.readFileSync(store.path, 'utf8');
     expect(() => store.setFromText('session.camera_service', '4')).toThrow(ConfigError);
-    expect(() => store.setFromText('kiosk.mode', 'casino')).toThrow(ConfigError);
+    expect(() => store.setFromText('kiosk.modes', 'casino')).toThrow(ConfigError);
     expect(() => store.setFromText('api.baseUrl', 'ftp://x.example')).toThrow(ConfigError);
     // Found by the config fuzz suite: an address that is no URL at all threw a TypeError from the https rule.
     expect(() => store.setFromText('api.baseUrl', '')).toThrow(ConfigError);
@@ -85,7 +85,7 @@ describe('ConfigStore', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), truncated);
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
-    expect(store.getKey('kiosk.mode')).toBe('regular');
+    expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
     expect(copies.map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))).toEqual([truncated]);
     expect(lines.join('\n')).toMatch(/config file unreadable; keeping the settings still legible in it.*not valid JSON/);
@@ -104,15 +104,15 @@ describe('ConfigStore', () => {
   it('keeps the PIN hash and the platform settings still legible in a file cut short', () => {
     const dir = tempDir();
     const { manager, api } = storedKiosk;
-    const cut = JSON.stringify({ manager, api, kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 45 } }, null, 2);
-    fs.writeFileSync(path.join(dir, 'config.json'), cut.slice(0, cut.indexOf('"mode"') + 10));
+    const cut = JSON.stringify({ manager, api, kiosk: { modes: ['vouchers'] }, idle: { timeoutSeconds: 45 } }, null, 2);
+    fs.writeFileSync(path.join(dir, 'config.json'), cut.slice(0, cut.indexOf('"vouchers"') + 4));
     const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
     expect(store.getKey('manager.pinHash')).toBe(manager.pinHash);
     expect(store.getKey('api.baseUrl')).toBe(api.baseUrl);
     expect(store.getKey('api.shopUuid')).toBe(api.shopUuid);
     expect(store.isDemo()).toBe(false);
-    // What the cut took falls back: the mode's value was cut inside its string, idle never came.
-    expect(store.getKey('kiosk.mode')).toBe('regular');
+    // What the cut took falls back: the modes' value was cut inside its string, idle never came.
+    expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     expect(store.getKey('idle.timeoutSeconds')).toBe(defaultConfig().idle.timeoutSeconds);
   });
 
@@ -149,11 +149,11 @@ describe('ConfigStore', () => {
     const store = new ConfigStore({
       dataDir: dir,
       logger: silentLogger,
-      migrations: { 1: ({ idle, ...rest }) => ({ ...rest, idle: { timeoutSeconds: (idle as { seconds: number }).seconds } }) },
+      migrations: { ...configMigrations, 1: ({ idle, ...rest }) => ({ ...rest, idle: { timeoutSeconds: (idle as { seconds: number }).seconds } }) },
     });
     expect(store.getKey('idle.timeoutSeconds')).toBe(45);
     const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
-    expect(written.schemaVersion).toBe(1);
+    expect(written.schemaVersion).toBe(CONFIG_SCHEMA_VERSION);
     expect(written.idle).toEqual({ timeoutSeconds: 45 });
   });
 
@@ -176,7 +176,7 @@ describe('ConfigStore', () => {
     const dir = tempDir();
     const bad = {
       ...storedKiosk,
-      kiosk: { mode: 'casino' },
+      kiosk: { modes: ['casino'] },
       scanner: { serial: { baudRate: 'fast', usb: { vendorId: 'zz' } }, wedge: 7 },
       locale: { default: 'xx', enabled: ['de', 'fr'] },
       brand: { name: '', color: 'red', logo: 'x.png' },
@@ -187,11 +187,11 @@ describe('ConfigStore', () => {
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.get().manager).toEqual(storedKiosk.manager);
     expect(store.get().api).toEqual(storedKiosk.api);
-    expect(store.getKey('kiosk.mode')).toBe('regular');
+    expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     expect(store.getKey('scanner.serial.baudRate')).toBe(9600);
     expect(store.getKey('scanner.serial.usb')).toBeNull();
     const warned = lines.join('\n');
-    for (const key of ['kiosk.mode', 'scanner.serial.baudRate', 'scanner.serial.usb', 'locale.default', 'brand.name', 'brand.color']) {
+    for (const key of ['kiosk.modes', 'scanner.serial.baudRate', 'scanner.serial.usb', 'locale.default', 'brand.name', 'brand.color']) {
       expect(warned).toContain(`config key ${key} is invalid`);
     }
     expect(warned).toMatch(/no setting were ignored.*brand\.logo.*extra/s);
@@ -207,17 +207,17 @@ describe('ConfigStore', () => {
 
   it('opens a newer kiosk\'s file read-only: left untouched, its readable keys used, every write refused', () => {
     const dir = tempDir();
-    const newer = JSON.stringify({ ...storedKiosk, schemaVersion: 2, kiosk: { mode: 'vouchers', theme: 'dark' }, printer: { model: 'x' } });
+    const newer = JSON.stringify({ ...storedKiosk, schemaVersion: CONFIG_SCHEMA_VERSION + 1, kiosk: { modes: ['vouchers'], theme: 'dark' }, printer: { model: 'x' } });
     fs.writeFileSync(path.join(dir, 'config.json'), newer);
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.get().manager).toEqual(storedKiosk.manager);
     expect(store.get().api).toEqual(storedKiosk.api);
-    expect(store.getKey('kiosk.mode')).toBe('vouchers');
+    expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
     expect(lines.join('\n')).toMatch(/^error config file is from a newer kiosk: opened read-only/m);
-    expect(store.readOnlyReason()).toMatch(/newer kiosk \(schema version 2/);
-    expect(() => store.set('kiosk.mode', 'regular')).toThrow(ConfigError);
-    expect(() => store.set('kiosk.mode', 'regular')).toThrow(/newer kiosk.*nothing was changed/);
+    expect(store.readOnlyReason()).toMatch(new RegExp(`newer kiosk \\(schema version ${CONFIG_SCHEMA_VERSION + 1}`));
+    expect(() => store.set('kiosk.modes', ['regular'])).toThrow(ConfigError);
+    expect(() => store.set('kiosk.modes', ['regular'])).toThrow(/newer kiosk.*nothing was changed/);
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
     expect(fs.readFileSync(store.path, 'utf8')).toBe(newer);
   });
@@ -230,7 +230,7 @@ describe('ConfigStore', () => {
     for (const content of ['{ "kiosk": ', JSON.stringify({ ...storedKiosk, idle: { timeoutSeconds: 5 } }), '[1, 2]']) {
       fs.writeFileSync(path.join(dir, 'config.json'), content);
       const store = open();
-      expect(() => store.set('kiosk.mode', 'vouchers')).toThrow(/opened read-only/);
+      expect(() => store.set('kiosk.modes', ['vouchers'])).toThrow(/opened read-only/);
       expect(fs.readdirSync(dir)).toEqual(['config.json']);
       expect(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe(content);
     }
@@ -241,7 +241,7 @@ describe('ConfigStore', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), '{}', { mode: 0o644 });
     fs.chmodSync(path.join(dir, 'config.json'), 0o644);
     const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
-    store.set('kiosk.mode', 'vouchers');
+    store.set('kiosk.modes', ['vouchers']);
     expect(fs.statSync(store.path).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
   });
@@ -257,6 +257,24 @@ describe('config migrations', () => {
     expect(migrated).toEqual({ schemaVersion: 2, idle: { timeoutSeconds: 30 } });
   });
 
+  it('turns a version 1 file\'s kiosk.mode into the one-mode list kiosk.modes, and writes it back at version 2', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ ...storedKiosk, schemaVersion: 1, kiosk: { mode: 'vouchers' } }));
+    const { logger, lines } = recordingLogger();
+    const store = new ConfigStore({ dataDir: dir, logger });
+    expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
+    expect(lines.join('\n')).not.toMatch(/invalid|ignored/);
+    const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
+    expect(written).toMatchObject({ schemaVersion: 2, kiosk: { modes: ['vouchers'] } });
+    expect(written.kiosk).not.toHaveProperty('mode');
+  });
+
+  it('gives a version 1 file without a kiosk section the default modes', () => {
+    expect(migrateConfig({ schemaVersion: 1, idle: { timeoutSeconds: 30 } }, configMigrations, 2)).toEqual({ schemaVersion: 2, idle: { timeoutSeconds: 30 } });
+    expect(migrateConfig({ kiosk: {} }, configMigrations, 2)).toEqual({ schemaVersion: 2, kiosk: {} });
+    expect(KioskConfig.parse(migrateConfig({ schemaVersion: 1 }, configMigrations, 2)).kiosk.modes).toEqual(['regular']);
+  });
+
   it('refuses a file from a newer kiosk', () => {
     expect(() => migrateConfig({ schemaVersion: 9 }, {}, 1)).toThrow(/newer kiosk/);
   });
@@ -267,17 +285,17 @@ describe('ConfigStore.watchExternalChanges', () => {
     const dir = tempDir();
     const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
     const seen: string[] = [];
-    store.onChange((config) => seen.push(config.kiosk.mode));
+    store.onChange((config) => seen.push(config.kiosk.modes.join(',')));
     const stop = store.watchExternalChanges();
     try {
       const other = new ConfigStore({ dataDir: dir, logger: silentLogger });
-      other.set('kiosk.mode', 'vouchers');
+      other.set('kiosk.modes', ['vouchers']);
       await expect.poll(() => seen).toEqual(['vouchers']);
-      expect(store.getKey('kiosk.mode')).toBe('vouchers');
+      expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
 
       fs.writeFileSync(store.path, '{"kiosk": {"mode": "teleport"}}');
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(store.getKey('kiosk.mode')).toBe('vouchers');
+      expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
       expect(seen).toEqual(['vouchers']);
     } finally {
       stop();

@@ -4,6 +4,7 @@ import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { leafKeys, readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { CONFIG_KEYS } from './config-keys.std.ts';
+import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 import { ConfigStore, describeIssues } from './config-store.node.ts';
 
 /**
@@ -30,7 +31,13 @@ export function readProvisioning(file: string, logger: Logger): Record<string, u
     logger.error('provisioning file unreadable; ignored', { file, reason: String(error) });
     return {};
   }
-  const unknown = leafKeys(raw).filter((key) => !CONFIG_KEYS.includes(key));
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    logger.error('provisioning file is not a JSON object of settings; ignored', { file });
+    return {};
+  }
+  // Written by hand and rarely revisited: a file in an older layout (kiosk.mode) reads as it did.
+  raw = migrateConfig(raw as Record<string, unknown>, configMigrations);
+  const unknown = leafKeys(raw).filter((key) => key !== 'schemaVersion' && !CONFIG_KEYS.includes(key));
   if (unknown.length > 0) {
     logger.error('provisioning file names unknown settings; ignored', { file, unknown });
     return {};

@@ -29,13 +29,20 @@ describe('provisioning file', () => {
   });
 
   it('reads the keys it sets as dotted keys', () => {
-    const file = provisioningFile(JSON.stringify({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 }, locale: { enabled: ['en', 'nl', 'de'] } }));
-    expect(readProvisioning(file, recording())).toEqual({ 'kiosk.mode': 'vouchers', 'idle.timeoutSeconds': 90, 'locale.enabled': ['en', 'nl', 'de'] });
+    const file = provisioningFile(JSON.stringify({ kiosk: { modes: ['vouchers'] }, idle: { timeoutSeconds: 90 }, locale: { enabled: ['en', 'nl', 'de'] } }));
+    expect(readProvisioning(file, recording())).toEqual({ 'kiosk.modes': ['vouchers'], 'idle.timeoutSeconds': 90, 'locale.enabled': ['en', 'nl', 'de'] });
+  });
+
+  it('reads a file still in the old layout (kiosk.mode) as the one-mode list it means', () => {
+    const logger = recording();
+    const file = provisioningFile(JSON.stringify({ kiosk: { mode: 'credit-reception' }, idle: { timeoutSeconds: 90 } }));
+    expect(readProvisioning(file, logger)).toEqual({ 'kiosk.modes': ['credit-reception'], 'idle.timeoutSeconds': 90 });
+    expect(logger.lines).toEqual([]);
   });
 
   it('sets nothing when missing, and ignores an invalid or misspelt file as a whole, loudly', () => {
     expect(readProvisioning('/nonexistent/kiosk.json', recording())).toEqual({});
-    for (const content of ['{not json', JSON.stringify({ kiosk: { mode: 'teleport' }, idle: { timeoutSeconds: 90 } }), JSON.stringify({ idle: { timeoutSecs: 90 } })]) {
+    for (const content of ['{not json', JSON.stringify({ kiosk: { modes: ['teleport'] }, idle: { timeoutSeconds: 90 } }), JSON.stringify({ idle: { timeoutSecs: 90 } })]) {
       const logger = recording();
       expect(readProvisioning(provisioningFile(content), logger)).toEqual({});
       expect(logger.lines.join('\n')).toMatch(/provisioning file .*ignored/);
@@ -44,7 +51,7 @@ describe('provisioning file', () => {
 
   it('is invalid as a whole when it sends credentials over plain http to another machine', () => {
     const logger = recording();
-    const file = provisioningFile(JSON.stringify({ api: { baseUrl: 'http://loyalty.example.com/api' }, kiosk: { mode: 'vouchers' } }));
+    const file = provisioningFile(JSON.stringify({ api: { baseUrl: 'http://loyalty.example.com/api' }, kiosk: { modes: ['vouchers'] } }));
     expect(readProvisioning(file, logger)).toEqual({});
     expect(logger.lines.join('\n')).toMatch(/provisioning file invalid; ignored.*api\.baseUrl.*use https/);
     for (const baseUrl of ['https://loyalty.example.com/api', 'http://127.0.0.1:8080/api']) {
@@ -54,12 +61,12 @@ describe('provisioning file', () => {
 
   it('wins over the settings file and cannot be changed, while other keys stay free', () => {
     const dir = tempDir();
-    new ConfigStore({ dataDir: dir, logger: recording() }).set('kiosk.mode', 'regular');
-    const store = new ConfigStore({ dataDir: dir, logger: recording(), locked: { 'kiosk.mode': 'vouchers' } });
-    expect(store.getKey('kiosk.mode')).toBe('vouchers');
-    expect(store.lockedKeys()).toEqual(['kiosk.mode']);
-    expect(() => store.set('kiosk.mode', 'regular')).toThrow(ConfigError);
-    expect(() => store.setMany({ 'idle.timeoutSeconds': 30, 'kiosk.mode': 'regular' })).toThrow(/provisioning/);
+    new ConfigStore({ dataDir: dir, logger: recording() }).set('kiosk.modes', ['regular']);
+    const store = new ConfigStore({ dataDir: dir, logger: recording(), locked: { 'kiosk.modes': ['vouchers'] } });
+    expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
+    expect(store.lockedKeys()).toEqual(['kiosk.modes']);
+    expect(() => store.set('kiosk.modes', ['regular'])).toThrow(ConfigError);
+    expect(() => store.setMany({ 'idle.timeoutSeconds': 30, 'kiosk.modes': ['regular'] })).toThrow(/provisioning/);
     expect(store.getKey('idle.timeoutSeconds')).toBe(60); // all or nothing
     store.set('idle.timeoutSeconds', 30);
     expect(store.getKey('idle.timeoutSeconds')).toBe(30);

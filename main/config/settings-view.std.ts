@@ -5,7 +5,7 @@ import { isDemoConfig, type KioskConfig } from '../../common/config-schema.std.t
 export function settingsView(current: KioskConfig): KioskSettingsView {
   return {
     demo: isDemoConfig(current),
-    mode: current.kiosk.mode,
+    modes: current.kiosk.modes,
     session: current.session,
     scannerConnection: current.scanner.connection,
     wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,

@@ -412,10 +412,10 @@ describe('Electron app: --kioskctl', () => {
 
   it('runs the command in the --data folder and exits with its code, with no lock, services or window', async () => {
     const dir = dataDir();
-    const { code, output, app, windows, startKioskServices } = await runKioskctl(['--data', dir, 'config', 'set', 'kiosk.mode', 'vouchers']);
+    const { code, output, app, windows, startKioskServices } = await runKioskctl(['--data', dir, 'config', 'set', 'kiosk.modes', 'vouchers']);
     expect(code).toBe(0);
-    expect(output).toBe('kiosk.mode = "vouchers"\n');
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).kiosk.mode).toBe('vouchers');
+    expect(output).toBe('kiosk.modes = ["vouchers"]\n');
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).kiosk.modes).toEqual(['vouchers']);
     expect(app.requestSingleInstanceLock).not.toHaveBeenCalled();
     expect(app.whenReady).not.toHaveBeenCalled();
     expect(startKioskServices).not.toHaveBeenCalled();
@@ -424,10 +424,10 @@ describe('Electron app: --kioskctl', () => {
 
   it('passes a refusal on as exit code 2, changing nothing', async () => {
     const dir = dataDir();
-    const { code, output } = await runKioskctl(['--data', dir, 'config', 'set', 'kiosk.mode', 'casino']);
+    const { code, output } = await runKioskctl(['--data', dir, 'config', 'set', 'kiosk.modes', 'casino']);
     expect(code).toBe(2);
-    expect(output).toMatch(/^kioskctl: kiosk\.mode/);
-    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).kiosk.mode).toBe('regular');
+    expect(output).toMatch(/^kioskctl: kiosk\.modes/);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8')).kiosk.modes).toEqual(['regular']);
   });
 
   it('uses KIOSK_DATA_DIR, else the userData folder the kiosk itself uses', async () => {

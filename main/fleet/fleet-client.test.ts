@@ -158,7 +158,7 @@ describe('fleet client against a real Mosquitto', () => {
 
   it('answers every command on its result topic with the request\'s correlation id', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
-    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.mode': 'regular' } });
+    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.modes': ['regular'] } });
     let restarts = 0;
     let reloads = 0;
     const client = kiosk({
@@ -267,14 +267,14 @@ describe('fleet client against a real Mosquitto', () => {
 
   it('refuses config-set on a provisioning-locked key, all or nothing, and malformed payloads without crashing', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
-    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.mode': 'regular' } });
+    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.modes': ['regular'] } });
     const client = kiosk({
       commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity: idleKiosk(), restart: () => {} }),
     });
     await until(() => client.state().state === 'online');
 
-    const locked = await command('config-set', '{"id":"c2","values":{"idle.timeoutSeconds":300,"kiosk.mode":"vouchers"}}');
-    expect(locked).toMatchObject({ id: 'c2', ok: false, error: expect.stringMatching(/kiosk\.mode.*provisioning/) });
+    const locked = await command('config-set', '{"id":"c2","values":{"idle.timeoutSeconds":300,"kiosk.modes":["vouchers"]}}');
+    expect(locked).toMatchObject({ id: 'c2', ok: false, error: expect.stringMatching(/kiosk\.modes.*provisioning/) });
     expect(config.get().idle.timeoutSeconds).toBe(60);
     expect(await command('config-set', '{"id":"c3","values":{"idle.timeoutSeconds":1}}')).toMatchObject({ id: 'c3', ok: false });
 

@@ -90,7 +90,7 @@ describe('kioskctl config', () => {
     const shown = await kioskctl(tempDir(), ['config', 'show']);
     expect(shown.code).toBe(0);
     const config = JSON.parse(shown.stdout);
-    expect(config.kiosk.mode).toBe('regular');
+    expect(config.kiosk.modes).toEqual(['regular']);
     expect(config.session.scanner_type).toBe('camera');
     expect(config.idle.timeoutSeconds).toBe(60);
   });
@@ -103,9 +103,18 @@ describe('kioskctl config', () => {
     expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).scanner.serial.baudRate).toBe(115200);
   });
 
+  it('sets the kiosk\'s modes from a comma list, in the order typed', async () => {
+    const dir = tempDir();
+    const set = await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'credit-reception,pay-prepaid']);
+    expect(set).toMatchObject({ code: 0, stdout: 'kiosk.modes = ["credit-reception","pay-prepaid"]\n' });
+    expect(JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).kiosk.modes).toEqual(['credit-reception', 'pay-prepaid']);
+    const twice = await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'vouchers,vouchers']);
+    expect(twice).toMatchObject({ code: 2, stderr: expect.stringMatching(/kiosk\.modes.*each mode at most once/) });
+  });
+
   it('refuses an invalid value with exit code 2 and writes nothing', async () => {
     const dir = tempDir();
-    await kioskctl(dir, ['config', 'set', 'kiosk.mode', 'vouchers']);
+    await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'vouchers']);
     const before = fs.readFileSync(configFile(dir), 'utf8');
     const refused = await kioskctl(dir, ['config', 'set', 'session.camera_service', '7']);
     expect(refused.code).toBe(2);
@@ -116,7 +125,7 @@ describe('kioskctl config', () => {
 
   it('takes the API address only over https, or plain http to this computer', async () => {
     const dir = tempDir();
-    await kioskctl(dir, ['config', 'set', 'kiosk.mode', 'vouchers']);
+    await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'vouchers']);
     const before = fs.readFileSync(configFile(dir), 'utf8');
     const refused = await kioskctl(dir, ['config', 'set', 'api.baseUrl', 'http://loyalty.example.com/api']);
     expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/api\.baseUrl.*use https/) });
@@ -134,7 +143,7 @@ describe('kioskctl config', () => {
     const [unknownKey, unknownVerb, missing, bogus, help, pinHash] = await Promise.all([
       kioskctl(dir, ['config', 'set', 'no.such.key', '1']),
       kioskctl(dir, ['config', 'frobnicate']),
-      kioskctl(dir, ['config', 'set', 'kiosk.mode']),
+      kioskctl(dir, ['config', 'set', 'kiosk.modes']),
       kioskctl(dir, ['--bogus']),
       kioskctl(dir, ['--help']),
       kioskctl(dir, ['config', 'set', 'manager.pinHash', 'not-a-hash']),
@@ -185,16 +194,16 @@ describe('kioskctl config', () => {
     expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
   });
 
-  it('keeps the keys a provisioning file sets: shown with its values, refused to set and to import', async () => {
+  it('keeps the keys a provisioning file sets (one in the old kiosk.mode layout): shown with its values, refused to set and to import', async () => {
     const dir = tempDir();
     const env = { KIOSK_PROVISIONING_FILE: writeJson(path.join(tempDir(), 'provisioning.json'), { kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 } }) };
     const [set, imported, doctor] = await Promise.all([
-      kioskctl(dir, ['config', 'set', 'kiosk.mode', 'regular'], { env }),
+      kioskctl(dir, ['config', 'set', 'kiosk.modes', 'regular'], { env }),
       kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'other-mode.json'), { kiosk: { mode: 'regular' }, brand: { name: 'Corner Shop' } })], { env }),
       kioskctl(dir, ['doctor'], { env }),
     ]);
-    expect(set).toMatchObject({ code: 2, stderr: expect.stringMatching(/kiosk\.mode is set by the provisioning file/) });
-    expect(imported).toMatchObject({ code: 2, stderr: expect.stringMatching(/provisioning file.*: kiosk\.mode$/m) });
+    expect(set).toMatchObject({ code: 2, stderr: expect.stringMatching(/kiosk\.modes is set by the provisioning file/) });
+    expect(imported).toMatchObject({ code: 2, stderr: expect.stringMatching(/provisioning file.*: kiosk\.modes$/m) });
     expect(doctor.code).toBe(0);
     expect(doctorRows(doctor.stdout).config).toEqual(['OK', 'valid; 2 keys locked by the provisioning file']);
 
@@ -202,7 +211,7 @@ describe('kioskctl config', () => {
     const sibling = await kioskctl(dir, ['config', 'import', writeJson(path.join(dir, 'sibling.json'), { kiosk: { mode: 'vouchers' }, brand: { name: 'Corner Shop' } })], { env });
     expect(sibling).toMatchObject({ code: 0, stdout: expect.stringMatching(/^imported 1 setting from /) });
     const shown = JSON.parse((await kioskctl(dir, ['config', 'show'], { env })).stdout);
-    expect(shown).toMatchObject({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 }, brand: { name: 'Corner Shop' } });
+    expect(shown).toMatchObject({ kiosk: { modes: ['vouchers'] }, idle: { timeoutSeconds: 90 }, brand: { name: 'Corner Shop' } });
   });
 });
 
@@ -309,10 +318,10 @@ describe('kioskctl on a kiosk\'s own files', () => {
     const original = JSON.stringify({ idle: { timeoutSeconds: 5 }, kiosk: { mode: 'vouchers' }, manager: { pinHash: 'scrypt$1$1$1$a$b' } });
     fs.writeFileSync(configFile(dir), original);
     const runs = await Promise.all(
-      [['config', 'show'], ['config', 'get', 'kiosk.mode'], ['config', 'keys'], ['doctor'], ['secrets', 'status']].map((args) => kioskctl(dir, args)),
+      [['config', 'show'], ['config', 'get', 'kiosk.modes'], ['config', 'keys'], ['doctor'], ['secrets', 'status']].map((args) => kioskctl(dir, args)),
     );
-    expect(JSON.parse(runs[0]!.stdout)).toMatchObject({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 60 }, manager: { pinHash: 'set' } });
-    expect(runs[1]!.stdout).toBe('"vouchers"\n');
+    expect(JSON.parse(runs[0]!.stdout)).toMatchObject({ kiosk: { modes: ['vouchers'] }, idle: { timeoutSeconds: 60 }, manager: { pinHash: 'set' } });
+    expect(runs[1]!.stdout).toBe('["vouchers"]\n');
     expect(doctorRows(runs[3]!.stdout).config).toEqual(['FAIL', expect.stringMatching(/config key idle\.timeoutSeconds is invalid/)]);
     for (const run of runs) expect(run.stderr).not.toMatch(noStack);
     // Not even a log line: the running kiosk's log is not a look's to write or rotate.
@@ -327,13 +336,13 @@ describe('kioskctl on a kiosk\'s own files', () => {
 
   it('on a read-only data folder: looks as usual; a change is refused in one line with exit code 78', async () => {
     const dir = tempDir();
-    await kioskctl(dir, ['config', 'set', 'kiosk.mode', 'vouchers']);
+    await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'vouchers']);
     fs.rmSync(path.join(dir, 'logs'), { recursive: true, force: true });
     const before = fs.readFileSync(configFile(dir), 'utf8');
     const restore = makeFolderReadOnly(dir);
     try {
-      const [shown, set] = await Promise.all([kioskctl(dir, ['config', 'get', 'kiosk.mode']), kioskctl(dir, ['config', 'set', 'kiosk.mode', 'regular'])]);
-      expect(shown).toMatchObject({ code: 0, stdout: '"vouchers"\n' });
+      const [shown, set] = await Promise.all([kioskctl(dir, ['config', 'get', 'kiosk.modes']), kioskctl(dir, ['config', 'set', 'kiosk.modes', 'regular'])]);
+      expect(shown).toMatchObject({ code: 0, stdout: '["vouchers"]\n' });
       expect(set.code).toBe(78);
       expect(set.stderr).toMatch(/^kioskctl: the data folder .* cannot be written \((EPERM|EACCES)\); nothing was changed\n$/);
     } finally {

@@ -49,9 +49,9 @@ describe('manager console in main', () => {
     await expect(call('setManagerPin', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: true } });
     await call('lockManager');
     await expect(call('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    await expect(call('updateSettings', { values: { 'kiosk.mode': 'vouchers' } })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(call('updateSettings', { values: { 'kiosk.modes': ['vouchers'] } })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await expect(call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
-    expect((await call('getConsoleSettings')).value.config.kiosk.mode).toBe('regular');
+    expect((await call('getConsoleSettings')).value.config.kiosk.modes).toEqual(['regular']);
   });
 
   it('opens only for the connection that entered the PIN: another window or WebSocket stays locked', async () => {
@@ -102,11 +102,11 @@ describe('manager console in main', () => {
   it('changes settings all or nothing, never the PIN hash, and never shows it', async () => {
     const { call } = await kiosk();
     await call('setManagerPin', { pin: '2580' });
-    const changed = await call('updateSettings', { values: { 'kiosk.mode': 'vouchers', 'idle.timeoutSeconds': 90 } });
-    expect(changed.value.config).toMatchObject({ kiosk: { mode: 'vouchers' }, idle: { timeoutSeconds: 90 } });
+    const changed = await call('updateSettings', { values: { 'kiosk.modes': ['vouchers'], 'idle.timeoutSeconds': 90 } });
+    expect(changed.value.config).toMatchObject({ kiosk: { modes: ['vouchers'] }, idle: { timeoutSeconds: 90 } });
     expect(JSON.stringify(changed.value)).not.toContain('scrypt');
-    await expect(call('updateSettings', { values: { 'kiosk.mode': 'regular', 'idle.timeoutSeconds': 1 } })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
-    expect((await call('getConsoleSettings')).value.config.kiosk.mode).toBe('vouchers');
+    await expect(call('updateSettings', { values: { 'kiosk.modes': ['regular'], 'idle.timeoutSeconds': 1 } })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
+    expect((await call('getConsoleSettings')).value.config.kiosk.modes).toEqual(['vouchers']);
     await expect(call('updateSettings', { values: { 'manager.pinHash': 'x' } })).resolves.toMatchObject({ ok: false, error: { code: 'validation' } });
   });
 
@@ -221,7 +221,7 @@ describe('manager console without a PIN', () => {
       await expect(call('updateSettings', { values: { 'api.baseUrl': 'https://attacker.example/api' } })).resolves.toMatchObject(blocked);
     };
     await keychain().set('apiKey', 'stored-before-the-pin-was-lost');
-    await staysLocked((await kiosk(dataDirWith({ kiosk: { mode: 'vouchers' } }))).call);
+    await staysLocked((await kiosk(dataDirWith({ kiosk: { modes: ['vouchers'] } }))).call);
     await keychain().remove('apiKey');
     const connected = await kiosk(dataDirWith({ api: { baseUrl: 'http://127.0.0.1:9/api' } }));
     await staysLocked(connected.call);

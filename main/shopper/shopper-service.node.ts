@@ -1,5 +1,5 @@
 import { platformErrors } from '../../api/errors.std.ts';
-import { NATIVE_MODES, type KioskMode } from '../../common/config-schema.std.ts';
+import { visitMode, type KioskMode } from '../../common/config-schema.std.ts';
 import type { LookupResult } from '../../common/shopper-views.std.ts';
 import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
@@ -133,8 +133,8 @@ async function lookupScan(ctx: ShopperContext, value: string): Promise<LookupRes
   }
   if (voucher.status === 'fulfilled') {
     // A voucher-only visit is tagged too: its session (shop known, shopper not yet) is made on the side.
-    if (!visit.session && NATIVE_MODES.has(config.get().kiosk.mode)) {
-      createSession(ctx, undefined, undefined).catch((error: unknown) =>
+    if (!visit.session && visitMode(config.get().kiosk.modes)) {
+      createSession(ctx, {}).catch((error: unknown) =>
         logger.warn('portal session for a voucher-only visit not created', { kind: (error as LoyaltyError).kind }),
       );
     }
@@ -196,8 +196,8 @@ function voucherCalls({ platform, connection, logger, actionBudgetMs }: ShopperC
 
 function portalSessionCalls(ctx: ShopperContext): InputOnlyHandlers<'startPortalSession' | 'getPortalSession'> {
   return {
-    async startPortalSession({ contactUuid, amountInCents }) {
-      return sessionView(ctx, await createSession(ctx, contactUuid, amountInCents));
+    async startPortalSession(input) {
+      return sessionView(ctx, await createSession(ctx, input));
     },
 
     async getPortalSession({ uuid }) {
@@ -220,11 +220,20 @@ function sessionView(ctx: ShopperContext, session: { uuid: string; url: string; 
   };
 }
 
-/** The session that matches the kiosk mode, with every configured setting; it tags the visit from now on. */
-async function createSession(ctx: ShopperContext, contactUuid: string | undefined, amountInCents: number | undefined) {
+interface SessionRequest {
+  mode?: KioskMode;
+  contactUuid?: string;
+  amountInCents?: number;
+}
+
+/**
+ * A session of one of the kiosk's modes (by default the one that tags a native visit), with every
+ * shared `session.*` setting; it tags the visit from now on.
+ */
+async function createSession(ctx: ShopperContext, { mode: asked, contactUuid, amountInCents }: SessionRequest) {
   const { config, connection, platform, visit, logger } = ctx;
   const current = config.get();
-  const mode = current.kiosk.mode;
+  const mode = sessionMode(current.kiosk.modes, asked);
   const { allow_multiple_giftcards, ...settings } = current.session;
   const base = { shop_uuid: connection.shopUuid(), contact_uuid: contactUuid, ...settings };
   const created =
@@ -240,6 +249,15 @@ async function createSession(ctx: ShopperContext, contactUuid: string | undefine
   visit.begin(created.data.uuid);
   logger.info('portal session created', { mode });
   return created.data;
+}
+
+/** The mode asked for, when this kiosk offers it: a screen never starts a session the kiosk was not set up for. */
+function sessionMode(modes: readonly KioskMode[], asked: KioskMode | undefined): KioskMode {
+  if (asked === undefined) return visitMode(modes) ?? modes[0]!;
+  if (!modes.includes(asked)) {
+    throw new BridgeFailure('invalid_payload', `this kiosk does not offer ${asked} sessions (kiosk.modes: ${modes.join(', ')})`);
+  }
+  return asked;
 }
 
 function requireAmount(amountInCents: number | undefined): number {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
+import type { KioskMode } from '../../common/config-schema.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger, type LogFields, type Logger } from '../logging/logger.std.ts';
 import { VisitLog } from '../logging/visit-log.std.ts';
@@ -40,7 +41,7 @@ describe('shopper handlers', () => {
   });
 
   /** The handlers of a kiosk whose keychain holds the API key and access token, and the PAT only when `withPat`. */
-  function kioskHandlers(withPat: boolean) {
+  function kioskHandlers(withPat: boolean, modes: KioskMode[] = ['regular']) {
     const { api_key, access_token, personal_access_token } = sandbox.manifest.credentials;
     const credentials = async () => ({ apiKey: api_key, accessToken: access_token, personalAccessToken: withPat ? personal_access_token : undefined });
     const requested: string[] = [];
@@ -54,11 +55,16 @@ describe('shopper handlers', () => {
     const lines: LogLine[] = [];
     const visit = new VisitLog(recordingLogger(lines));
     const config = new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger });
+    config.set('kiosk.modes', modes);
     const frameOrigins = new FrameOrigins({ dataDir: dirs[1]!, config, apiOrigin: () => new URL(sandbox.baseUrl).origin, logger: silentLogger });
     const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins });
     const logged = () => lines.map((line) => line.message);
     return { handlers, visit, lines, logged, requested };
   }
+
+  const sessionType = async (uuid: string) =>
+    ((await createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials: async () => ({ apiKey: sandbox.manifest.credentials.api_key }) })
+      .getPortalSession({ portal_session_uuid: uuid })).data as unknown as { type: string }).type;
 
   const koffie24 = () => sandbox.manifest.vouchers.find((voucher) => voucher.code === 'KOFFIE24')!;
 
@@ -103,5 +109,32 @@ describe('shopper handlers', () => {
     await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
     expect(lines.find((line) => line.message === 'portal session created')?.fields).toEqual({ portalSession: session.uuid, mode: 'regular' });
     expect(lines.find((line) => line.message === SKIPPED)?.fields).toEqual({ portalSession: session.uuid });
+  });
+
+  it('starts a session of each mode the kiosk offers, the first native one by default, and refuses any other mode', async () => {
+    const { handlers, lines } = kioskHandlers(false, ['pay-prepaid', 'vouchers', 'credit-reception']);
+    const sanne = sandbox.manifest.contacts[0]!;
+    const visitSession = await handlers.startPortalSession({ contactUuid: sanne.uuid });
+    await expect(sessionType(visitSession.uuid)).resolves.toBe('vouchers');
+    const credits = await handlers.startPortalSession({ mode: 'credit-reception', contactUuid: sanne.uuid });
+    await expect(sessionType(credits.uuid)).resolves.toBe('credit_reception');
+    const prepaid = await handlers.startPortalSession({ mode: 'pay-prepaid' });
+    await expect(sessionType(prepaid.uuid)).resolves.toBe('pay_prepaid');
+    expect(lines.filter((line) => line.message === 'portal session created').map((line) => line.fields.mode)).toEqual(['vouchers', 'credit-reception', 'pay-prepaid']);
+
+    await expect(handlers.startPortalSession({ mode: 'top-up-giftcards' })).rejects.toMatchObject({
+      code: 'invalid_payload',
+      message: 'this kiosk does not offer top-up-giftcards sessions (kiosk.modes: pay-prepaid, vouchers, credit-reception)',
+    });
+    expect(lines.filter((line) => line.message === 'portal session created')).toHaveLength(3);
+  });
+
+  it('a kiosk of hosted modes only makes no session for a voucher scan: the visit is not its own', async () => {
+    const { handlers, visit, lines } = kioskHandlers(false, ['credit-reception', 'pay-prepaid']);
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).resolves.toMatchObject({ kind: 'voucher' });
+    // A side session would be made within a round trip to the local sandbox.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(visit.session).toBeNull();
+    expect(lines.filter((line) => line.message === 'portal session created')).toHaveLength(0);
   });
 });

@@ -3,7 +3,7 @@ import { problemsFromIssues, problemsFromMessage } from './settings-problems.std
 import { withDotted } from '../../common/dotted-keys.std.ts';
 import { ConsoleConfig } from './settings-schema.std.ts';
 
-const FIELDS = ['idle.timeoutSeconds', 'brand.name', 'brand.color', 'locale.default', 'locale.enabled', 'kiosk.mode'];
+const FIELDS = ['idle.timeoutSeconds', 'brand.name', 'brand.color', 'locale.default', 'locale.enabled', 'kiosk.modes'];
 const issuesOf = (values: Record<string, unknown>) => {
   const result = ConsoleConfig.safeParse(withDotted(ConsoleConfig.parse({}), values));
   if (result.success) throw new Error('expected the schema to refuse');
@@ -46,6 +46,6 @@ describe('settings problems by field', () => {
       fields: { 'idle.timeoutSeconds': { text: 'Too small: expected number to be >=10' } },
       rest: ['scanner.serial.path: gone'],
     });
-    expect(problemsFromMessage('kiosk.mode is set by the provisioning file and cannot be changed here', FIELDS).rest).toHaveLength(1);
+    expect(problemsFromMessage('kiosk.modes is set by the provisioning file and cannot be changed here', FIELDS).rest).toHaveLength(1);
   });
 });

@@ -24,9 +24,13 @@ export const SESSION_KEYS: readonly string[] = Object.keys(SessionSettings.shape
 /** Session settings main sends in one mode only (its create body alone has them): elsewhere they do nothing. */
 const SESSION_KEY_MODE: Readonly<Record<string, KioskMode>> = { 'session.allow_multiple_giftcards': 'redeem-giftcards' };
 
-/** The session settings that matter in `mode` (the mode as currently chosen in the form). */
-export function sessionKeysFor(mode: unknown): readonly string[] {
-  return SESSION_KEYS.filter((key) => (SESSION_KEY_MODE[key] ?? mode) === mode);
+/** The session settings that matter for `modes` (the modes as currently chosen in the form). */
+export function sessionKeysFor(modes: unknown): readonly string[] {
+  const chosen: readonly unknown[] = Array.isArray(modes) ? modes : [];
+  return SESSION_KEYS.filter((key) => {
+    const only = SESSION_KEY_MODE[key];
+    return only === undefined || chosen.includes(only);
+  });
 }
 
 type Schema = z.core.$ZodType;

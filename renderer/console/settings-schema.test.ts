@@ -7,7 +7,7 @@ import { fieldKind, SESSION_KEYS, ConsoleConfig, sessionKeysFor } from './settin
 
 /** Every key the settings tab shows (SettingsTab.svelte). */
 const FORM_KEYS = [
-  'kiosk.mode',
+  'kiosk.modes',
   ...SESSION_KEYS,
   'scanner.connection',
   'scanner.serial.path',
@@ -27,7 +27,7 @@ const UNNAMED_CHOICES = ['scanner.serial.dataBits', 'scanner.serial.stopBits', '
 
 describe('settings form from the config schema', () => {
   it('offers exactly the values the schema allows', () => {
-    expect(fieldKind('kiosk.mode')).toEqual({ kind: 'choice', choices: KIOSK_MODES });
+    expect(fieldKind('kiosk.modes')).toEqual({ kind: 'list', choices: KIOSK_MODES });
     expect(fieldKind('session.camera_service')).toEqual({ kind: 'choice', choices: [1, 2, 3] });
     expect(fieldKind('session.enable_registration')).toEqual({ kind: 'toggle' });
     expect(fieldKind('scanner.serial.dataBits')).toEqual({ kind: 'choice', choices: [7, 8] });
@@ -52,13 +52,15 @@ describe('settings form from the config schema', () => {
     ]);
   });
 
-  it('shows a setting of one mode\'s create body only in that mode, the common ones in every mode', () => {
+  it('shows a setting of one mode\'s create body only when that mode is on, the common ones always', () => {
     const common = Object.keys(CreatePortalSessionBody.shape)
       .filter((name) => !['shop_uuid', 'contact_uuid'].includes(name))
       .map((name) => `session.${name}`);
     for (const mode of KIOSK_MODES) {
-      expect(sessionKeysFor(mode), mode).toEqual(mode === 'redeem-giftcards' ? [...common, 'session.allow_multiple_giftcards'] : common);
+      expect(sessionKeysFor([mode]), mode).toEqual(mode === 'redeem-giftcards' ? [...common, 'session.allow_multiple_giftcards'] : common);
     }
+    // Among other modes, wherever it stands in the list.
+    expect(sessionKeysFor(['regular', 'redeem-giftcards', 'pay-prepaid'])).toEqual([...common, 'session.allow_multiple_giftcards']);
     // While the form holds no valid mode (never saved so), only the common ones.
     expect(sessionKeysFor(undefined)).toEqual(common);
   });

@@ -1,5 +1,5 @@
 import type { BridgeError, BridgeResult, KioskApi, KioskSettingsView } from '../../common/contract.std.ts';
-import { NATIVE_MODES, type Locale } from '../../common/config-schema.std.ts';
+import { NATIVE_MODES, visitMode, type KioskMode, type Locale } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
 import type {
   HeldLock,
@@ -109,7 +109,12 @@ export class Visit {
 
   get native(): boolean {
     const settings = this.#settings();
-    return !settings || NATIVE_MODES.has(settings.mode);
+    return !settings || visitMode(settings.modes) !== null;
+  }
+
+  /** The modes served on the platform's hosted pages, in the configured order: one button each (home, or attract when not native). */
+  get hostedModes(): readonly KioskMode[] {
+    return (this.#settings()?.modes ?? []).filter((mode) => !NATIVE_MODES.has(mode));
   }
 
   /** Every scan from every scanner comes here; what it means depends on the screen. */
@@ -251,15 +256,14 @@ export class Visit {
     this.screen = { name: 'register' };
   }
 
-  /** Modes served on the platform's hosted page; redeem-giftcards asks for the amount first. */
-  async startHostedSession(amountInCents?: number) {
-    const settings = this.#settings();
-    if (settings?.mode === 'redeem-giftcards' && amountInCents === undefined) {
+  /** A session of `mode` on the platform's hosted page; redeem-giftcards asks for the amount first. */
+  async startHostedSession(mode: KioskMode, amountInCents?: number) {
+    if (mode === 'redeem-giftcards' && amountInCents === undefined) {
       this.screen = { name: 'amount' };
       return;
     }
     const session = await this.#call(() =>
-      this.#bridge.startPortalSession({ contactUuid: this.shopper?.contactUuid, amountInCents }),
+      this.#bridge.startPortalSession({ mode, contactUuid: this.shopper?.contactUuid, amountInCents }),
     );
     if (session) this.#showSession(session);
   }
@@ -329,7 +333,8 @@ export class Visit {
     this.problem = null;
     // A contact-less voucher on screen waits for exactly this: stay on it, checked for this shopper now.
     if (this.screen.name === 'voucher') return this.openVoucher(this.screen.voucher);
-    if (!this.native) return this.startHostedSession();
+    // A kiosk of hosted pages only: a card starts its first mode's page, for this shopper.
+    if (!this.native) return this.startHostedSession(this.hostedModes[0]!);
     // The visit's portal session tags it in the kiosk's log; the kiosk serves it on its own screens.
     const generation = this.#generation;
     await this.#call(() => this.#bridge.startPortalSession({ contactUuid: shopper.contactUuid }));

@@ -108,11 +108,11 @@ class FakeBridge {
   }
 }
 
-function settingsFor(mode: KioskMode = 'regular', locale: Locale = 'nl') {
+function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
   const config = defaultConfig();
   return KioskSettingsView.parse({
     demo: true,
-    mode,
+    modes,
     session: { ...config.session, enable_registration: true },
     scannerConnection: config.scanner.connection,
     wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
@@ -123,7 +123,7 @@ function settingsFor(mode: KioskMode = 'regular', locale: Locale = 'nl') {
   });
 }
 
-function visitWith({ mode = 'regular' as KioskMode } = {}) {
+function visitWith({ modes = ['regular'] as KioskMode[] } = {}) {
   const bridge = new FakeBridge();
   const storage = new Map<string, string>();
   const languages: Locale[] = [];
@@ -135,7 +135,7 @@ function visitWith({ mode = 'regular' as KioskMode } = {}) {
       removeItem: (key) => void storage.delete(key),
     },
     language: { use: (locale) => void languages.push(locale) },
-    settings: () => settingsFor(mode),
+    settings: () => settingsFor(modes),
     now: () => NOW,
   });
   return { visit, bridge, storage, languages };
@@ -411,15 +411,15 @@ describe('idle', () => {
 
 describe('hosted sessions', () => {
   it('remembers the session on screen, so a reload goes back to it', async () => {
-    const { visit, bridge } = visitWith({ mode: 'credit-reception' });
+    const { visit, bridge } = visitWith({ modes: ['credit-reception'] });
     await visit.scan(scan('CARD-1'));
     expect(visit.screen).toEqual({ name: 'portal', session: SESSION });
-    expect(bridge.inputsOf('startPortalSession')).toEqual([{ contactUuid: SHOPPER.contactUuid }]);
+    expect(bridge.inputsOf('startPortalSession')).toEqual([{ mode: 'credit-reception', contactUuid: SHOPPER.contactUuid }]);
     expect(visit.rememberedSession()).toBe(SESSION.uuid);
   });
 
   it('forgets a remembered session the platform no longer has', async () => {
-    const { visit, bridge, storage } = visitWith({ mode: 'credit-reception' });
+    const { visit, bridge, storage } = visitWith({ modes: ['credit-reception'] });
     storage.set('kiosk.portalSession', SESSION.uuid);
     bridge.answer('getPortalSession', refused('not_found'));
     await visit.reopenSession(SESSION.uuid);
@@ -428,11 +428,31 @@ describe('hosted sessions', () => {
   });
 
   it('asks for the amount first when redeeming a gift card', async () => {
-    const { visit, bridge } = visitWith({ mode: 'redeem-giftcards' });
-    await visit.startHostedSession();
+    const { visit, bridge } = visitWith({ modes: ['redeem-giftcards'] });
+    await visit.startHostedSession('redeem-giftcards');
     expect(visit.screen).toEqual({ name: 'amount' });
-    await visit.startHostedSession(1500);
-    expect(bridge.inputsOf('startPortalSession')).toEqual([{ amountInCents: 1500 }]);
+    await visit.startHostedSession('redeem-giftcards', 1500);
+    expect(bridge.inputsOf('startPortalSession')).toEqual([{ mode: 'redeem-giftcards', amountInCents: 1500 }]);
     expect(visit.screen.name).toBe('portal');
+  });
+
+  it('offers the hosted modes in the configured order, and a card on a hosted-only kiosk starts the first', async () => {
+    expect(visitWith({ modes: ['pay-prepaid', 'regular', 'credit-reception', 'vouchers'] }).visit.hostedModes).toEqual(['pay-prepaid', 'credit-reception']);
+    const { visit, bridge } = visitWith({ modes: ['top-up-prepaid', 'credit-reception'] });
+    expect(visit.native).toBe(false);
+    await visit.scan(scan('CARD-1'));
+    expect(bridge.inputsOf('startPortalSession')).toEqual([{ mode: 'top-up-prepaid', contactUuid: SHOPPER.contactUuid }]);
+  });
+
+  it('on a native kiosk, home\'s tiles each start their own mode for the shopper; the visit\'s own session names none', async () => {
+    const { visit, bridge } = visitWith({ modes: ['regular', 'credit-reception', 'pay-prepaid'] });
+    expect(visit.native).toBe(true);
+    await visit.scan(scan('CARD-1'));
+    expect(visit.screen.name).toBe('home');
+    await visit.startHostedSession('pay-prepaid');
+    expect(bridge.inputsOf('startPortalSession')).toEqual([
+      { contactUuid: SHOPPER.contactUuid },
+      { mode: 'pay-prepaid', contactUuid: SHOPPER.contactUuid },
+    ]);
   });
 });

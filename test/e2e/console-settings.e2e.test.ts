@@ -52,6 +52,16 @@ async function choose(page: Page, key: string, name: string) {
   await expect.poll(() => radio.isChecked()).toBe(true);
 }
 
+/** Sets kiosk.modes to `names` (visible names, in order): each one ticked in turn, then every other one unticked. */
+async function pickModes(page: Page, names: string[]) {
+  const modes = setting(page, 'kiosk.modes');
+  for (const name of names) await modes.getByRole('checkbox', { name, exact: true }).check();
+  for (const box of await modes.getByRole('checkbox', { checked: true }).all()) {
+    if (!names.includes((await box.evaluate((input) => input.closest('label')!.querySelector('.name')!.textContent))!)) await box.uncheck();
+  }
+  await expect.poll(() => modes.getByRole('checkbox', { checked: true }).count()).toBe(names.length);
+}
+
 async function toggle(page: Page, key: string, on: boolean) {
   const control = setting(page, key).getByRole('switch');
   if ((await control.isChecked()) !== on) await control.tap();
@@ -118,7 +128,15 @@ describe('manager console: settings on a demo kiosk', () => {
     await shootBoth(page, 'console-settings-problem', 'kiosk');
 
     await type(idle, '10');
-    await choose(page, 'kiosk.mode', 'Top up a giftcard');
+    // The modes are an ordered multi-select: a ticked mode joins the end of the list, and one always stays.
+    const modes = setting(page, 'kiosk.modes');
+    await modes.getByRole('checkbox', { name: 'Pay with prepaid balance', exact: true }).check();
+    await expect(modes.locator('[data-mode="pay-prepaid"] [data-testid="mode-place"]').textContent()).resolves.toBe('2');
+    await modes.getByRole('checkbox', { name: 'Regular: account and vouchers', exact: true }).uncheck();
+    await expect(modes.locator('[data-mode="pay-prepaid"] [data-testid="mode-place"]').textContent()).resolves.toBe('1');
+    await expect(modes.getByRole('checkbox', { name: 'Pay with prepaid balance', exact: true }).isDisabled()).resolves.toBe(true);
+    await shootBoth(page, 'console-settings-modes', 'kiosk');
+    await pickModes(page, ['Top up a giftcard']);
     await choose(page, 'session.scanner_type', 'Hand scanner');
     await toggle(page, 'session.enable_email_identification', true);
     await toggle(page, 'session.enable_registration', true);
@@ -135,7 +153,7 @@ describe('manager console: settings on a demo kiosk', () => {
 
     const config = readConfig(kiosk.dataDir);
     expect(config).toMatchObject({
-      kiosk: { mode: 'top-up-giftcards' },
+      kiosk: { modes: ['top-up-giftcards'] },
       idle: { timeoutSeconds: 10 },
       session: {
         scanner_type: 'hand_scanner',
@@ -275,7 +293,7 @@ describe('manager console: settings on a demo kiosk', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('settings-export').tap()]);
     const exported = fs.readFileSync((await download.path())!, 'utf8');
     expect(download.suggestedFilename()).toMatch(/^loyalty-kiosk-settings-\d{4}-\d{2}-\d{2}\.json$/);
-    expect(JSON.parse(exported)).toMatchObject({ brand: { name: 'Bakkerij Jansen' }, kiosk: { mode: 'top-up-giftcards' } });
+    expect(JSON.parse(exported)).toMatchObject({ brand: { name: 'Bakkerij Jansen' }, kiosk: { modes: ['top-up-giftcards'] } });
     expect(exported).not.toMatch(/pinHash|scrypt/);
     await page.getByTestId('transfer-message').filter({ hasText: download.suggestedFilename() }).waitFor();
 
@@ -338,16 +356,16 @@ describe('manager console: settings on a demo kiosk', () => {
     const several = setting(page, 'session.allow_multiple_giftcards');
     // Top up a giftcard (the first test's mode) never sends it, so it is not offered.
     await expect(several.count()).resolves.toBe(0);
-    await choose(page, 'kiosk.mode', nl['console.choice.kiosk.mode.redeem-giftcards']);
+    await pickModes(page, [nl['console.choice.kiosk.modes.redeem-giftcards']]);
     await toggle(page, 'session.allow_multiple_giftcards', false);
     await shootBoth(page, 'console-settings-giftcards', 'session');
     await save(page);
     const config = readConfig(kiosk.dataDir);
-    expect(config).toMatchObject({ kiosk: { mode: 'redeem-giftcards' }, session: { allow_multiple_giftcards: false } });
+    expect(config).toMatchObject({ kiosk: { modes: ['redeem-giftcards'] }, session: { allow_multiple_giftcards: false } });
     // Choosing another mode in the form hides it at once, before anything is saved.
-    await choose(page, 'kiosk.mode', nl['console.choice.kiosk.mode.regular']);
+    await pickModes(page, [nl['console.choice.kiosk.modes.regular']]);
     await several.waitFor({ state: 'detached' });
-    await choose(page, 'kiosk.mode', nl['console.choice.kiosk.mode.redeem-giftcards']);
+    await pickModes(page, [nl['console.choice.kiosk.modes.redeem-giftcards']]);
     await expect(several.getByRole('switch').isChecked()).resolves.toBe(false);
     await page.getByTestId('console-lock').tap();
 
@@ -395,7 +413,7 @@ describe('manager console: a key set by provisioning', () => {
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-provisioned-'));
     const provisioning = path.join(dir, 'provisioning.json');
-    fs.writeFileSync(provisioning, JSON.stringify({ kiosk: { mode: 'vouchers' }, brand: { name: 'Keten BV' } }));
+    fs.writeFileSync(provisioning, JSON.stringify({ kiosk: { modes: ['vouchers'] }, brand: { name: 'Keten BV' } }));
     host = await startBrowserHostProcess({ dataDir: path.join(dir, 'data'), env: { KIOSK_PROVISIONING_FILE: provisioning } });
   });
   afterAll(async () => {
@@ -407,18 +425,18 @@ describe('manager console: a key set by provisioning', () => {
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
     await openConsoleFirstRun(page);
-    const mode = setting(page, 'kiosk.mode');
+    const mode = setting(page, 'kiosk.modes');
     await expect(mode.getAttribute('data-locked')).resolves.toBe('true');
     await expect(mode.textContent()).resolves.toContain('Vouchers only');
     await expect(mode.textContent()).resolves.toContain('Set by provisioning');
-    await expect(mode.getByRole('radio').count()).resolves.toBe(0);
+    await expect(mode.getByRole('checkbox').count()).resolves.toBe(0);
     await expect(setting(page, 'brand.name').getByRole('textbox').count()).resolves.toBe(0);
     await expect(setting(page, 'brand.name').textContent()).resolves.toContain('Keten BV');
     await expect(setting(page, 'session.scanner_type').getByRole('radio').count()).resolves.toBe(2);
     await expectAccessible(page, 'settings with locked keys');
     await shootBoth(page, 'console-settings-locked');
 
-    const refused = await page.evaluate(() => window.kiosk.updateSettings({ values: { 'kiosk.mode': 'regular' } }));
+    const refused = await page.evaluate(() => window.kiosk.updateSettings({ values: { 'kiosk.modes': ['regular'] } }));
     expect(refused).toMatchObject({ ok: false, error: { code: 'validation', message: expect.stringContaining('provisioning') } });
     await page.close();
   });

@@ -202,23 +202,21 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     expect(visitSession.contact?.uuid).toBe(sanne.uuid);
     expect(visitSession.settings).toEqual(sentByEveryMode(config));
 
-    // The home screen offers the mode's hosted page as well: a second session, also for Sanne.
-    await page.getByTestId('home-screen').getByRole('button', { name: START_LABEL[mode] }).click();
-    const hosted = await expectPortal(mode, config, sanne.uuid);
-    expect(hosted).not.toBe(visitSession.uuid);
-    await checkShopperScreen(page, `modes-${mode}-portal`);
-    await finishPortal();
+    // Home has a tile per hosted mode only: a kiosk of native modes alone shows none.
+    await expect(page.getByTestId('service-tiles').count()).resolves.toBe(0);
+    await page.getByTestId('home-screen').getByRole('button', { name: 'I’m done' }).click();
+    await page.getByTestId('attract-screen').waitFor();
   }
 
   it('regular: a card opens home and tags the visit with a default session for the shopper', async () => {
     const config = configure({});
-    expect(config.kiosk.mode).toBe('regular');
+    expect(config.kiosk.modes).toEqual(['regular']);
     await nativeVisit('regular', config);
   });
 
   for (const { mode, startBy, cameraService } of HOSTED) {
     it(`${mode}: the start button on attract, then the hosted page (started by ${startBy})`, async () => {
-      const config = configure({ 'session.camera_service': cameraService, 'kiosk.mode': mode });
+      const config = configure({ 'session.camera_service': cameraService, 'kiosk.modes': [mode] });
       const start = page.getByTestId('attract-screen').getByRole('button', { name: START_LABEL[mode], exact: true });
       await start.waitFor();
       await checkShopperScreen(page, `modes-${mode}-attract`);
@@ -236,14 +234,14 @@ describe('kiosk modes: every mode starts its own portal session with the configu
   }
 
   it('vouchers: back on the kiosk\'s own screens, with a vouchers session for the visit', async () => {
-    const config = configure({ 'session.camera_service': 2, 'kiosk.mode': 'vouchers' });
+    const config = configure({ 'session.camera_service': 2, 'kiosk.modes': ['vouchers'] });
     // The last hosted mode's button goes away once the page has the new settings.
     await page.getByRole('button', { name: START_LABEL['top-up-prepaid'] }).waitFor({ state: 'detached' });
     await nativeVisit('vouchers', config);
   });
 
   it('a portal page on an origin outside portal.allowedOrigins is refused with a notice, never framed, and logged', async () => {
-    configure({ 'kiosk.mode': 'credit-reception', 'portal.allowedOrigins': ['https://portal.example'] });
+    configure({ 'kiosk.modes': ['credit-reception'], 'portal.allowedOrigins': ['https://portal.example'] });
     const start = page.getByTestId('attract-screen').getByRole('button', { name: START_LABEL['credit-reception'], exact: true });
     await start.click();
     await expect
@@ -253,6 +251,52 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     await expect(page.locator('iframe').count()).resolves.toBe(0);
     expect(kioskLog(kiosk.dataDir).some((line) => line.message.includes('portal session page refused'))).toBe(true);
     await checkShopperScreen(page, 'modes-portal-refused');
-    configure({ 'portal.allowedOrigins': [], 'kiosk.mode': 'regular' });
+    configure({ 'portal.allowedOrigins': [], 'kiosk.modes': ['regular'] });
+  });
+
+  it('several hosted modes on a native kiosk: home has a tile each, in order, and each tile starts a session of its own mode', async () => {
+    const config = configure({ 'kiosk.modes': ['regular', 'credit-reception', 'pay-prepaid'] });
+    const logged = () => kioskLog(kiosk.dataDir).filter((line) => line.message === 'portal session created');
+    for (const mode of ['credit-reception', 'pay-prepaid'] as const) {
+      const before = logged().length;
+      await scannerBurst(page, sanne.card);
+      const tiles = page.getByTestId('home-screen').getByTestId('service-tiles');
+      // The page follows the file once main pushes the new settings: both tiles, in the configured order.
+      await expect.poll(() => tiles.getByRole('button').allTextContents()).toEqual([
+        expect.stringContaining(START_LABEL['credit-reception']),
+        expect.stringContaining(START_LABEL['pay-prepaid']),
+      ]);
+      if (mode === 'credit-reception') await checkShopperScreen(page, 'modes-several-home');
+      // The visit itself is tagged by its first native mode.
+      expect(logged().slice(before)).toMatchObject([{ mode: 'regular' }]);
+
+      await tiles.getByRole('button', { name: START_LABEL[mode] }).click();
+      await expectPortal(mode, config, sanne.uuid);
+      expect(logged().slice(before).map((line) => line.mode)).toEqual(['regular', mode]);
+      await finishPortal();
+    }
+  });
+
+  it('several hosted modes and no native one: attract has a start button each, in order; redeem-giftcards still asks the amount', async () => {
+    const config = configure({ 'kiosk.modes': ['credit-reception', 'redeem-giftcards'] });
+    const actions = page.getByTestId('attract-screen').getByRole('button', { name: /Collect credits|Pay with a giftcard/ });
+    await expect.poll(() => actions.allTextContents()).toEqual([START_LABEL['credit-reception'], START_LABEL['redeem-giftcards']]);
+    await checkShopperScreen(page, 'modes-several-attract');
+
+    await actions.getByText(START_LABEL['redeem-giftcards'], { exact: true }).click();
+    await typeAmountOnKeypad(GIFTCARD_CENTS);
+    await expectPortal('redeem-giftcards', config, null, { amount_in_cents: GIFTCARD_CENTS, allow_multiple_giftcards: true });
+    await finishPortal();
+
+    await actions.getByText(START_LABEL['credit-reception'], { exact: true }).click();
+    await expectPortal('credit-reception', config, null);
+    await finishPortal();
+    configure({ 'kiosk.modes': ['regular'] });
+  });
+
+  it('main starts no session of a mode the kiosk does not offer, whatever the page asks', async () => {
+    configure({ 'kiosk.modes': ['regular', 'credit-reception'] });
+    const refused = await page.evaluate(() => window.kiosk.startPortalSession({ mode: 'top-up-prepaid' }));
+    expect(refused).toMatchObject({ ok: false, error: { code: 'invalid_payload', message: expect.stringContaining('does not offer top-up-prepaid') } });
   });
 });

@@ -39,7 +39,7 @@ describe('hosted pages on their own origin, learned from the platform', () => {
     config.setMany({
       'api.baseUrl': sandbox.baseUrl,
       'api.shopUuid': sandbox.manifest.shops[0]!.uuid,
-      'kiosk.mode': 'credit-reception',
+      'kiosk.modes': ['credit-reception'],
       'session.scanner_type': 'hand_scanner',
     });
     host = await startBrowserHostProcess({ dataDir, env: { KIOSK_KEYCHAIN_SERVICE: KEYCHAIN_SERVICE } });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkShopperScreen, kioskSuite, openKiosk } from '../support/kiosk-journey.node.ts';
 
 describe('hosted portal session survives a renderer reload', () => {
-  const suite = kioskSuite({ 'kiosk.mode': 'top-up-prepaid', 'session.scanner_type': 'hand_scanner' });
+  const suite = kioskSuite({ 'kiosk.modes': ['top-up-prepaid'], 'session.scanner_type': 'hand_scanner' });
 
   it('reopens the same session by uuid (Get Portal Session), and forgets it when the shopper is done', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk);

@@ -10,7 +10,7 @@ const IDLE_SECONDS = 10;
  * time; past the hosted page's longer allowance, a forgotten session still ends.
  */
 describe('shopper journey: idle on the hosted page', () => {
-  const suite = kioskSuite({ 'kiosk.mode': 'credit-reception', 'idle.timeoutSeconds': IDLE_SECONDS });
+  const suite = kioskSuite({ 'kiosk.modes': ['credit-reception'], 'idle.timeoutSeconds': IDLE_SECONDS });
 
   it('gives a shopper in the hosted page five minutes, then asks and starts over', async () => {
     const page = await suite.browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });

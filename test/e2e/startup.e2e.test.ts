@@ -65,7 +65,7 @@ describe('browser host: one kiosk per data folder', () => {
 
     const [second, looked, changed] = await Promise.all([
       hostThatExits(dataDir),
-      kioskctl(dataDir, ['config', 'get', 'kiosk.mode']),
+      kioskctl(dataDir, ['config', 'get', 'kiosk.modes']),
       kioskctl(dataDir, ['config', 'set', 'idle.timeoutSeconds', '90']),
     ]);
     expect(second.code).toBe(75);

@@ -8,7 +8,7 @@ import { salvageSettings } from '../../main/config/config-recovery.std.ts';
 import { ConfigError, ConfigStore } from '../../main/config/config-store.node.ts';
 import { runKioskctl } from '../../main/kioskctl/commands.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import { defaultConfig, KIOSK_MODES, KioskConfig, LOCALES } from '../../common/config-schema.std.ts';
+import { CONFIG_SCHEMA_VERSION, defaultConfig, KIOSK_MODES, KioskConfig, LOCALES } from '../../common/config-schema.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { recordFuzzInputs } from './fuzz-budget.node.ts';
 
@@ -30,9 +30,9 @@ const PIN_HASH = 'scrypt$16384$8$1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo';
 
 /** A connected kiosk's settings: what one bad value elsewhere must never take with it. */
 const baseFile = (): Record<string, unknown> => ({
-  schemaVersion: 1,
+  schemaVersion: 2,
   api: { baseUrl: 'https://loyalty.example.com/api', shopUuid: '7d5b3f0e-3c1a-4f8e-9a57-0c2d7b1e4a10' },
-  kiosk: { mode: 'vouchers' },
+  kiosk: { modes: ['vouchers'] },
   manager: { pinHash: PIN_HASH },
 });
 
@@ -40,7 +40,7 @@ const baseFile = (): Record<string, unknown> => ({
 const VALID_EXTRAS: Record<string, unknown[]> = {
   'api.baseUrl': [null, 'https://loyalty.example.com/api', 'http://127.0.0.1:8080/api', 'http://localhost/api'],
   'api.shopUuid': [null, '0b7d4c7e-8a55-4a8e-bf2b-5b6c1d2e3f40'],
-  'kiosk.mode': [...KIOSK_MODES],
+  'kiosk.modes': [...KIOSK_MODES.map((mode) => [mode]), ['regular', 'credit-reception', 'pay-prepaid'], ['pay-prepaid', 'vouchers']],
   'scanner.connection': ['keyboard', 'serial'],
   'scanner.serial.path': [null, '/dev/ttyACM0', 'COM3'],
   'scanner.serial.baudRate': [300, 9600, 115_200, 921_600],
@@ -133,7 +133,7 @@ const parsedOrNull = (text: string): unknown => {
   }
 };
 const isTree = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const isNewer = (raw: unknown) => isTree(raw) && typeof raw.schemaVersion === 'number' && raw.schemaVersion > 1;
+const isNewer = (raw: unknown) => isTree(raw) && typeof raw.schemaVersion === 'number' && raw.schemaVersion > CONFIG_SCHEMA_VERSION;
 
 // Each run takes a few seconds alone; CI runs them beside other suites on two cores.
 describe('config fuzz', { timeout: 60_000 }, () => {
@@ -174,7 +174,7 @@ describe('config fuzz', { timeout: 60_000 }, () => {
     const looking = new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly: true });
     expect(folder()).toEqual(before);
     for (const [key, value] of expected) expect(looking.getKey(key), key).toEqual(value);
-    expect(() => looking.set('kiosk.mode', 'regular')).toThrow(ConfigError);
+    expect(() => looking.set('kiosk.modes', ['regular'])).toThrow(ConfigError);
 
     const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
     const config = store.get();
@@ -183,7 +183,7 @@ describe('config fuzz', { timeout: 60_000 }, () => {
     if (isNewer(raw)) {
       // A newer kiosk's file: untouched, and writes refused.
       expect(folder()).toEqual(before);
-      expect(() => store.set('kiosk.mode', 'regular')).toThrow(ConfigError);
+      expect(() => store.set('kiosk.modes', ['regular'])).toThrow(ConfigError);
       return;
     }
     if (!isTree(raw)) {
@@ -195,8 +195,8 @@ describe('config fuzz', { timeout: 60_000 }, () => {
       }
     }
     // The store answers normally after.
-    store.set('kiosk.mode', 'regular');
-    expect(new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly: true }).get()).toEqual({ ...config, kiosk: { mode: 'regular' } });
+    store.set('kiosk.modes', ['regular']);
+    expect(new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly: true }).get()).toEqual({ ...config, kiosk: { modes: ['regular'] } });
   }
 
   function check(run: (typeof RUNS)[number], arbitrary: fc.Arbitrary<string>, property: (text: string) => void | Promise<void>) {
