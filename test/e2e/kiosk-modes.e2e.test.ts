@@ -256,13 +256,16 @@ describe('kiosk modes: every mode starts its own portal session with the configu
 
   it('several hosted modes on a native kiosk: home has a tile each, in order, and each tile starts a session of its own mode', async () => {
     const config = configure({ 'kiosk.modes': ['regular', 'credit-reception', 'pay-prepaid'] });
+    // The last test's hosted start button goes once the page has the new settings: a card now opens home.
+    await page.getByTestId('attract-screen').getByRole('button', { name: START_LABEL['credit-reception'] }).waitFor({ state: 'detached' });
     const logged = () => kioskLog(kiosk.dataDir).filter((line) => line.message === 'portal session created');
     for (const mode of ['credit-reception', 'pay-prepaid'] as const) {
       const before = logged().length;
       await scannerBurst(page, sanne.card);
       const tiles = page.getByTestId('home-screen').getByTestId('service-tiles');
-      // The page follows the file once main pushes the new settings: both tiles, in the configured order.
-      await expect.poll(() => tiles.getByRole('button').allTextContents()).toEqual([
+      // Both tiles, in the configured order.
+      await tiles.waitFor();
+      await expect.poll(() => tiles.getByRole('button').allTextContents(), { timeout: 5_000 }).toEqual([
         expect.stringContaining(START_LABEL['credit-reception']),
         expect.stringContaining(START_LABEL['pay-prepaid']),
       ]);
@@ -280,7 +283,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
   it('several hosted modes and no native one: attract has a start button each, in order; redeem-giftcards still asks the amount', async () => {
     const config = configure({ 'kiosk.modes': ['credit-reception', 'redeem-giftcards'] });
     const actions = page.getByTestId('attract-screen').getByRole('button', { name: /Collect credits|Pay with a giftcard/ });
-    await expect.poll(() => actions.allTextContents()).toEqual([START_LABEL['credit-reception'], START_LABEL['redeem-giftcards']]);
+    await expect.poll(() => actions.allTextContents(), { timeout: 5_000 }).toEqual([START_LABEL['credit-reception'], START_LABEL['redeem-giftcards']]);
     await checkShopperScreen(page, 'modes-several-attract');
 
     await actions.getByText(START_LABEL['redeem-giftcards'], { exact: true }).click();
