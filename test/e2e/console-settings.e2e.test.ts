@@ -56,8 +56,9 @@ async function choose(page: Page, key: string, name: string) {
 async function pickModes(page: Page, names: string[]) {
   const modes = setting(page, 'kiosk.modes');
   for (const name of names) await modes.getByRole('checkbox', { name, exact: true }).check();
-  for (const box of await modes.getByRole('checkbox', { checked: true }).all()) {
-    if (!names.includes((await box.evaluate((input) => input.closest('label')!.querySelector('.name')!.textContent))!)) await box.uncheck();
+  for (const box of await modes.getByRole('checkbox').all()) {
+    const name = await box.evaluate((input) => input.closest('label')!.querySelector('.name')!.textContent!);
+    if (!names.includes(name)) await box.uncheck();
   }
   await expect.poll(() => modes.getByRole('checkbox', { checked: true }).count()).toBe(names.length);
 }
