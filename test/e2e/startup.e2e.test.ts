@@ -71,7 +71,7 @@ describe('browser host: one kiosk per data folder', () => {
     expect(second.code).toBe(75);
     expect(second.stderr).toMatch(/^Loyalty Kiosk cannot start: another kiosk \(process \d+\) is already running on the data folder .*Loyalty Kiosk; stop it first\n$/);
     expect(second.stdout).not.toMatch(/Kiosk UI/);
-    expect(looked).toMatchObject({ code: 0, stdout: '"regular"\n' });
+    expect(looked).toMatchObject({ code: 0, stdout: '["regular"]\n' });
     expect(changed.code).toBe(0);
 
     await first.stop('SIGKILL');
