@@ -112,7 +112,12 @@ export class Visit {
     return !settings || visitMode(settings.modes) !== null;
   }
 
-  /** The modes served on the platform's hosted pages, in the configured order: one button each (home, or attract when not native). */
+  /** The configured modes, in order: home's tiles. */
+  get modes(): readonly KioskMode[] {
+    return this.#settings()?.modes ?? [];
+  }
+
+  /** The modes served only on the platform's hosted pages, in order: a kiosk with no native mode has a start button each on attract. */
   get hostedModes(): readonly KioskMode[] {
     return (this.#settings()?.modes ?? []).filter((mode) => !NATIVE_MODES.has(mode));
   }

@@ -438,6 +438,7 @@ describe('hosted sessions', () => {
 
   it('offers the hosted modes in the configured order, and a card on a hosted-only kiosk starts the first', async () => {
     expect(visitWith({ modes: ['pay-prepaid', 'regular', 'credit-reception', 'vouchers'] }).visit.hostedModes).toEqual(['pay-prepaid', 'credit-reception']);
+    expect(visitWith({ modes: ['pay-prepaid', 'regular', 'credit-reception', 'vouchers'] }).visit.modes).toEqual(['pay-prepaid', 'regular', 'credit-reception', 'vouchers']);
     const { visit, bridge } = visitWith({ modes: ['top-up-prepaid', 'credit-reception'] });
     expect(visit.native).toBe(false);
     await visit.scan(scan('CARD-1'));

@@ -202,10 +202,12 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     expect(visitSession.contact?.uuid).toBe(sanne.uuid);
     expect(visitSession.settings).toEqual(sentByEveryMode(config));
 
-    // Home has a tile per hosted mode only: a kiosk of native modes alone shows none.
-    await expect(page.getByTestId('service-tiles').count()).resolves.toBe(0);
-    await page.getByTestId('home-screen').getByRole('button', { name: 'I’m done' }).click();
-    await page.getByTestId('attract-screen').waitFor();
+    // Home has a tile per mode, the native one too: its hosted page, a second session for Sanne.
+    await page.getByTestId('service-tiles').getByRole('button', { name: START_LABEL[mode] }).click();
+    const hosted = await expectPortal(mode, config, sanne.uuid);
+    expect(hosted).not.toBe(visitSession.uuid);
+    await checkShopperScreen(page, `modes-${mode}-portal`);
+    await finishPortal();
   }
 
   it('regular: a card opens home and tags the visit with a default session for the shopper', async () => {
@@ -254,7 +256,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     configure({ 'portal.allowedOrigins': [], 'kiosk.modes': ['regular'] });
   });
 
-  it('several hosted modes on a native kiosk: home has a tile each, in order, and each tile starts a session of its own mode', async () => {
+  it('several modes on a native kiosk: home has a tile each, in order, and each tile starts a session of its own mode', async () => {
     const config = configure({ 'kiosk.modes': ['regular', 'credit-reception', 'pay-prepaid'] });
     // The last test's hosted start button goes once the page has the new settings: a card now opens home.
     await page.getByTestId('attract-screen').getByRole('button', { name: START_LABEL['credit-reception'] }).waitFor({ state: 'detached' });
@@ -263,9 +265,10 @@ describe('kiosk modes: every mode starts its own portal session with the configu
       const before = logged().length;
       await scannerBurst(page, sanne.card);
       const tiles = page.getByTestId('home-screen').getByTestId('service-tiles');
-      // Both tiles, in the configured order.
+      // A tile per mode, in the configured order.
       await tiles.waitFor();
       await expect.poll(() => tiles.getByRole('button').allTextContents(), { timeout: 5_000 }).toEqual([
+        expect.stringContaining(START_LABEL.regular),
         expect.stringContaining(START_LABEL['credit-reception']),
         expect.stringContaining(START_LABEL['pay-prepaid']),
       ]);
