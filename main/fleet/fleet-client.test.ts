@@ -240,31 +240,6 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await command('screenshot', '{"id":"attract"}')).toMatchObject({ id: 'attract', ok: true, result: { screenshot: 'taken' } });
   });
 
-  it('waits for idle before a reload unless forced', async () => {
-    const activity = idleKiosk();
-    activity.report(screen, 'visit');
-    let reloads = 0;
-    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
-    const client = kiosk({
-      commands: fleetCommands({
-        config,
-        logger: silentLogger,
-        doctor: async () => [],
-        diagnostics: async () => ({}),
-        activity,
-        restart: () => {},
-        reload: () => (reloads += 1),
-        idleWaitMs: 300,
-        idlePollMs: 20,
-      }),
-    });
-    await until(() => client.state().state === 'online');
-    expect(await command('reload', '{"id":"busy"}')).toMatchObject({ id: 'busy', ok: false, error: expect.stringMatching(/busy/) });
-    expect(reloads).toBe(0);
-    expect(await command('reload', '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true, result: { reload: 'scheduled' } });
-    await until(() => reloads === 1);
-  });
-
   it('refuses config-set on a provisioning-locked key, all or nothing, and malformed payloads without crashing', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
     const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.modes': ['regular'] } });
@@ -286,12 +261,11 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await command('update-check', '{"id":"u2"}')).toMatchObject({ id: 'u2', ok: true });
   });
 
-  it('waits for idle before a restart unless forced', async () => {
-    // A shopper's visit on the screen: restart waits until it ends (back to the attract screen).
-    const screen = new BridgeConnection('window-1');
+  it.each(['restart', 'reload'] as const)('waits for idle before a %s unless forced', async (name) => {
+    // A shopper's visit on the screen: the command waits until it ends (back to the attract screen).
     const activity = new KioskActivity({ locksHeld: () => 0 });
     activity.report(screen, 'visit');
-    let restarts = 0;
+    const done = { restart: 0, reload: 0 };
     const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
     const client = kiosk({
       commands: fleetCommands({
@@ -300,20 +274,22 @@ describe('fleet client against a real Mosquitto', () => {
         doctor: async () => [],
         diagnostics: async () => ({}),
         activity,
-        restart: () => (restarts += 1),
+        restart: () => (done.restart += 1),
+        reload: () => (done.reload += 1),
         idleWaitMs: 300,
         idlePollMs: 20,
       }),
     });
     await until(() => client.state().state === 'online');
 
-    expect(await command('restart', '{"id":"busy"}')).toMatchObject({ id: 'busy', ok: false, error: expect.stringMatching(/busy/) });
-    expect(restarts).toBe(0);
-    expect(await command('restart', '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true });
-    await until(() => restarts === 1);
-    const waiting = command('restart', '{"id":"later"}');
+    expect(await command(name, '{"id":"busy"}')).toMatchObject({ id: 'busy', ok: false, error: expect.stringMatching(/busy/) });
+    expect(done[name]).toBe(0);
+    expect(await command(name, '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true, result: { [name]: 'scheduled' } });
+    await until(() => done[name] === 1);
+    const waiting = command(name, '{"id":"later"}');
     setTimeout(() => activity.report(screen, 'attract'), 100);
     expect(await waiting).toMatchObject({ id: 'later', ok: true });
+    await until(() => done[name] === 2);
   });
 
   it('says so when the broker\'s ACL keeps it from its own topics', async () => {
