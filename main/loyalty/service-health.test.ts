@@ -36,6 +36,18 @@ describe('ServiceHealth for the fleet', () => {
     health.close();
   });
 
+  it('counts 429s as rate_limited, apart from outages: the kiosk stays in service and no outage minute accrues', async () => {
+    const { health, clock } = healthOnClock();
+    const busy = new LoyaltyError({ kind: 'rate_limited', status: 429, code: 429, message: 'too many requests', retryAfterMs: 30_000 });
+    await expect(health.track(Promise.reject(busy))).rejects.toBe(busy);
+    await expect(health.track(Promise.reject(busy))).rejects.toBe(busy);
+    clock.now += 60_000;
+    expect(health.status().available).toBe(true);
+    expect(health.outOfServiceMs()).toBe(0);
+    expect(health.errorCounts()).toEqual({ 'rate_limited:429:429': 2 });
+    health.close();
+  });
+
   it('counts failed platform calls by kind, status and platform code, and nothing else', async () => {
     const { health } = healthOnClock();
     await health.track(Promise.reject(conflict)).catch(() => undefined);
