@@ -82,51 +82,33 @@ export function isLoopbackUrl(url: URL): boolean {
 }
 
 /**
- * The platform's address: credentials travel with every request, so never in clear over a network.
- * zod runs the refinements even after the url check failed: an unparsable value is left to that check.
+ * An address on `scheme` (`https`, `mqtts`) or, only on this computer, on its plain form: what
+ * travels there (credentials, commands, installers) is never in clear over a network. zod runs the
+ * refinements even after the url check failed: an unparsable value is left to that check.
  */
-const apiBaseUrl = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => !value.endsWith('/'), 'leave out the trailing slash')
-  .refine((value) => {
+function secureUrl(scheme: 'https' | 'mqtts') {
+  const plain = scheme.slice(0, -1);
+  return z.url({ protocol: new RegExp(`^${plain}s?$`) }).refine((value) => {
     if (!URL.canParse(value)) return true;
     const url = new URL(value);
-    return url.protocol === 'https:' || isLoopbackUrl(url);
-  }, 'use https; plain http is allowed only to this computer (localhost)');
+    return url.protocol === `${scheme}:` || isLoopbackUrl(url);
+  }, `use ${scheme}; plain ${plain} is allowed only to this computer (localhost)`);
+}
 
-/**
- * The fleet broker's address: the broker password travels on connect, and commands arrive on it,
- * so TLS (`mqtts://`) unless the broker is this computer.
- */
-const mqttUrl = z
-  .url({ protocol: /^mqtts?$/ })
-  .refine((value) => {
-    if (!URL.canParse(value)) return true;
-    const url = new URL(value);
-    return url.protocol === 'mqtts:' || isLoopbackUrl(url);
-  }, 'use mqtts; plain mqtt is allowed only to this computer (localhost)');
+/** The platform's address: credentials travel with every request. */
+const apiBaseUrl = secureUrl('https').refine((value) => !value.endsWith('/'), 'leave out the trailing slash');
 
-/**
- * The update feed (electron-builder's `latest*.yml`): what is installed comes from it, so https
- * unless it is this computer (a test feed, a local mirror).
- */
-const feedUrl = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => {
-    if (!URL.canParse(value)) return true;
-    const url = new URL(value);
-    return url.protocol === 'https:' || isLoopbackUrl(url);
-  }, 'use https; plain http is allowed only to this computer (localhost)');
+/** The fleet broker's address: the broker password travels on connect, and commands arrive on it. */
+const mqttUrl = secureUrl('mqtts');
+
+/** The update feed (electron-builder's `latest*.yml`): what is installed comes from it. */
+const feedUrl = secureUrl('https');
 
 /** A web origin the kiosk may frame (`https://portal.example`): scheme, host and port, no path. */
-const frameOrigin = z
-  .url({ protocol: /^https?$/ })
-  .refine((value) => !URL.canParse(value) || new URL(value).origin === value, 'an origin only, like https://portal.example (no path, no trailing slash)')
-  .refine((value) => {
-    if (!URL.canParse(value)) return true;
-    const url = new URL(value);
-    return url.protocol === 'https:' || isLoopbackUrl(url);
-  }, 'use https; plain http is allowed only to this computer (localhost)');
+const frameOrigin = secureUrl('https').refine(
+  (value) => !URL.canParse(value) || new URL(value).origin === value,
+  'an origin only, like https://portal.example (no path, no trailing slash)',
+);
 
 /** One weekday's quiet hours; null: that day has none. */
 const quietRange = LocalTimeRange.nullable().default(null);
