@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.node.ts';
 
 export type FakeCamera = { video: string } | 'none';
@@ -30,3 +30,21 @@ export async function recordRequests(context: BrowserContext): Promise<string[]>
   });
   return urls;
 }
+
+/** Keeps every stream the context's pages open (getUserMedia), so a test can check the app ended its tracks. */
+export async function recordCameraStreams(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const streams: MediaStream[] = [];
+    (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams = streams;
+    const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+    navigator.mediaDevices.getUserMedia = async (constraints) => {
+      const stream = await open(constraints);
+      streams.push(stream);
+      return stream;
+    };
+  });
+}
+
+/** The state of every track of every camera stream the page opened (recordCameraStreams). */
+export const cameraTrackStates = (page: Page) =>
+  page.evaluate(() => (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams.flatMap((stream) => stream.getTracks().map((track) => track.readyState)));

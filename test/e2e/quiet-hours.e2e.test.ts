@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEKDAYS } from '../../common/local-time.std.ts';
+import { cameraTrackStates, recordCameraStreams } from '../camera/camera-browser.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, kioskLog, recordBridgeCalls, scannerBurst, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 
@@ -22,10 +23,6 @@ function quietHoursAroundNow(): Record<string, string> {
 
 /** The text of every button a click reached (recorded by the context's init script). */
 const pressedButtons = (page: Page) => page.evaluate(() => (window as unknown as { pressed: string[] }).pressed);
-
-/** The state of every track of every camera stream the page opened (recorded by the context's init script). */
-const cameraTrackStates = (page: Page) =>
-  page.evaluate(() => (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams.flatMap((stream) => stream.getTracks().map((track) => track.readyState)));
 
 /**
  * Quiet hours in the real renderer through the browser host: the idle kiosk goes black and lets
@@ -55,15 +52,8 @@ describe('quiet hours: the sleeping kiosk', () => {
       const pressed: string[] = [];
       (window as unknown as { pressed: string[] }).pressed = pressed;
       document.addEventListener('click', (event) => pressed.push((event.target as HTMLElement).closest('button')?.textContent?.trim() ?? 'no button'));
-      const streams: MediaStream[] = [];
-      (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams = streams;
-      const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-      navigator.mediaDevices.getUserMedia = async (constraints) => {
-        const stream = await open(constraints);
-        streams.push(stream);
-        return stream;
-      };
     });
+    await recordCameraStreams(context);
   });
   afterAll(async () => {
     await browser?.close();

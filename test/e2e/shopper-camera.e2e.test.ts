@@ -3,17 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchCameraChromium, recordRequests } from '../camera/camera-browser.node.ts';
+import { cameraTrackStates, launchCameraChromium, recordCameraStreams, recordRequests } from '../camera/camera-browser.node.ts';
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, checkShopperScreen, kioskLog, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
-
-/** The state of every track of every stream the page's getUserMedia opened (recorded by the test's init script). */
-const cameraTrackStates = (page: Page) =>
-  page.evaluate(() => (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams.flatMap((stream) => stream.getTracks().map((track) => track.readyState)));
 
 // The whole camera path in the real renderer: Chromium's fake camera plays Sanne's card (as a QR
 // code and as an EAN-13), the attract screen's scanner decodes it in its worker, and she is home.
@@ -42,17 +38,8 @@ describe('shopper journey: card held up to the camera', () => {
     const context = await browser.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
     const requests = await recordRequests(context);
     await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
-    // Every stream the kiosk opens, kept here so its tracks can be checked after the app lets go of it.
-    await context.addInitScript(() => {
-      const streams: MediaStream[] = [];
-      (window as unknown as { cameraStreams: MediaStream[] }).cameraStreams = streams;
-      const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-      navigator.mediaDevices.getUserMedia = async (constraints) => {
-        const stream = await open(constraints);
-        streams.push(stream);
-        return stream;
-      };
-    });
+    // Every stream the kiosk opens, kept so its tracks can be checked after the app lets go of it.
+    await recordCameraStreams(context);
     const page = await context.newPage();
     await page.goto(kiosk.host.url);
     await page.getByTestId('camera-scan').waitFor();
@@ -83,13 +70,19 @@ describe('shopper journey: card held up to the camera', () => {
     await context.close();
   });
 
+  /** The kiosk in a browser with no camera at all (camera permission granted, so the absence is what fails). */
+  async function openCameraless(cameraless: Browser): Promise<Page> {
+    const context = await cameraless.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
+    await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
+    const page = await context.newPage();
+    await page.goto(kiosk.host.url);
+    return page;
+  }
+
   it('without a camera, offers the hand scanner and no error (the error goes to the log), in the shopper\'s language', async () => {
     const cameraless = await launchCameraChromium('none');
     try {
-      const context = await cameraless.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
-      await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
-      const page = await context.newPage();
-      await page.goto(kiosk.host.url);
+      const page = await openCameraless(cameraless);
       const attract = page.getByTestId('attract-screen');
       await expect.poll(() => attract.getAttribute('data-scanner-type')).toBe('hand_scanner');
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(messages.en['attract.scan.hand_scanner']);
@@ -108,10 +101,7 @@ describe('shopper journey: card held up to the camera', () => {
     new ConfigStore({ dataDir: kiosk.dataDir, logger: silentLogger }).set('scanner.connection', 'serial');
     const cameraless = await launchCameraChromium('none');
     try {
-      const context = await cameraless.newContext({ viewport: KIOSK_VIEWPORTS.portrait });
-      await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
-      const page = await context.newPage();
-      await page.goto(kiosk.host.url);
+      const page = await openCameraless(cameraless);
       await page.getByRole('button', { name: messages.nl['language.name'] }).click();
       await page.getByTestId('try-sample').click();
       await page.locator(`[data-sample="${cardOf(kiosk.manifest, 'sanne.devries@example.nl').card}"]`).click();
