@@ -9,7 +9,7 @@ import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { type FleetClient, type FleetClientOptions, startFleetClient } from './fleet-client.node.ts';
-import { fleetCommands } from './fleet-commands.node.ts';
+import { fleetCommands, type FleetCommandOptions } from './fleet-commands.node.ts';
 import { FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
@@ -21,6 +21,23 @@ const idleKiosk = () => {
   activity.report(screen, 'attract');
   return activity;
 };
+
+/** A settings file of its own, with the keys a provisioning file would lock, if any. */
+const freshConfig = (locked?: Record<string, unknown>) =>
+  new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger, locked });
+
+/** The kiosk's fleet commands over quiet defaults (an idle kiosk, empty reports); a test sets what it looks at. */
+function commandsWith(options: Partial<FleetCommandOptions> = {}) {
+  return fleetCommands({
+    config: freshConfig(),
+    logger: silentLogger,
+    doctor: async () => [],
+    diagnostics: async () => ({}),
+    activity: idleKiosk(),
+    restart: () => {},
+    ...options,
+  });
+}
 /** The first bytes of every PNG: what a screenshot answer must decode to. */
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -157,17 +174,14 @@ describe('fleet client against a real Mosquitto', () => {
   });
 
   it('answers every command on its result topic with the request\'s correlation id', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
-    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.modes': ['regular'] } });
+    const config = freshConfig({ 'kiosk.modes': ['regular'] });
     let restarts = 0;
     let reloads = 0;
     const client = kiosk({
-      commands: fleetCommands({
+      commands: commandsWith({
         config,
-        logger: silentLogger,
         doctor: async () => [{ name: 'config', status: 'OK', detail: 'fine' }],
         diagnostics: async () => ({ version: '1.2.3' }),
-        activity: idleKiosk(),
         restart: () => (restarts += 1),
         reload: () => (reloads += 1),
         screenshot: async () => Buffer.concat([PNG_SIGNATURE, Buffer.from('attract screen')]),
@@ -190,10 +204,7 @@ describe('fleet client against a real Mosquitto', () => {
   });
 
   it('answers reload and screenshot with unsupported where the host cannot do them', async () => {
-    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
-    const client = kiosk({
-      commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity: idleKiosk(), restart: () => {} }),
-    });
+    const client = kiosk({ commands: commandsWith() });
     await until(() => client.state().state === 'online');
     expect(await command('reload', '{"id":"r3"}')).toEqual({ id: 'r3', ok: true, result: { reload: 'unsupported' } });
     expect(await command('screenshot', '{"id":"s2"}')).toEqual({ id: 's2', ok: true, result: { screenshot: 'unsupported' } });
@@ -203,15 +214,9 @@ describe('fleet client against a real Mosquitto', () => {
     const activity = idleKiosk();
     let captures = 0;
     let startVisitMidCapture = false;
-    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
     const client = kiosk({
-      commands: fleetCommands({
-        config,
-        logger: silentLogger,
-        doctor: async () => [],
-        diagnostics: async () => ({}),
+      commands: commandsWith({
         activity,
-        restart: () => {},
         screenshot: async () => {
           captures += 1;
           // A shopper scans while the page is being captured: the picture may show their visit.
@@ -241,11 +246,8 @@ describe('fleet client against a real Mosquitto', () => {
   });
 
   it('refuses config-set on a provisioning-locked key, all or nothing, and malformed payloads without crashing', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-'));
-    const config = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'kiosk.modes': ['regular'] } });
-    const client = kiosk({
-      commands: fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity: idleKiosk(), restart: () => {} }),
-    });
+    const config = freshConfig({ 'kiosk.modes': ['regular'] });
+    const client = kiosk({ commands: commandsWith({ config }) });
     await until(() => client.state().state === 'online');
 
     const locked = await command('config-set', '{"id":"c2","values":{"idle.timeoutSeconds":300,"kiosk.modes":["vouchers"]}}');
@@ -266,13 +268,8 @@ describe('fleet client against a real Mosquitto', () => {
     const activity = new KioskActivity({ locksHeld: () => 0 });
     activity.report(screen, 'visit');
     const done = { restart: 0, reload: 0 };
-    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-config-')), logger: silentLogger });
     const client = kiosk({
-      commands: fleetCommands({
-        config,
-        logger: silentLogger,
-        doctor: async () => [],
-        diagnostics: async () => ({}),
+      commands: commandsWith({
         activity,
         restart: () => (done.restart += 1),
         reload: () => (done.reload += 1),
