@@ -76,7 +76,19 @@ export interface KioskPageOptions {
 async function newKioskPage(browser: Browser, viewport: keyof typeof KIOSK_VIEWPORTS, { fakeClock = false }: KioskPageOptions): Promise<Page> {
   const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
   if (fakeClock) await page.clock.install();
+  await throttleCpu(page);
   return page;
+}
+
+/**
+ * `KIOSK_TEST_CPU_THROTTLE=N` runs every kiosk page N times slower (Chromium's own CPU throttling):
+ * a busy kiosk on demand, to find the races a quiet machine hides.
+ */
+async function throttleCpu(page: Page): Promise<void> {
+  const rate = Number(process.env.KIOSK_TEST_CPU_THROTTLE ?? 1);
+  if (!(rate > 1)) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
 }
 
 async function loadKiosk(page: Page, kiosk: KioskUnderTest): Promise<void> {
