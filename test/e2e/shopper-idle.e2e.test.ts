@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, stopPageClock } from '../support/kiosk-journey.node.ts';
 
 /** The shortest idle time the config allows; the warning then counts down another 10 s. */
 const IDLE_SECONDS = 10;
@@ -9,7 +9,8 @@ const WARNING_SECONDS = 10;
 /**
  * A shopper walks away mid-redeem: "are you still there?", then the kiosk starts over on its own,
  * gives the voucher's lock back and forgets everything about the shopper. A touch during the
- * warning keeps the visit. (These waits are real: the idle timer runs on the renderer's clock.)
+ * warning keeps the visit. The idle timer runs on the page's clock, which only the test moves:
+ * each wait ends to the millisecond, on a quiet machine or a busy one.
  */
 describe('shopper journey: walking away', () => {
   const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner', 'idle.timeoutSeconds': IDLE_SECONDS });
@@ -25,30 +26,33 @@ describe('shopper journey: walking away', () => {
   }
 
   it('leaves the confirm screen alone: warning, then a fresh attract screen and the voucher released', async () => {
-    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true });
+    await stopPageClock(page);
     const freshAttract = await bodyText(page);
     await toHome(page);
     await page.getByRole('button', { name: /Gratis koffie/ }).filter({ hasText: 'Valid until' }).click();
     await page.getByTestId('voucher-screen').waitFor();
     await page.getByTestId('redeem').click();
     await page.getByTestId('confirm-screen').waitFor();
-    const lastTouch = Date.now();
     expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
 
-    // Hands off. The warning comes after the idle time, over the confirm screen.
+    // Hands off. The warning comes after the idle time to the millisecond, over the confirm screen.
     const warning = page.getByTestId('idle-warning');
-    await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
-    const warnedAfter = Date.now() - lastTouch;
-    expect(warnedAfter).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 500);
+    await page.clock.runFor(IDLE_SECONDS * 1000 - 1);
+    await expect(warning.count()).resolves.toBe(0);
+    await page.clock.runFor(1);
+    await warning.waitFor();
     await expect(page.getByRole('alertdialog', { name: 'Are you still there?' }).isVisible()).resolves.toBe(true);
-    await expect(warning.textContent()).resolves.toMatch(/Starting over in \d+ seconds/);
+    await expect(warning.textContent()).resolves.toMatch(/Starting over in 10 seconds/);
     await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
     expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
     await checkShopperScreen(page, 'idle-warning');
 
-    // Still hands off: the countdown runs out and the kiosk starts over.
-    await page.getByTestId('attract-screen').waitFor({ timeout: (WARNING_SECONDS + 5) * 1000 });
-    expect(Date.now() - lastTouch - warnedAfter).toBeGreaterThanOrEqual(WARNING_SECONDS * 1000 - 500);
+    // Still hands off: the countdown runs out (it looks four times a second) and the kiosk starts over.
+    await page.clock.runFor(WARNING_SECONDS * 1000 - 250);
+    await expect(warning.textContent()).resolves.toMatch(/Starting over in 1 seconds?/);
+    await page.clock.runFor(250);
+    await page.getByTestId('attract-screen').waitFor();
     await expect(warning.count()).resolves.toBe(0);
 
     // The platform has the voucher back: ACTIVE, not redeemed.
@@ -68,22 +72,25 @@ describe('shopper journey: walking away', () => {
   });
 
   it('keeps the visit when the shopper touches the screen during the warning', async () => {
-    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape', { fakeClock: true });
+    await stopPageClock(page);
     await toHome(page);
     const warning = page.getByTestId('idle-warning');
-    await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
+    await page.clock.runFor(IDLE_SECONDS * 1000);
+    await warning.waitFor();
     await checkShopperScreen(page, 'idle-warning');
 
     await page.getByRole('button', { name: /still here/ }).tap();
-    const touched = Date.now();
     await warning.waitFor({ state: 'detached' });
     await expect(page.getByTestId('home-screen').isVisible()).resolves.toBe(true);
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
 
     // The idle time starts again from the touch: the old countdown's end passes unnoticed, and
-    // the next warning, a full idle time later, still finds the shopper's home screen.
-    await warning.waitFor({ timeout: (IDLE_SECONDS + 5) * 1000 });
-    expect(Date.now() - touched).toBeGreaterThanOrEqual(IDLE_SECONDS * 1000 - 500);
+    // the next warning comes a full idle time after the touch, still over the shopper's home screen.
+    await page.clock.runFor(IDLE_SECONDS * 1000 - 1);
+    await expect(warning.count()).resolves.toBe(0);
+    await page.clock.runFor(1);
+    await warning.waitFor();
     await expect(page.getByTestId('home-screen').isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('attract-screen').count()).resolves.toBe(0);
 

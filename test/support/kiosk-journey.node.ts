@@ -94,6 +94,17 @@ async function throttleCpu(page: Page): Promise<void> {
 async function loadKiosk(page: Page, kiosk: KioskUnderTest): Promise<void> {
   await page.goto(kiosk.host.url);
   await page.getByTestId('attract-screen').waitFor();
+  // Lifted two frames after the first screen: until then a tap would land on the cover.
+  await page.locator('#boot-cover').waitFor({ state: 'detached' });
+}
+
+/**
+ * From here the page's clock (installed with `fakeClock`) moves only when the test moves it: an
+ * idle time or a countdown then ends exactly where the test says, however busy the machine is.
+ */
+export async function stopPageClock(page: Page): Promise<void> {
+  // A second ahead of the page's own time: the clock may only be moved forward.
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
 }
 
 export async function openKiosk(
@@ -172,19 +183,33 @@ interface AxeFinding {
  */
 export async function expectAccessible(page: Page, screen = ''): Promise<void> {
   await page.locator('main.kiosk:not([aria-busy="true"])').waitFor();
-  // Not addScriptTag: the kiosk's CSP (script-src 'self') rightly refuses an inline <script>;
-  // DevTools evaluation is outside the CSP, and axe itself needs no eval.
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(fs.readFileSync(AXE_SCRIPT, 'utf8'));
-  const violations = await page.evaluate(async () => {
-    const { axe } = window as unknown as { axe: { run(context: Document, options: { iframes: boolean }): Promise<{ violations: AxeFinding[] }> } };
-    // The portal's frame holds the platform's hosted page, not the kiosk's; axe checks the frame element itself.
-    const { violations } = await axe.run(document, { iframes: false });
-    return violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) }));
-  });
+  const violations = await runAxe(page);
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
   if (serious.length > 0) throw new Error(`axe on ${screen || page.url()}:\n${serious.join('\n')}`);
+}
+
+/**
+ * axe in a world of its own beside the page's: the page's DOM, but real timers (axe waits on
+ * them, and a test may hold the page's clock still) and none of the kiosk's globals touched.
+ * DevTools evaluation is outside the kiosk's CSP (script-src 'self'), which rightly refuses an inline <script>.
+ */
+async function runAxe(page: Page): Promise<AxeFinding[]> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { executionContextId: contextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'axe' });
+    await cdp.send('Runtime.evaluate', { contextId, expression: fs.readFileSync(AXE_SCRIPT, 'utf8') });
+    // The portal's frame holds the platform's hosted page, not the kiosk's; axe checks the frame element itself.
+    const expression = `axe.run(document, { iframes: false }).then(({ violations }) =>
+      violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) })))`;
+    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true, returnByValue: true });
+    if (exceptionDetails) throw new Error(`axe failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+    return result.value as AxeFinding[];
+  } finally {
+    await cdp.detach();
+  }
 }
 
 /** The least a shopper's finger must hit, both ways (WCAG 2.5.5 asks 44 px). */
