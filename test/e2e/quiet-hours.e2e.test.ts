@@ -45,7 +45,8 @@ describe('quiet hours: the sleeping kiosk', () => {
       // Chromium's own fake camera: a moving test pattern, no code in it.
       launchChromium({ args: ['--use-fake-device-for-media-stream'] }),
     ]);
-    context = await browser.newContext({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
+    // With motion: this test checks the drift that keeps the panel from burning in.
+    context = await browser.newContext({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true, reducedMotion: 'no-preference' });
     await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
     await context.addInitScript(() => {
       // Every click that reached the page's controls (the bubble phase at the document): what a tap pressed.
