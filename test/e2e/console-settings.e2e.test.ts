@@ -36,7 +36,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await launchChromium();
+  // Chromium's own camera, always granted: a camera kiosk here shows its camera's screen, not
+  // the hand scanner it falls back to once a missing camera has failed (that is a race to lose).
+  browser = await launchChromium({ args: ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'] });
 });
 afterAll(async () => {
   await browser?.close();
