@@ -96,6 +96,16 @@ function secureUrl(scheme: 'https' | 'mqtts') {
 }
 
 /** The platform's address: credentials travel with every request. */
+/**
+ * A PIN as the kiosk stores it (main/manager/pin-hash.node.ts): `scrypt$N$r$p$<salt>$<hash>`, a
+ * 16-byte salt and a 32-byte hash in base64url, with costs in the range a kiosk can check. Anything
+ * else (a hand-made string, a cost that would exhaust memory at every unlock) is refused wherever
+ * it comes from.
+ */
+const pinHash = z
+  .string()
+  .regex(/^scrypt\$(16384|32768|65536|131072)\$([1-9]|1[0-6])\$[1-4]\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/, 'a PIN hash as the kiosk writes it (kioskctl pin set)');
+
 const apiBaseUrl = secureUrl('https').refine((value) => !value.endsWith('/'), 'leave out the trailing slash');
 
 /** The fleet broker's address: the broker password travels on connect, and commands arrive on it. */
@@ -196,7 +206,7 @@ export const KioskConfig = z
           .default('#1f5fbf'),
       })
       .prefault({}),
-    manager: z.object({ pinHash: z.string().min(1).nullable().default(null) }).prefault({}),
+    manager: z.object({ pinHash: pinHash.nullable().default(null) }).prefault({}),
     fleet: z
       .object({
         /** null: the hostname (resolved in main; this schema runs where there is no os). */

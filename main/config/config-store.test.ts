@@ -16,7 +16,7 @@ const storedKiosk = {
   schemaVersion: 2,
   api: { baseUrl: 'https://loyalty.example.com/api', shopUuid: '7d5b3f0e-3c1a-4f8e-9a57-0c2d7b1e4a10' },
   kiosk: { modes: ['vouchers'] },
-  manager: { pinHash: 'scrypt$16384$8$1$c2FsdA$aGFzaA' },
+  manager: { pinHash: 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g' },
 };
 const storedConfig = () => KioskConfig.parse(storedKiosk);
 
@@ -49,6 +49,22 @@ describe('ConfigStore', () => {
     const provisioned = new ConfigStore({ dataDir: tempDir(), logger: silentLogger, locked: { 'api.baseUrl': 'https://loyalty.example' } });
     expect(provisioned.getKey('session.enable_email_identification')).toBe(false);
     expect(provisioned.getKey('session.enable_on_screen_keyboard')).toBe(false);
+  });
+
+  it('refuses a PIN hash that is not one the kiosk writes, from a file or a command, and keeps the stored one (#20 §1)', async () => {
+    const { hashPin } = await import('../manager/pin-hash.node.ts');
+    const real = await hashPin('2580');
+    expect(KioskConfig.safeParse({ manager: { pinHash: real } }).success).toBe(true);
+    const malformed = ['x', 'scrypt$1$1$1$a$b', `${real}$`, real.replace('$32768$', '$1073741824$'), real.slice(0, -1), real.replace('scrypt', 'bcrypt')];
+    for (const pinHash of malformed) expect(KioskConfig.safeParse({ manager: { pinHash } }).success).toBe(false);
+
+    const dir = tempDir();
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    store.set('manager.pinHash', real);
+    for (const pinHash of malformed) expect(() => store.set('manager.pinHash', pinHash)).toThrow(ConfigError);
+    // A file edited by hand: the bad hash is dropped, never trusted (the console then stays locked or asks for a PIN).
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ ...storedKiosk, manager: { pinHash: 'scrypt$1$1$1$a$b' } }));
+    expect(new ConfigStore({ dataDir: dir, logger: silentLogger }).getKey('manager.pinHash')).toBeNull();
   });
 
   it('sets typed values from text and keeps them across a reopen', () => {

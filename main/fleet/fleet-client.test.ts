@@ -263,6 +263,26 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await command('update-check', '{"id":"u2"}')).toMatchObject({ id: 'u2', ok: true });
   });
 
+  it('refuses config-set of the PIN and of the fleet link, naming the key, and changes nothing (#20 §1)', async () => {
+    const config = freshConfig();
+    const client = kiosk({ commands: commandsWith({ config }) });
+    await until(() => client.state().state === 'online');
+    const before = JSON.stringify(config.get());
+    const attempts = [
+      ['manager.pinHash', null],
+      ['manager.pinHash', 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g'],
+      ['fleet.mqtt.url', 'mqtt://127.0.0.1:1'],
+      ['fleet.kioskId', 'someone-else'],
+      ['fleet.enabled', false],
+    ] as const;
+    for (const [index, [key, value]] of attempts.entries()) {
+      // Beside an allowed key: all or nothing.
+      const answer = await command('config-set', JSON.stringify({ id: `k${index}`, values: { 'idle.timeoutSeconds': 120, [key]: value } }));
+      expect(answer).toEqual({ id: `k${index}`, ok: false, error: expect.stringContaining(`refused: ${key} is not set over the fleet`) });
+    }
+    expect(JSON.stringify(config.get())).toBe(before);
+  });
+
   it.each(['restart', 'reload'] as const)('waits for idle before a %s unless forced', async (name) => {
     // A shopper's visit on the screen: the command waits until it ends (back to the attract screen).
     const activity = new KioskActivity({ locksHeld: () => 0 });

@@ -50,6 +50,8 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     'config-set': async (request) => {
       const parsed = ConfigSetArgs.safeParse(request);
       if (!parsed.success) throw new Error('config-set needs "values": an object of dotted keys and values');
+      const kept = Object.keys(parsed.data.values).find(keptFromFleet);
+      if (kept !== undefined) throw new Error(`refused: ${kept} is not set over the fleet (the PIN from the console or kioskctl, the broker from provisioning or kioskctl)`);
       // All or nothing: setMany checks every key (and refuses provisioning-locked ones) before writing.
       config.setMany(parsed.data.values);
       logger.info('settings changed by the fleet', { keys: Object.keys(parsed.data.values) });
@@ -61,6 +63,13 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     'update-check': update ? () => checkForUpdate(options, update) : async () => ({ update: 'unsupported' }),
   };
 }
+
+/**
+ * Keys the broker may not set: the manager's PIN (whoever could publish would own the console) and
+ * the fleet link itself (a broker that moves the kiosk to another broker, or cuts it off).
+ */
+const FLEET_KEPT_SECTIONS = ['manager', 'fleet'];
+const keptFromFleet = (key: string) => FLEET_KEPT_SECTIONS.some((section) => key === section || key.startsWith(`${section}.`));
 
 /** Checks now; a download may take longer than a fleet wants to wait: then the answer says `downloading`. */
 async function checkForUpdate({ logger, updateAnswerMs = 20_000 }: FleetCommandOptions, update: NonNullable<FleetCommandOptions['update']>) {

@@ -315,7 +315,7 @@ describe('kioskctl on a kiosk\'s own files', () => {
 
   it('the read-only commands never write, create or move anything in the settings, even a file with bad values', async () => {
     const dir = tempDir();
-    const original = JSON.stringify({ idle: { timeoutSeconds: 5 }, kiosk: { mode: 'vouchers' }, manager: { pinHash: 'scrypt$1$1$1$a$b' } });
+    const original = JSON.stringify({ idle: { timeoutSeconds: 5 }, kiosk: { mode: 'vouchers' }, manager: { pinHash: 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g' } });
     fs.writeFileSync(configFile(dir), original);
     const runs = await Promise.all(
       [['config', 'show'], ['config', 'get', 'kiosk.modes'], ['config', 'keys'], ['doctor'], ['secrets', 'status']].map((args) => kioskctl(dir, args)),

@@ -26,7 +26,7 @@ const RUNS = [
   { name: 'kioskctl config show and get', seed: 1_212_004, inputs: 1_500 },
 ] as const;
 
-const PIN_HASH = 'scrypt$16384$8$1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNo';
+const PIN_HASH = 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';
 
 /** A connected kiosk's settings: what one bad value elsewhere must never take with it. */
 const baseFile = (): Record<string, unknown> => ({
