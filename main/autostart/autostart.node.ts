@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { buildOutput } from '../paths/build-output.node.ts';
 
-/** The shipped unit and entry (build/linux in a checkout, which is where kioskctl runs from). */
-export const SHIPPED_AUTOSTART_DIR = path.resolve(import.meta.dirname, '../../build/linux');
+/** The shipped unit and entry (build/linux in a checkout, which is where kioskctl runs from, from source or bundled). */
+export const SHIPPED_AUTOSTART_DIR = path.join(buildOutput.root, 'build', 'linux');
 
 const UNIT = 'loyalty-kiosk.service';
 const DESKTOP_ENTRY = 'loyalty-kiosk.desktop';

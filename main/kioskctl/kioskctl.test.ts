@@ -12,6 +12,7 @@ import { KeytarSecretStore, SECRET_NAMES } from '../secrets/secret-store.node.ts
 import { runKioskctl } from './commands.node.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 import { startMosquitto } from '../../test/support/mosquitto.node.ts';
+import { builtCli } from '../../test/support/built-cli.node.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -46,7 +47,7 @@ function kioskctl(dataDir: string, args: string[], options: { stdin?: string; en
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args],
+      [builtCli('kioskctl'), '--data', dataDir, ...args],
       {
         encoding: 'utf8',
         env: {

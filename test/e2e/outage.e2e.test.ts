@@ -10,6 +10,7 @@ import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, checkShopperScreen, kioskLog, platformClientFor, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
+import { builtCli } from '../support/built-cli.node.ts';
 
 /**
  * A connected kiosk (not demo): the platform is a sandbox in its own process, its credentials in
@@ -29,11 +30,11 @@ interface SandboxProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `tsx sandbox/cli.node.ts --port N --data DIR` as its own process, the way a store trial runs it. */
+/** The sandbox CLI (`--port N --data DIR`) as its own process, the way a store trial runs it. */
 async function startSandboxProcess(dataDir: string, port: number): Promise<SandboxProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'sandbox/cli.node.ts', '--port', String(port), '--data', dataDir],
+    [builtCli('sandbox'), '--port', String(port), '--data', dataDir],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -11,6 +11,7 @@ import { screenshot } from '../support/kiosk-journey.node.ts';
 import { tapCorner } from '../support/manager-console.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { makeFolderReadOnly } from '../support/read-only-folder.node.ts';
+import { builtCli } from '../support/built-cli.node.ts';
 
 // The browser host as a kiosk image runs it: its own process, under this file's own keychain name.
 const env = { KIOSK_KEYCHAIN_SERVICE: `loyalty-kiosk-test-${crypto.randomUUID()}` };
@@ -33,7 +34,7 @@ const startHost = async (dataDir: string) => {
 /** A browser host expected not to start: its exit code and everything it wrote. */
 function hostThatExits(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'main/browser-host/cli.node.ts', '--no-open', '--port', '0', '--data', dataDir], {
+    const child = spawn(process.execPath, [builtCli('browser-host'), '--no-open', '--port', '0', '--data', dataDir], {
       env: { ...process.env, ...env },
     });
     cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
@@ -47,7 +48,7 @@ function hostThatExits(dataDir: string): Promise<{ code: number | null; stdout: 
 
 function kioskctl(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args], { env: { ...process.env, ...env } }, (_error, stdout) =>
+    const child = execFile(process.execPath, [builtCli('kioskctl'), '--data', dataDir, ...args], { env: { ...process.env, ...env } }, (_error, stdout) =>
       resolve({ code: child.exitCode, stdout }),
     );
   });

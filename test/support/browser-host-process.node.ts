@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
+import { builtCli } from './built-cli.node.ts';
 
 export interface BrowserHostProcess {
   url: string;
@@ -24,7 +25,7 @@ export interface BrowserHostProcess {
 }
 
 /**
- * Starts `start:browser --no-open --port 0` as its own process (built renderer required), the
+ * Starts the built browser host (`start:browser`) with `--no-open --port 0` as its own process, the
  * way a kiosk image or a developer runs it, and waits for the printed launch URL. `entry` runs
  * another script with the same arguments (`npm start`'s launcher); `open` lets it open a browser.
  */
@@ -35,9 +36,8 @@ export async function startBrowserHostProcess(
   const child: ChildProcess = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      options.entry ?? 'main/browser-host/cli.node.ts',
+      // Another script (npm start's launcher) runs from source; the host itself as it is built.
+      ...(options.entry ? ['--import', 'tsx', options.entry] : [builtCli('browser-host')]),
       ...(options.open ? [] : ['--no-open']),
       '--port',
       '0',

@@ -8,6 +8,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
 import { credentialsByScheme } from '../../main/loyalty/request.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from './browser-host-process.node.ts';
+import { builtCli } from './built-cli.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from './chromium.node.ts';
 import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
 import { layouts, type LayoutName } from '../../renderer/keyboard/layouts.std.ts';
@@ -151,7 +152,7 @@ export async function kioskctl(dataDir: string, ...args: string[]): Promise<{ co
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, ...args],
+      [builtCli('kioskctl'), '--data', dataDir, ...args],
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
