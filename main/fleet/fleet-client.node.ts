@@ -1,5 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from '../logging/logger.std.ts';
+import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import { CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
 
 /** A command's work: its arguments are the request's fields; what it returns is the answer. */
@@ -23,7 +24,14 @@ export interface FleetClientOptions {
   healthIntervalMs?: number;
   /** First wait before reconnecting; doubled after each failed attempt up to 60 s. Default 1 s. */
   reconnectMs?: number;
+  /** The commands acted on, kept across restarts; default: in memory only. */
+  memory?: CommandMemory;
+  /** Epoch ms, for a command's `expiresAt`. */
+  now?: () => number;
 }
+
+/** Commands wait their turn, one running at a time; past this many waiting, a command is answered `busy`. */
+export const MAX_WAITING_COMMANDS = 4;
 
 /** `refused`: the broker turned the credentials down (or the ACL the subscription); `lastError` says how. */
 export type FleetConnectionState = 'connecting' | 'online' | 'offline' | 'refused' | 'closed';
@@ -82,7 +90,8 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     client.publishAsync(topics.status, 'online', { qos: 1, retain: true }).catch((error: unknown) => {
       if (client.connected) setState('refused', `the broker refused the kiosk's status (check its ACL): ${String(error)}`);
     });
-    client.subscribeAsync(topics.commands, { qos: 1 }).then(
+    // Retain handling 2: a retained command (left on the broker by mistake or by malice) is never delivered.
+    client.subscribeAsync(topics.commands, { qos: 1, rh: 2 }).then(
       (granted) => granted.some(({ qos }) => qos >= 128) && setState('refused', 'the broker refused the command subscription (check its ACL)'),
       (error: unknown) => setState('refused', `the broker refused the command subscription: ${String(error)}`),
     );
@@ -105,9 +114,12 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     }
     else setState(state === 'online' ? 'offline' : state, error.message);
   });
-  client.on('message', (topic, payload) => {
+  client.on('message', (topic, payload, packet) => {
     const name = topics.commandOf(topic);
-    if (name !== null) void answer(name, payload);
+    if (name === null) return;
+    // A broker that ignores retain handling still marks what it replays from its store.
+    if (packet.retain) logger.warn('a retained fleet command was ignored: clear it on the broker', { command: name });
+    else void answer(name, payload);
   });
 
   async function rereadPassword() {
@@ -115,9 +127,34 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     if (password !== undefined) client.options.password = password ?? undefined;
   }
 
+  const memory = options.memory ?? commandMemory(null, logger);
+  const now = options.now ?? Date.now;
+  let turn: Promise<void> = Promise.resolve();
+  /** Commands taken and not yet answered: the one running and those waiting their turn. */
+  let taken = 0;
+
+  /** Checked at once (malformed, expired, seen before, too many waiting); run in turn, one at a time. */
   async function answer(name: string, payload: Buffer) {
-    const result = await runCommand(options.commands, name, payload);
-    logger.info('fleet command', { command: name, id: result.id, ok: result.ok });
+    const request = readRequest(options.commands, name, payload, now());
+    if (!request.ok) return publishResult(name, request.result);
+    const { id } = request;
+    const recalled = memory.recall(name, id);
+    if (recalled) return publishResult(name, recalled);
+    if (taken > MAX_WAITING_COMMANDS) return publishResult(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' });
+    memory.started(name, id);
+    taken += 1;
+    const run = turn.then(async () => {
+      const result = await runCommand(request.handler, id, request.fields);
+      taken -= 1;
+      memory.finished(name, id, result);
+      await publishResult(name, result);
+    });
+    turn = run.catch(() => undefined);
+    await run;
+  }
+
+  async function publishResult(name: string, result: CommandResult) {
+    logger.info('fleet command', { command: name, id: result.id, ok: result.ok, ...(result.replayed ? { replayed: true } : {}) });
     await client.publishAsync(topics.result(name), JSON.stringify(result), { qos: 1 }).catch((error: unknown) => {
       logger.warn('fleet command result not published', { command: name, error: String(error) });
     });
@@ -155,21 +192,35 @@ function connectOptions(options: FleetClientOptions, statusTopic: string, reconn
   };
 }
 
-/** One command, never thrown: a payload that is no JSON object with an id, or a failing command, is an error answer. */
-async function runCommand(commands: Record<string, FleetCommandHandler>, name: string, payload: Buffer): Promise<CommandResult> {
+type ReadRequest =
+  | { ok: true; id: string; handler: FleetCommandHandler; fields: Record<string, unknown> }
+  | { ok: false; result: CommandResult };
+
+/** A payload that is no JSON object with an id, names no command or has expired gets its error answer here. */
+function readRequest(commands: Record<string, FleetCommandHandler>, name: string, payload: Buffer, now: number): ReadRequest {
   let parsed: unknown;
   try {
     parsed = JSON.parse(payload.toString('utf8'));
   } catch {
-    return { id: null, ok: false, error: 'the payload is no JSON' };
+    return { ok: false, result: { id: null, ok: false, error: 'the payload is no JSON' } };
   }
   const request = CommandRequest.safeParse(parsed);
-  if (!request.success) return { id: null, ok: false, error: 'the payload needs a JSON object with an "id" string' };
-  const { id } = request.data;
+  if (!request.success) {
+    const id = CommandRequest.shape.id.safeParse((parsed as { id?: unknown } | null)?.id);
+    const error = id.success ? '"expiresAt" must be epoch milliseconds or an ISO 8601 time with its offset' : 'the payload needs a JSON object with an "id" string';
+    return { ok: false, result: { id: id.success ? id.data : null, ok: false, error } };
+  }
+  const { id, expiresAt } = request.data;
+  if (expiresAt !== undefined && expiresAt <= now) return { ok: false, result: { id, ok: false, error: 'expired' } };
   const handler = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!handler) return { id, ok: false, error: `unknown command; use ${Object.keys(commands).join(', ')}` };
+  if (!handler) return { ok: false, result: { id, ok: false, error: `unknown command; use ${Object.keys(commands).join(', ')}` } };
+  return { ok: true, id, handler, fields: request.data };
+}
+
+/** One command, never thrown: a failing command is an error answer. */
+async function runCommand(handler: FleetCommandHandler, id: string, fields: Record<string, unknown>): Promise<CommandResult> {
   try {
-    return { id, ok: true, result: await handler(request.data) };
+    return { id, ok: true, result: await handler(fields) };
   } catch (error) {
     return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -8,8 +8,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
-import { type FleetClient, type FleetClientOptions, startFleetClient } from './fleet-client.node.ts';
+import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands, type FleetCommandOptions } from './fleet-commands.node.ts';
+import { commandMemory } from './command-memory.node.ts';
 import { FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
@@ -189,7 +190,7 @@ describe('fleet client against a real Mosquitto', () => {
     });
     await until(() => client.state().state === 'online');
 
-    expect(await command('doctor', '{"id":"d1"}')).toEqual({ id: 'd1', ok: true, result: { checks: [{ name: 'config', status: 'OK', detail: 'fine' }] } });
+    expect(await command('doctor', '{"id":"d1"}')).toEqual({ id: 'd1', ok: true, result: { checks: [{ name: 'config', status: 'OK', detail: 'fine' }], checkedAt: expect.any(Number) } });
     expect(await command('diagnostics', '{"id":"g1"}')).toEqual({ id: 'g1', ok: true, result: { version: '1.2.3' } });
     expect(await command('config-set', '{"id":"c1","values":{"idle.timeoutSeconds":120}}')).toMatchObject({ id: 'c1', ok: true });
     expect(config.get().idle.timeoutSeconds).toBe(120);
@@ -281,6 +282,113 @@ describe('fleet client against a real Mosquitto', () => {
       expect(answer).toEqual({ id: `k${index}`, ok: false, error: expect.stringContaining(`refused: ${key} is not set over the fleet`) });
     }
     expect(JSON.stringify(config.get())).toBe(before);
+  });
+
+  describe('acts on each command once (#20 §3)', () => {
+    it('never runs a command left retained on the broker, at connect or after', async () => {
+      let restarts = 0;
+      await observer.publishAsync(`${PREFIX}/k1/cmd/restart`, '{"id":"retained","force":true}', { qos: 1, retain: true });
+      try {
+        const client = kiosk({ commands: commandsWith({ restart: () => (restarts += 1) }) });
+        await until(() => client.state().state === 'online');
+        // Answered in order: had the retained restart been delivered, it would have run before this.
+        expect(await command('doctor', '{"id":"after-connect"}')).toMatchObject({ id: 'after-connect', ok: true });
+        expect(await command('restart', '{"id":"sent-now","force":true}')).toMatchObject({ id: 'sent-now', ok: true });
+        await until(() => restarts === 1);
+        expect(restarts).toBe(1);
+      } finally {
+        await observer.publishAsync(`${PREFIX}/k1/cmd/restart`, '', { qos: 1, retain: true });
+      }
+    });
+
+    it('answers a replayed id from memory without running it again, across a restart of the kiosk', async () => {
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-memory-')), 'fleet-commands.json');
+      let restarts = 0;
+      const first = kiosk({ commands: commandsWith({ restart: () => (restarts += 1) }), memory: commandMemory(file, silentLogger) });
+      await until(() => first.state().state === 'online');
+      const answer = await command('restart', '{"id":"once","force":true}');
+      expect(answer).toEqual({ id: 'once', ok: true, result: { restart: 'scheduled' } });
+      await until(() => restarts === 1);
+      expect(await command('restart', '{"id":"once","force":true}')).toEqual({ ...answer, replayed: true });
+      await first.close();
+
+      // The kiosk came back (the restart it was asked for): the same message again runs nothing.
+      const second = kiosk({ commands: commandsWith({ restart: () => (restarts += 1) }), memory: commandMemory(file, silentLogger) });
+      await until(() => second.state().state === 'online');
+      expect(await command('restart', '{"id":"once","force":true}')).toEqual({ ...answer, replayed: true });
+      // Another id is another command.
+      expect(await command('restart', '{"id":"twice","force":true}')).toMatchObject({ id: 'twice', ok: true });
+      await until(() => restarts === 2);
+      expect(restarts).toBe(2);
+    });
+
+    it('refuses a command past its expiresAt (epoch ms or ISO 8601), and a malformed one', async () => {
+      let reloads = 0;
+      const now = 1_800_000_000_000;
+      const client = kiosk({ commands: commandsWith({ reload: () => (reloads += 1) }), now: () => now });
+      await until(() => client.state().state === 'online');
+      expect(await command('reload', JSON.stringify({ id: 'e1', force: true, expiresAt: now }))).toEqual({ id: 'e1', ok: false, error: 'expired' });
+      expect(await command('reload', JSON.stringify({ id: 'e2', force: true, expiresAt: new Date(now - 1).toISOString() }))).toEqual({ id: 'e2', ok: false, error: 'expired' });
+      expect(await command('reload', JSON.stringify({ id: 'e3', force: true, expiresAt: 'tomorrow' }))).toMatchObject({ id: 'e3', ok: false, error: expect.stringMatching(/expiresAt/) });
+      expect(reloads).toBe(0);
+      expect(await command('reload', JSON.stringify({ id: 'e4', force: true, expiresAt: new Date(now + 60_000).toISOString() }))).toMatchObject({ id: 'e4', ok: true });
+      await until(() => reloads === 1);
+    });
+  });
+
+  it('runs commands one at a time and answers busy past a short queue (#20 §6)', async () => {
+    let running = 0;
+    let mostAtOnce = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const client = kiosk({
+      commands: {
+        ...commandsWith(),
+        diagnostics: async () => {
+          running += 1;
+          mostAtOnce = Math.max(mostAtOnce, running);
+          await held;
+          running -= 1;
+          return { done: true };
+        },
+      },
+    });
+    await until(() => client.state().state === 'online');
+    const total = 1 + MAX_WAITING_COMMANDS + 3;
+    const answers = new Map<string, { ok: boolean; error?: string }>();
+    const all = new Promise<void>((resolve) => {
+      const topic = `${PREFIX}/k1/cmd/diagnostics/result`;
+      const onMessage = (received: string, payload: Buffer) => {
+        if (received !== topic) return;
+        const answer = JSON.parse(payload.toString()) as { id: string; ok: boolean; error?: string };
+        answers.set(answer.id, answer);
+        if (answers.size === total) (observer.off('message', onMessage), resolve());
+      };
+      observer.on('message', onMessage);
+    });
+    await observer.subscribeAsync(`${PREFIX}/k1/cmd/diagnostics/result`, { qos: 1 });
+    for (let index = 0; index < total; index++) await observer.publishAsync(`${PREFIX}/k1/cmd/diagnostics`, JSON.stringify({ id: `f${index}` }), { qos: 1 });
+    // One runs, MAX_WAITING wait their turn, the rest are turned away at once.
+    await until(() => answers.size === total - 1 - MAX_WAITING_COMMANDS);
+    expect([...answers.values()].every((answer) => !answer.ok && /^busy/.test(answer.error!))).toBe(true);
+    release();
+    await all;
+    await observer.unsubscribeAsync(`${PREFIX}/k1/cmd/diagnostics/result`);
+    expect([...answers.values()].filter((answer) => answer.ok)).toHaveLength(1 + MAX_WAITING_COMMANDS);
+    expect(mostAtOnce).toBe(1);
+  });
+
+  it('answers a doctor from a check made within the last minute (#20 §6)', async () => {
+    let doctors = 0;
+    let now = 1_800_000_000_000;
+    const client = kiosk({ commands: commandsWith({ doctor: async () => [{ run: (doctors += 1) }], now: () => now }) });
+    await until(() => client.state().state === 'online');
+    const first = await command('doctor', '{"id":"dr1"}');
+    now += 59_000;
+    expect(await command('doctor', '{"id":"dr2"}')).toEqual({ ...first, id: 'dr2' });
+    now += 1_000;
+    expect(await command('doctor', '{"id":"dr3"}')).toEqual({ id: 'dr3', ok: true, result: { checks: [{ run: 2 }], checkedAt: now } });
+    expect(doctors).toBe(2);
   });
 
   it.each(['restart', 'reload'] as const)('waits for idle before a %s unless forced', async (name) => {

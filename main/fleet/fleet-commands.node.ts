@@ -22,6 +22,8 @@ export interface FleetCommandOptions {
   updateAnswerMs?: number;
   /** The window as a PNG; absent where the host cannot take one: the command answers `unsupported`. */
   screenshot?: () => Promise<Buffer>;
+  /** Epoch ms: how old a doctor's check may be to answer again (default Date.now). */
+  now?: () => number;
   /** How long restart and reload wait for idle before they give up (default 10 min); polled each second. */
   idleWaitMs?: number;
   idlePollMs?: number;
@@ -45,7 +47,7 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     return { [action]: 'scheduled' };
   };
   return {
-    doctor: async () => ({ checks: await options.doctor() }),
+    doctor: recentDoctor(options),
     diagnostics: async () => options.diagnostics(),
     'config-set': async (request) => {
       const parsed = ConfigSetArgs.safeParse(request);
@@ -61,6 +63,17 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     reload: options.reload ? whenIdle('reload', options.reload) : async () => ({ reload: 'unsupported' }),
     screenshot: options.screenshot ? attractScreenshot(options.activity, options.screenshot) : async () => ({ screenshot: 'unsupported' }),
     'update-check': update ? () => checkForUpdate(options, update) : async () => ({ update: 'unsupported' }),
+  };
+}
+
+/** A doctor over the fleet reuses one made this recently: each makes a portal session at the platform. */
+export const DOCTOR_REUSE_MS = 60_000;
+
+function recentDoctor({ doctor, now = Date.now }: FleetCommandOptions) {
+  let last: { at: number; checks: unknown } | null = null;
+  return async () => {
+    if (!last || now() - last.at >= DOCTOR_REUSE_MS) last = { at: now(), checks: await doctor() };
+    return { checks: last.checks, checkedAt: last.at };
   };
 }
 

@@ -46,16 +46,24 @@ export type FleetHealth = z.infer<typeof FleetHealth>;
 export const FLEET_COMMANDS = ['doctor', 'diagnostics', 'config-set', 'restart', 'reload', 'screenshot', 'update-check'] as const;
 export type FleetCommandName = (typeof FLEET_COMMANDS)[number];
 
-/** Every command's payload: a correlation id the answer carries back, then the command's own fields. */
-export const CommandRequest = z.object({ id: z.string().min(1).max(200) }).loose();
+/**
+ * Every command's payload: a correlation id the answer carries back, then the command's own fields.
+ * `expiresAt` (epoch ms, or an ISO 8601 time with its offset): a command that arrives later is refused.
+ */
+export const CommandRequest = z
+  .object({
+    id: z.string().min(1).max(200),
+    expiresAt: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))]).optional(),
+  })
+  .loose();
 
 export const ConfigSetArgs = z.object({ values: z.record(z.string(), z.unknown()) });
 export const RestartArgs = z.object({ force: z.boolean().default(false) });
 
 /** A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. */
 export type CommandResult =
-  | { id: string | null; ok: true; result: unknown }
-  | { id: string | null; ok: false; error: string };
+  | { id: string | null; ok: true; result: unknown; replayed?: true }
+  | { id: string | null; ok: false; error: string; replayed?: true };
 
 /** The topics of one kiosk: `<prefix>/<kioskId>/…`. */
 export function fleetTopics(prefix: string, kioskId: string) {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { EventBus } from '../bridge/event-bus.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
@@ -11,6 +12,7 @@ import type { ManagerHost } from '../manager/export-delivery.std.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
+import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
 import type { FleetHealth } from './fleet-messages.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
@@ -61,6 +63,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     screenshot: parts.host.screenshot?.bind(parts.host),
   });
   const health = () => fleetHealth(parts, startedAt);
+  const memory = commandMemory(path.join(parts.dataDir, 'fleet-commands.json'), logger);
 
   let client: FleetClient | null = null;
   let applied = '';
@@ -72,7 +75,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     applied = key;
     switching = switching.then(async () => {
       await client?.close();
-      client = current.fleet.mqtt.url ? await connect(current, parts, health, commands) : null;
+      client = current.fleet.mqtt.url ? await connect(current, parts, health, commands, memory) : null;
     });
   };
   apply(config.get());
@@ -113,7 +116,13 @@ function connectionStatus(current: KioskConfig, client: FleetClient | null): Fle
 
 const kioskIdOf = (current: KioskConfig) => current.fleet.kioskId ?? os.hostname();
 
-async function connect(current: KioskConfig, parts: FleetServiceParts, health: () => Promise<FleetHealth>, commands: ReturnType<typeof fleetCommands>) {
+async function connect(
+  current: KioskConfig,
+  parts: FleetServiceParts,
+  health: () => Promise<FleetHealth>,
+  commands: ReturnType<typeof fleetCommands>,
+  memory: CommandMemory,
+) {
   const readPassword = () =>
     parts.secrets.get('mqttPassword').catch((error: unknown) => {
       parts.logger.warn('the fleet broker password could not be read from the keychain', { error: String(error) });
@@ -128,6 +137,7 @@ async function connect(current: KioskConfig, parts: FleetServiceParts, health: (
     topicPrefix: current.fleet.mqtt.topicPrefix,
     health,
     commands,
+    memory,
     logger: parts.logger,
   });
 }
