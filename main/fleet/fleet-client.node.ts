@@ -64,6 +64,12 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   let lastHealthAt: number | null = null;
 
   const client: MqttClient = mqtt.connect(options.url, connectOptions(options, topics.status, baseReconnectMs));
+  const answer = commandTaker({
+    commands: options.commands,
+    memory: options.memory ?? commandMemory(null, logger),
+    now: options.now ?? Date.now,
+    publish: resultPublisher(client, topics, logger),
+  });
 
   const setState = (next: FleetConnectionState, error: string | null = lastError) => {
     lastError = error;
@@ -127,39 +133,6 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     if (password !== undefined) client.options.password = password ?? undefined;
   }
 
-  const memory = options.memory ?? commandMemory(null, logger);
-  const now = options.now ?? Date.now;
-  let turn: Promise<void> = Promise.resolve();
-  /** Commands taken and not yet answered: the one running and those waiting their turn. */
-  let taken = 0;
-
-  /** Checked at once (malformed, expired, seen before, too many waiting); run in turn, one at a time. */
-  async function answer(name: string, payload: Buffer) {
-    const request = readRequest(options.commands, name, payload, now());
-    if (!request.ok) return publishResult(name, request.result);
-    const { id } = request;
-    const recalled = memory.recall(name, id);
-    if (recalled) return publishResult(name, recalled);
-    if (taken > MAX_WAITING_COMMANDS) return publishResult(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' });
-    memory.started(name, id);
-    taken += 1;
-    const run = turn.then(async () => {
-      const result = await runCommand(request.handler, id, request.fields);
-      taken -= 1;
-      memory.finished(name, id, result);
-      await publishResult(name, result);
-    });
-    turn = run.catch(() => undefined);
-    await run;
-  }
-
-  async function publishResult(name: string, result: CommandResult) {
-    logger.info('fleet command', { command: name, id: result.id, ok: result.ok, ...(result.replayed ? { replayed: true } : {}) });
-    await client.publishAsync(topics.result(name), JSON.stringify(result), { qos: 1 }).catch((error: unknown) => {
-      logger.warn('fleet command result not published', { command: name, error: String(error) });
-    });
-  }
-
   const timer = setInterval(() => void publishHealth(), options.healthIntervalMs ?? 60_000);
   timer.unref();
 
@@ -189,6 +162,54 @@ function connectOptions(options: FleetClientOptions, statusTopic: string, reconn
     // A refused password may be fixed in the keychain meanwhile (readPassword); the backoff keeps the tries rare.
     reconnectOnConnackError: true,
     will: { topic: statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
+  };
+}
+
+/** Publishes a command's answer on its result topic, and logs its outcome (never its payload). */
+function resultPublisher(client: MqttClient, topics: ReturnType<typeof fleetTopics>, logger: Logger) {
+  return async (name: string, result: CommandResult) => {
+    logger.info('fleet command', { command: name, id: result.id, ok: result.ok, ...(result.replayed ? { replayed: true } : {}) });
+    await client.publishAsync(topics.result(name), JSON.stringify(result), { qos: 1 }).catch((error: unknown) => {
+      logger.warn('fleet command result not published', { command: name, error: String(error) });
+    });
+  };
+}
+
+/**
+ * Takes the broker's commands: each is checked at once (malformed, expired, seen before, too many
+ * waiting) and answered there, or run in turn, one at a time, and answered when done.
+ */
+function commandTaker({
+  commands,
+  memory,
+  now,
+  publish,
+}: {
+  commands: Record<string, FleetCommandHandler>;
+  memory: CommandMemory;
+  now: () => number;
+  publish: (name: string, result: CommandResult) => Promise<void>;
+}) {
+  let turn: Promise<void> = Promise.resolve();
+  /** Commands taken and not yet answered: the one running and those waiting their turn. */
+  let taken = 0;
+  return async (name: string, payload: Buffer) => {
+    const request = readRequest(commands, name, payload, now());
+    if (!request.ok) return publish(name, request.result);
+    const { id } = request;
+    const recalled = memory.recall(name, id);
+    if (recalled) return publish(name, recalled);
+    if (taken > MAX_WAITING_COMMANDS) return publish(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' });
+    memory.started(name, id);
+    taken += 1;
+    const run = turn.then(async () => {
+      const result = await runCommand(request.handler, id, request.fields);
+      taken -= 1;
+      memory.finished(name, id, result);
+      await publish(name, result);
+    });
+    turn = run.catch(() => undefined);
+    await run;
   };
 }
 

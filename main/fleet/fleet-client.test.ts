@@ -362,7 +362,9 @@ describe('fleet client against a real Mosquitto', () => {
         if (received !== topic) return;
         const answer = JSON.parse(payload.toString()) as { id: string; ok: boolean; error?: string };
         answers.set(answer.id, answer);
-        if (answers.size === total) (observer.off('message', onMessage), resolve());
+        if (answers.size < total) return;
+        observer.off('message', onMessage);
+        resolve();
       };
       observer.on('message', onMessage);
     });
