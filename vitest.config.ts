@@ -3,9 +3,17 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 
 // Unit and integration tests sit next to the code (*.test.ts); end-to-end tests drive the
 // real renderer in Chromium through the browser host and live in test/e2e.
+//
+// On a 2-core machine: three files at a time (an e2e file waits on its kiosk and browser as
+// much as it computes), e2e files in parallel too (each has its own ports, folders and
+// keychain service), and the unit and renderer files share one module graph and DOM per worker
+// (`isolate: false`: a fresh one per file cost 40% of their CPU). The JSON report feeds the
+// slowest-files list .ci/run prints.
 export default defineConfig({
   plugins: [svelte()],
   test: {
+    maxWorkers: 3,
+    reporters: ['default', ['json', { outputFile: 'test-results/vitest-report.json' }]],
     projects: [
       {
         extends: true,
@@ -15,6 +23,7 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
+          isolate: false,
         },
       },
       {
@@ -27,6 +36,7 @@ export default defineConfig({
           include: ['renderer/**/*.test.ts'],
           environment: 'jsdom',
           testTimeout: 20_000,
+          isolate: false,
         },
       },
       {
@@ -37,7 +47,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
     ],
