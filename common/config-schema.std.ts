@@ -95,7 +95,6 @@ function secureUrl(scheme: 'https' | 'mqtts') {
   }, `use ${scheme}; plain ${plain} is allowed only to this computer (localhost)`);
 }
 
-/** The platform's address: credentials travel with every request. */
 /**
  * A PIN as the kiosk stores it (main/manager/pin-hash.node.ts): `scrypt$N$r$p$<salt>$<hash>`, a
  * 16-byte salt and a 32-byte hash in base64url, with costs in the range a kiosk can check. Anything
@@ -106,6 +105,7 @@ const pinHash = z
   .string()
   .regex(/^scrypt\$(16384|32768|65536|131072)\$([1-9]|1[0-6])\$[1-4]\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/, 'a PIN hash as the kiosk writes it (kioskctl pin set)');
 
+/** The platform's address: credentials travel with every request. */
 const apiBaseUrl = secureUrl('https').refine((value) => !value.endsWith('/'), 'leave out the trailing slash');
 
 /** The fleet broker's address: the broker password travels on connect, and commands arrive on it. */

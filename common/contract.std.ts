@@ -142,7 +142,7 @@ export const shopperCalls = {
    * A scan on the attract screen: a card and a voucher code are looked up at once. `typed`: the
    * shopper typed it, so unknown values count against guessing (a pause after TYPED_GUESS_LIMIT).
    */
-  lookupScan: { input: z.object({ value: ScanValue, typed: z.boolean().optional() }).strict(), output: LookupResult },
+  lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },
   /** Demo mode's sample cards and voucher codes; empty lists when the kiosk is not in demo mode. */
   getDemoSamples: { input: NoInput, output: DemoSamples },
   identifyByEmail: {
@@ -282,6 +282,8 @@ export const BridgeErrorCode = z.enum([
   'too_many_attempts',
   /** The platform returned a portal page on an origin this kiosk may not frame (portal.allowedOrigins). */
   'portal_refused',
+  /** A redeem asked for a voucher this kiosk holds no lock on: nothing was sent; lock it first. */
+  'not_locked',
   'internal',
 ]);
 export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;

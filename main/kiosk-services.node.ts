@@ -19,6 +19,7 @@ import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from './loyalty/time-budget.
 import { ServiceHealth } from './loyalty/service-health.node.ts';
 import { listSerialPorts } from './scanner/serial-ports.node.ts';
 import { ScannerService } from './scanner/scanner-service.node.ts';
+import { ScannedHere } from './scanner/scanned-here.std.ts';
 import { createShopperHandlers } from './shopper/shopper-service.node.ts';
 import { createManagerHandlers, type ManagerHost } from './manager/manager-service.node.ts';
 import { createConsoleSession, type ConsoleSession } from './manager/console-session.node.ts';
@@ -154,7 +155,8 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const interruptions = new VisitInterruptions({ activity, endVisit: () => settleVisit(redemptions, visit), logger });
-  const scanner = startScanner(foundation);
+  const scannedHere = new ScannedHere();
+  const scanner = startScanner(foundation, scannedHere);
   const { platformOrigin, frameOrigins } = kioskOrigins(options.dataDir, foundation, demo);
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
   const schedule = startScheduleService({
@@ -171,7 +173,7 @@ async function startServices(options: KioskServicesOptions, dataDirLock: DataDir
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
@@ -231,12 +233,15 @@ function configReactions(parts: { events: EventBus; secretOrigin: SecretOriginGu
   };
 }
 
-/** The serial scanner (it follows its own settings); its scans and status go out as events. */
-function startScanner({ config, logger, events }: Foundation): ScannerService {
+/** The serial scanner (it follows its own settings); its scans and status go out as events, each scan's value noted as read here. */
+function startScanner({ config, logger, events }: Foundation, scannedHere: ScannedHere): ScannerService {
   const scanner = new ScannerService({
     config,
     logger,
-    onScan: (scan) => events.emit('scan', scan),
+    onScan: (scan) => {
+      scannedHere.add(scan.value);
+      events.emit('scan', scan);
+    },
     onStatus: (status) => events.emit('scannerStatus', status),
   });
   scanner.start();
@@ -306,6 +311,7 @@ function callHandlers(
     visit: VisitLog;
     redemptions: RedemptionService;
     scanner: ScannerService;
+    scannedHere: ScannedHere;
     platformOrigin: () => string | null;
     consoleSession: ConsoleSession;
     activity: KioskActivity;
@@ -317,7 +323,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -340,7 +346,7 @@ function callHandlers(
     },
     screenStarted: async () => ({ visitInterrupted: await interruptions.takeInterrupted() }),
     listSerialPorts: () => listSerialPorts(),
-    ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs, frameOrigins }),
+    ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs, frameOrigins, scannedHere }),
     ...createManagerHandlers({
       session: consoleSession,
       version: options.version,

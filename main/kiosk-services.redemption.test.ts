@@ -115,6 +115,17 @@ describe('redemption across the bridge, through a fault proxy', () => {
     expect(JSON.stringify(lines)).not.toContain('stack');
   });
 
+  it('answers a redeem with no lock held with not_locked, sends nothing, and logs no stack (#20 §12)', async () => {
+    const voucher = await freshVoucher();
+    const sentBefore = proxy.log.filter(isRedeem).length;
+    expect(await call('redeemVoucher', { voucherUuid: voucher.uuid })).toMatchObject({ ok: false, error: { code: 'not_locked' } });
+    expect(proxy.log.filter(isRedeem).length).toBe(sentBefore);
+    expect((await admin.findVoucher({ code: voucher.code })).data).toMatchObject({ status: 'ACTIVE', times_redeemed: 0 });
+    const lines = kioskLog(dataDir).filter((line) => line.call === 'redeemVoucher' && line.kind === 'not_locked');
+    expect(lines).toHaveLength(1);
+    expect(JSON.stringify(lines)).not.toContain('stack');
+  });
+
   it('gives a slow platform one time budget per shopper action, across all requests and retries', async () => {
     const voucher = await freshVoucher();
     // Nothing answers: each request would wait the client's 10 s, and a GET is tried three times.

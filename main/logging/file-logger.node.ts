@@ -30,6 +30,18 @@ export interface LogDrops {
  * A log that cannot be written (disk full, read-only, a file where the folder should be) never
  * throws: the line is dropped and counted, and the kiosk goes on.
  */
+/** Opened for appending, never through a symbolic link (ELOOP): a link planted as kiosk.log leads nowhere. */
+const LOG_OPEN_FLAGS = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0);
+
+function withLogFile(file: string, use: (fd: number) => void): void {
+  const fd = fs.openSync(file, LOG_OPEN_FLAGS, LOG_FILE_MODE);
+  try {
+    use(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export class FileLogSink {
   readonly redactor = new Redactor();
   readonly file: string;
@@ -41,8 +53,10 @@ export class FileLogSink {
     this.#attempt(() => {
       fs.mkdirSync(options.dir, { recursive: true, mode: 0o700 });
       if (!fs.existsSync(this.file)) return;
-      fs.chmodSync(this.file, LOG_FILE_MODE);
-      this.#size = fs.statSync(this.file).size;
+      withLogFile(this.file, (fd) => {
+        fs.fchmodSync(fd, LOG_FILE_MODE);
+        this.#size = fs.fstatSync(fd).size;
+      });
     });
   }
 
@@ -57,7 +71,7 @@ export class FileLogSink {
     if (this.options.echo) process.stderr.write(line);
     const written = this.#attempt(() => {
       if (this.#size + line.length > (this.options.maxBytes ?? 1_000_000)) this.#rotate();
-      fs.appendFileSync(this.file, line, { mode: LOG_FILE_MODE });
+      withLogFile(this.file, (fd) => fs.writeSync(fd, line));
     });
     if (written) this.#size += Buffer.byteLength(line);
     else this.#drops.droppedLines += 1;
@@ -86,7 +100,8 @@ export class FileLogSink {
   /** A log file's text, or null when it is missing, unreadable or not a plain file (a device never ends). */
   #read(file: string): string | null {
     try {
-      return fs.statSync(file).isFile() ? fs.readFileSync(file, 'utf8') : null;
+      // lstat: a link put in place of a log is not followed out of the folder into a diagnostics export.
+      return fs.lstatSync(file).isFile() ? fs.readFileSync(file, 'utf8') : null;
     } catch {
       return null;
     }

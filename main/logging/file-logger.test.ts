@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -69,7 +70,8 @@ describe('file logger on a disk that fails', () => {
 
   it('drops and counts lines a full disk refuses, and never throws', () => {
     const dir = tempDir();
-    fs.symlinkSync('/dev/full', path.join(dir, 'kiosk.log'));
+    // The full device itself as the log (/dev/full's major and minor): a link to it is not followed.
+    execFileSync('mknod', [path.join(dir, 'kiosk.log'), 'c', '1', '7']);
     const sink = new FileLogSink({ dir });
     expect(() => lines(createLogger(sink), 3)).not.toThrow();
     expect(sink.drops()).toEqual({ droppedLines: 3, lastProblem: 'ENOSPC' });
@@ -118,5 +120,21 @@ describe('file logger permissions', () => {
     fs.chmodSync(path.join(dir, 'kiosk.log'), 0o644);
     createLogger(new FileLogSink({ dir })).info('started');
     expect(mode(path.join(dir, 'kiosk.log'))).toBe(0o600);
+  });
+
+  it('never follows a link planted as kiosk.log: the target is neither chmodded, written nor exported (#20 §10)', () => {
+    const dir = tempDir();
+    const target = path.join(tempDir(), 'elsewhere.txt');
+    fs.writeFileSync(target, 'not the kiosk\'s\n', { mode: 0o644 });
+    fs.chmodSync(target, 0o644);
+    fs.symlinkSync(target, path.join(dir, 'kiosk.log'));
+    const sink = new FileLogSink({ dir });
+    createLogger(sink).info('started');
+    expect(fs.readFileSync(target, 'utf8')).toBe('not the kiosk\'s\n');
+    expect(mode(target)).toBe(0o644);
+    // Dropped and counted (ELOOP), as any line the disk refuses.
+    expect(sink.drops()).toMatchObject({ droppedLines: 1, lastProblem: 'ELOOP' });
+    expect(sink.files()).toEqual([]);
+    expect(sink.tail(5)).toEqual([]);
   });
 });

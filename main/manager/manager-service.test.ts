@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -173,7 +174,8 @@ describe('manager console in main', () => {
   it('starts on a disk that refuses the log, and diagnostics show the lines it dropped', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-manager-'));
     fs.mkdirSync(path.join(dataDir, 'logs'));
-    fs.symlinkSync('/dev/full', path.join(dataDir, 'logs', 'kiosk.log'));
+    // The full device itself as the log (/dev/full's major and minor): a link to it is not followed.
+    execFileSync('mknod', [path.join(dataDir, 'logs', 'kiosk.log'), 'c', '1', '7']);
     const { call } = await kiosk(dataDir);
     await call('setManagerPin', { pin: '2580' });
     const { log, logTail } = (await call('getDiagnostics')).value;

@@ -3,9 +3,17 @@ import path from 'node:path';
 import { z } from 'zod';
 import { writeFileDurablySync } from '../../base/durable-file.node.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
+import { isLoopbackUrl } from '../../common/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 
 const FILE = 'portal-origins.json';
+
+/** A page the kiosk may frame at all: https, or http on this computer (the sandbox). */
+function isFrameableUrl(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackUrl(parsed));
+}
 /** Per API origin, the portal-page origins its portal sessions came from. */
 const Learned = z.record(z.string(), z.array(z.string()).max(20));
 
@@ -44,6 +52,11 @@ export class FrameOrigins {
 
   /** Whether a portal session's page (its url) may be framed; a refusal is logged, a new platform origin learned. */
   admit(url: string): boolean {
+    if (!isFrameableUrl(url)) {
+      // javascript:, data: and the like have the origin "null": never framed, never learned.
+      this.options.logger.error('portal session page refused: only https pages (http on this computer) are framed', { scheme: URL.canParse(url) ? new URL(url).protocol : null });
+      return false;
+    }
     const origin = new URL(url).origin;
     const api = this.options.apiOrigin();
     const configured = this.options.config.get().portal.allowedOrigins;

@@ -26,6 +26,19 @@ describe('FrameOrigins', () => {
     expect(frameOrigins(dataDir, 'https://other.example').origins.list()).toEqual(['https://other.example']);
   });
 
+  it('frames and learns only https pages (http on this computer): javascript:, data: and plain http elsewhere are refused, never put in frame-src (#20 §8)', () => {
+    const { origins, logger, dataDir } = frameOrigins();
+    for (const url of ['javascript:alert(1)', 'data:text/html,<h1>x</h1>', 'http://portal.loyalty.example/p', 'file:///etc/passwd', 'blob:https://portal.loyalty.example/1', 'not a url']) {
+      expect(origins.admit(url)).toBe(false);
+    }
+    expect(origins.list()).toEqual([API]);
+    expect(origins.list()).not.toContain('null');
+    expect(frameOrigins(dataDir).origins.list()).toEqual([API]);
+    expect(logger.lines.filter((line) => line.level === 'error')).toHaveLength(6);
+    // The sandbox on this computer serves plain http.
+    expect(frameOrigins(undefined, 'http://127.0.0.1:4010').origins.admit('http://127.0.0.1:4011/portal')).toBe(true);
+  });
+
   it('with portal.allowedOrigins set, frames those only and refuses (and logs) any other portal origin', () => {
     const { origins, config, logger } = frameOrigins();
     config.set('portal.allowedOrigins', [PORTAL]);

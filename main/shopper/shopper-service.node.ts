@@ -12,6 +12,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
 import { TypedCodeGuard } from './typed-code-guard.std.ts';
+import type { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { FrameOrigins } from '../security/frame-origins.node.ts';
 
@@ -50,6 +51,8 @@ interface ShopperServiceOptions {
   actionBudgetMs?: number;
   /** Which portal pages may be framed. */
   frameOrigins: Pick<FrameOrigins, 'admit'>;
+  /** Values main's own scanner read: their lookups are scans; every other lookup counts as a guess. */
+  scannedHere?: Pick<ScannedHere, 'take'>;
 }
 
 /** What every group of shopper calls shares. */
@@ -62,6 +65,7 @@ interface ShopperContext {
   /** A platform call that reports to health. */
   platform<T>(use: (client: LoyaltyClient) => Promise<T>): Promise<T>;
   typedCodes: TypedCodeGuard;
+  scannedHere: Pick<ScannedHere, 'take'>;
   frameOrigins: Pick<FrameOrigins, 'admit'>;
 }
 
@@ -71,7 +75,7 @@ interface ShopperContext {
  */
 /** Each group names the calls it answers; together they are the shopper's platform calls. */
 export function createShopperHandlers(options: ShopperServiceOptions) {
-  const { connection, health, config, visit, frameOrigins, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
+  const { connection, health, config, visit, frameOrigins, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS, scannedHere = { take: () => false } } = options;
   const ctx: ShopperContext = {
     connection,
     config,
@@ -80,6 +84,7 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
     logger: visit.logger,
     platform: (use) => health.track(use(connection.client())),
     typedCodes: new TypedCodeGuard(),
+    scannedHere,
     frameOrigins,
   };
   return { ...identifyCalls(ctx), ...homeCalls(ctx), ...voucherCalls(ctx), ...portalSessionCalls(ctx) };
@@ -89,11 +94,15 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
 function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'identifyByEmail' | 'registerShopper'> {
   const { platform, logger } = ctx;
   return {
-    async lookupScan({ value, typed }) {
-      if (!typed) return lookupScan(ctx, value);
-      ctx.typedCodes.admit();
-      const result = await lookupScan(ctx, value);
-      ctx.typedCodes.record(result);
+    async lookupScan({ value }) {
+      // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
+      if (ctx.scannedHere.take(value)) return lookupScan(ctx, value);
+      const guess = ctx.typedCodes.reserve();
+      const result = await lookupScan(ctx, value).catch((error: unknown) => {
+        guess.settle(null);
+        throw error;
+      });
+      guess.settle(result);
       return result;
     },
 

@@ -12,6 +12,8 @@ import type { PlatformConnection } from '../loyalty/platform-connection.node.ts'
 import { ServiceHealth } from '../loyalty/service-health.node.ts';
 import { FrameOrigins } from '../security/frame-origins.node.ts';
 import { createShopperHandlers } from './shopper-service.node.ts';
+import { ScannedHere } from '../scanner/scanned-here.std.ts';
+import { TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
 
 const SKIPPED = 'voucher validity check skipped: no personal access token configured';
 
@@ -57,9 +59,10 @@ describe('shopper handlers', () => {
     const config = new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger });
     config.set('kiosk.modes', modes);
     const frameOrigins = new FrameOrigins({ dataDir: dirs[1]!, config, apiOrigin: () => new URL(sandbox.baseUrl).origin, logger: silentLogger });
-    const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins });
+    const scannedHere = new ScannedHere();
+    const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins, scannedHere });
     const logged = () => lines.map((line) => line.message);
-    return { handlers, visit, lines, logged, requested };
+    return { handlers, visit, lines, logged, requested, scannedHere };
   }
 
   const sessionType = async (uuid: string) =>
@@ -67,6 +70,24 @@ describe('shopper handlers', () => {
       .getPortalSession({ portal_session_uuid: uuid })).data as unknown as { type: string }).type;
 
   const koffie24 = () => sandbox.manifest.vouchers.find((voucher) => voucher.code === 'KOFFIE24')!;
+
+  it('counts every lookup as a guess but those of values its own scanner read: forty sent at once, five answered (#20 §7)', async () => {
+    const { handlers, requested, scannedHere } = kioskHandlers(true);
+    const isLookup = (path: string) => path.includes('contact-identifiers') || path.includes('/vouchers/find');
+    const guesses = await Promise.allSettled(Array.from({ length: 40 }, (_, n) => handlers.lookupScan({ value: `GUESS${n}` })));
+    const answered = guesses.filter((guess) => guess.status === 'fulfilled');
+    expect(answered).toHaveLength(TYPED_GUESS_LIMIT);
+    expect(answered.every((guess) => guess.value.kind === 'unknown')).toBe(true);
+    for (const guess of guesses.filter((guess) => guess.status === 'rejected')) expect(guess.reason).toMatchObject({ code: 'too_many_attempts' });
+    // The refused ones never reached the platform: two lookups (card, voucher) per answered guess.
+    expect(requested.filter(isLookup)).toHaveLength(TYPED_GUESS_LIMIT * 2);
+    // Paused now, whatever the renderer claims; but a code the kiosk's own scanner just read is a scan.
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).rejects.toMatchObject({ code: 'too_many_attempts' });
+    scannedHere.add('KOFFIE24');
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).resolves.toMatchObject({ kind: 'voucher' });
+    // Taken once: the same value again is the renderer's word only.
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).rejects.toMatchObject({ code: 'too_many_attempts' });
+  });
 
   it('without one: skipped with a logged notice, and the platform is not asked', async () => {
     const { handlers, logged, requested } = kioskHandlers(false);

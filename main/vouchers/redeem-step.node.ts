@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import { remainingBudgetMs } from '../loyalty/time-budget.node.ts';
 import type { HeldLockEntry } from './lock-journal.node.ts';
@@ -28,7 +29,7 @@ export function redeem(ctx: RedemptionContext, voucherUuid: string, { contactUui
   return ctx
     .exclusive(voucherUuid, async () => {
       const held = ctx.journal.get(voucherUuid);
-      if (!held || held.phase === 'locking') throw new Error('No voucher lock is held for this voucher');
+      if (!held || held.phase === 'locking') throw new BridgeFailure('not_locked', 'no voucher lock is held for this voucher: nothing was sent; lock it first');
       if (held.phase === 'settling') return settledAsRedeem(await letGo(ctx, held, 'confirm'));
       return redeemWith(ctx, held, contactUuid);
     })

@@ -47,6 +47,8 @@ export function problemForError(error: BridgeError): ProblemKey {
   // Busy, not down: the screen stays, and its own button is the retry.
   if (error.code === 'rate_limited') return 'problem.busy';
   if (error.code === 'portal_refused') return 'problem.portal.refused';
+  // Nothing was redeemed; Redeem takes the lock again.
+  if (error.code === 'not_locked') return 'problem.voucher.lock_lost';
   return 'problem.generic';
 }
 

@@ -142,7 +142,7 @@ export class Visit {
    */
   async typeCode(value: string) {
     if (this.busy) return;
-    const found = await this.#call(() => this.#bridge.lookupScan({ value, typed: true }));
+    const found = await this.#call(() => this.#bridge.lookupScan({ value }));
     if (!found) return;
     await this.#onLookup(found, value);
   }

@@ -71,8 +71,11 @@ describe('bridge fuzz', () => {
 
     // Afterwards the kiosk still answers a shopper normally.
     await expect(services.dispatch('getAppInfo', {}, connection)).resolves.toMatchObject({ ok: true, value: { name: 'Loyalty Kiosk' } });
-    const card = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')).contacts[0].identifiers[0];
-    await expect(services.dispatch('lookupScan', { value: card }, connection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
+    const [contact] = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')).contacts;
+    await expect(services.dispatch('identifyByEmail', { email: contact.email }, connection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
+    // Thousands of unknown values are guessing: lookups may be paused for a while, and say so.
+    const looked = await services.dispatch('lookupScan', { value: contact.identifiers[0] }, connection);
+    expect(looked.ok ? looked.value : looked.error).toMatchObject(looked.ok ? { kind: 'shopper' } : { code: 'too_many_attempts' });
     // About 10 s alone; CI runs it beside other suites on two cores.
   }, 60_000);
 });
