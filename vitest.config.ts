@@ -6,13 +6,14 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 //
 // On a 2-core machine: three files at a time (an e2e file waits on its kiosk and browser as
 // much as it computes), e2e files in parallel too (each has its own ports, folders and
-// keychain service), and the unit and renderer files share one module graph and DOM per worker
-// (`isolate: false`: a fresh one per file cost 40% of their CPU). The JSON report feeds the
-// slowest-files list .ci/run prints.
+// keychain service), and the files a worker runs share one module graph (and DOM, for the
+// renderer) instead of a fresh one each (`isolate: false`: that cost 40% of the unit and renderer
+// files' CPU; they pass in shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
 export default defineConfig({
   plugins: [svelte()],
   test: {
     maxWorkers: 3,
+    isolate: false,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest-report.json' }]],
     projects: [
       {
@@ -23,7 +24,6 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'node_modules/**'],
           environment: 'node',
           testTimeout: 20_000,
-          isolate: false,
         },
       },
       {
@@ -36,7 +36,6 @@ export default defineConfig({
           include: ['renderer/**/*.test.ts'],
           environment: 'jsdom',
           testTimeout: 20_000,
-          isolate: false,
         },
       },
       {
