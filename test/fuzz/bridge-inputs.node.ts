@@ -53,6 +53,8 @@ export function isClearAnswer(result: BridgeResult<unknown>): boolean {
   return (
     result.ok === false &&
     BridgeErrorCode.safeParse(result.error?.code).success &&
+    // `internal` is what the dispatcher answers for a handler that crashed: a defect, never a clear answer.
+    result.error.code !== 'internal' &&
     typeof result.error.message === 'string' &&
     result.error.message.length > 0 &&
     !/\n\s+at /.test(result.error.message)

@@ -19,6 +19,11 @@ const INPUTS = 10_000;
  * demo services (own data folder, own keychain service). The console has a PIN and the fuzzing
  * connection never learns it, so restart, quit and settings calls are all refused.
  */
+const HELD_NOTHING = [
+  { call: 'redeemVoucher', payload: { voucherUuid: '0b7d4c7e-8a55-4a8e-bf2b-5b6c1d2e3f40' } },
+  { call: 'releaseVoucher', payload: { voucherUuid: '0b7d4c7e-8a55-4a8e-bf2b-5b6c1d2e3f40', reason: 'cancel' } },
+];
+
 describe('bridge fuzz', () => {
   const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
   const hostCalls = { restart: 0, quit: 0 };
@@ -55,7 +60,9 @@ describe('bridge fuzz', () => {
           if (!isClearAnswer(result)) unclear.push({ call, result });
           return isClearAnswer(result);
         }),
-        { seed: SEED, numRuns: INPUTS, endOnFailure: true },
+        // Besides the random ones: well-formed calls on nothing this kiosk holds (a redeem with no
+        // lock once crashed into `internal`).
+        { seed: SEED, numRuns: INPUTS, endOnFailure: true, examples: HELD_NOTHING.map((call) => [call]) },
       );
     } catch (error) {
       throw new Error(`bridge fuzz failed (seed ${SEED}): ${String(error)}`);
