@@ -6,9 +6,9 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 //
 // On a 2-core machine: three files at a time (an e2e file waits on its kiosk and browser as
 // much as it computes), e2e files in parallel too (each has its own ports, folders and
-// keychain service), and the files a worker runs share one module graph (and DOM, for the
-// renderer) instead of a fresh one each (`isolate: false`: that cost 40% of the unit and renderer
-// files' CPU; they pass in shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
+// keychain service), and the unit and renderer files a worker runs share one module graph (and
+// DOM) instead of a fresh one each (`isolate: false`: that cost 40% of their CPU; they pass in
+// shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
 export default defineConfig({
   plugins: [svelte()],
   test: {
@@ -46,6 +46,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,
+          // A fresh process per e2e file: one file's kiosks, browsers and signals never reach the next.
+          isolate: true,
         },
       },
     ],
