@@ -62,7 +62,7 @@ describe('bridge fuzz', () => {
         }),
         // Besides the random ones: well-formed calls on nothing this kiosk holds (a redeem with no
         // lock once crashed into `internal`).
-        { seed: SEED, numRuns: INPUTS, endOnFailure: true, examples: HELD_NOTHING.map((call) => [call]) },
+        { seed: SEED, numRuns: INPUTS, endOnFailure: true, examples: HELD_NOTHING.map((call): [{ call: unknown; payload: unknown }] => [call]) },
       );
     } catch (error) {
       throw new Error(`bridge fuzz failed (seed ${SEED}): ${String(error)}`);
