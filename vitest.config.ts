@@ -4,15 +4,15 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // Unit and integration tests sit next to the code (*.test.ts); end-to-end tests drive the
 // real renderer in Chromium through the browser host and live in test/e2e.
 //
-// On a 2-core machine: three files at a time (an e2e file waits on its kiosk and browser as
-// much as it computes), e2e files in parallel too (each has its own ports, folders and
-// keychain service), and the unit and renderer files a worker runs share one module graph (and
-// DOM) instead of a fresh one each (`isolate: false`: that cost 40% of their CPU; they pass in
-// shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
+// One file at a time: three at once (e2e files in parallel) was faster by a minute but, on 2
+// cores, showed load races a single worker does not (a double e-mail submit, a 429 taken by
+// another request); those come first. The unit and renderer files a worker runs share one module
+// graph (and DOM) instead of a fresh one each (`isolate: false`: that cost 40% of their CPU; they
+// pass in shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
 export default defineConfig({
   plugins: [svelte()],
   test: {
-    maxWorkers: 3,
+    maxWorkers: 1,
     isolate: false,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest-report.json' }]],
     projects: [
@@ -48,6 +48,7 @@ export default defineConfig({
           hookTimeout: 90_000,
           // A fresh process per e2e file: one file's kiosks, browsers and signals never reach the next.
           isolate: true,
+          fileParallelism: false,
         },
       },
     ],
