@@ -4,9 +4,9 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // Unit and integration tests sit next to the code (*.test.ts); end-to-end tests drive the
 // real renderer in Chromium through the browser host and live in test/e2e.
 //
-// One file at a time: three at once (e2e files in parallel) was faster by a minute but, on 2
-// cores, showed load races a single worker does not (a double e-mail submit, a 429 taken by
-// another request); those come first. The unit and renderer files a worker runs share one module
+// One file at a time: three at once (e2e files in parallel) was faster by about a minute but, on
+// 2 cores, brought out load races (a double e-mail submit, a 429 taken by another request) that
+// are to be fixed before it comes back. The unit and renderer files a worker runs share one module
 // graph (and DOM) instead of a fresh one each (`isolate: false`: that cost 40% of their CPU; they
 // pass in shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
 export default defineConfig({
