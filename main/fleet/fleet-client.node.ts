@@ -203,7 +203,8 @@ function commandTaker({
     memory.started(name, id);
     taken += 1;
     const run = turn.then(async () => {
-      const result = await runCommand(request.handler, id, request.fields);
+      // It may have waited its turn past its expiry.
+      const result = isExpired(request.fields, now()) ? expired(id) : await runCommand(request.handler, id, request.fields);
       taken -= 1;
       memory.finished(name, id, result);
       await publish(name, result);
@@ -213,8 +214,11 @@ function commandTaker({
   };
 }
 
+const isExpired = ({ expiresAt }: { expiresAt?: number }, now: number) => expiresAt !== undefined && expiresAt <= now;
+const expired = (id: string): CommandResult => ({ id, ok: false, error: 'expired' });
+
 type ReadRequest =
-  | { ok: true; id: string; handler: FleetCommandHandler; fields: Record<string, unknown> }
+  | { ok: true; id: string; handler: FleetCommandHandler; fields: Record<string, unknown> & { expiresAt?: number } }
   | { ok: false; result: CommandResult };
 
 /** A payload that is no JSON object with an id, names no command or has expired gets its error answer here. */
@@ -231,8 +235,8 @@ function readRequest(commands: Record<string, FleetCommandHandler>, name: string
     const error = id.success ? '"expiresAt" must be epoch milliseconds or an ISO 8601 time with its offset' : 'the payload needs a JSON object with an "id" string';
     return { ok: false, result: { id: id.success ? id.data : null, ok: false, error } };
   }
-  const { id, expiresAt } = request.data;
-  if (expiresAt !== undefined && expiresAt <= now) return { ok: false, result: { id, ok: false, error: 'expired' } };
+  const { id } = request.data;
+  if (isExpired(request.data, now)) return { ok: false, result: expired(id) };
   const handler = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!handler) return { ok: false, result: { id, ok: false, error: `unknown command; use ${Object.keys(commands).join(', ')}` } };
   return { ok: true, id, handler, fields: request.data };

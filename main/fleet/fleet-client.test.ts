@@ -336,6 +336,28 @@ describe('fleet client against a real Mosquitto', () => {
     });
   });
 
+  it('refuses a command that expired while it waited its turn', async () => {
+    let now = 1_800_000_000_000;
+    let release!: () => void;
+    let running!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const started = new Promise<void>((resolve) => (running = resolve));
+    let reloads = 0;
+    const diagnostics = async () => (running(), held.then(() => ({})));
+    const client = kiosk({ commands: { ...commandsWith({ reload: () => (reloads += 1) }), diagnostics }, now: () => now });
+    await until(() => client.state().state === 'online');
+    const first = command('diagnostics', '{"id":"slow"}');
+    await started;
+    const waiting = command('reload', JSON.stringify({ id: 'late', force: true, expiresAt: now + 1_000 }));
+    // Answered on arrival, and sent after the reload: once it is back, the reload is waiting its turn.
+    expect(await command('format-disk', '{"id":"marker"}')).toMatchObject({ id: 'marker', ok: false });
+    now += 1_000;
+    release();
+    expect(await first).toMatchObject({ id: 'slow', ok: true });
+    expect(await waiting).toEqual({ id: 'late', ok: false, error: 'expired' });
+    expect(reloads).toBe(0);
+  });
+
   it('runs commands one at a time and answers busy past a short queue (#20 §6)', async () => {
     let running = 0;
     let mostAtOnce = 0;
