@@ -147,7 +147,9 @@ export class Visit {
     await this.#onLookup(found, value);
   }
 
+  /** Once per address sent: a second Continue, Done or Enter while the first is on its way is dropped. */
   async identifyByEmail(email: string) {
+    if (this.busy) return;
     const found = await this.#call(() => this.#bridge.identifyByEmail({ email }));
     if (!found) return;
     if (found.kind === 'not_found') this.problem = 'problem.email.not_found';
@@ -155,6 +157,7 @@ export class Visit {
   }
 
   async register(email: string) {
+    if (this.busy) return;
     const shopper = await this.#call(() =>
       this.#bridge.registerShopper({ email, consent: true, cardValue: this.#unlinkedCard ?? undefined }),
     );

@@ -324,6 +324,30 @@ describe('scans', () => {
   });
 });
 
+describe('an e-mail address', () => {
+  it('is sent once: a second Continue, Done or Enter while the first is on its way is dropped', async () => {
+    const { visit, bridge } = visitWith();
+    const identify = bridge.hold('identifyByEmail');
+    const first = visit.identifyByEmail('shopper@example.nl');
+    await visit.identifyByEmail('shopper@example.nl');
+    identify.release(ok('identifyByEmail', { kind: 'shopper', shopper: SHOPPER }));
+    await first;
+    expect(bridge.inputsOf('identifyByEmail')).toEqual([{ email: 'shopper@example.nl' }]);
+    expect(visit.screen).toEqual({ name: 'home' });
+  });
+
+  it('makes one contact: a second Join while the first is on its way is dropped', async () => {
+    const { visit, bridge } = visitWith();
+    const registering = bridge.hold('registerShopper');
+    const first = visit.register('new@example.nl');
+    await visit.register('new@example.nl');
+    registering.release(ok('registerShopper', SHOPPER));
+    await first;
+    expect(bridge.inputsOf('registerShopper')).toHaveLength(1);
+    expect(visit.screen).toEqual({ name: 'home' });
+  });
+});
+
 describe('a reset', () => {
   it('drops an answer that arrives for the visit before it', async () => {
     const { visit, bridge } = visitWith();
