@@ -28,9 +28,9 @@ export interface HandlerContext {
   control: SandboxControl;
 }
 
-/** Platform calls still to be refused with 429, and the Retry-After they carry. */
+/** Platform calls still to be refused with 429, the Retry-After they carry, and the paths they are limited to (null: any). */
 export interface SandboxControl {
-  rateLimit: { requests: number; retryAfter: number | string };
+  rateLimit: { requests: number; retryAfter: number | string; paths: string[] | null };
 }
 
 type Part<Id extends RoutedOperationId, Key extends 'params' | 'query' | 'body'> =
@@ -98,7 +98,7 @@ export const handlers: { [Id in RoutedOperationId]: Handler<Id> } = {
 
   advanceClock: ({ body }, { state, now }) => ok(advanceClock(state, now, body.advance_seconds)),
   rateLimit: ({ body }, { control }) => {
-    control.rateLimit = { requests: body.requests, retryAfter: body.retry_after };
+    control.rateLimit = { requests: body.requests, retryAfter: body.retry_after, paths: body.paths ?? null };
     return ok({ requests: body.requests });
   },
 };

@@ -31,7 +31,7 @@ interface ListenerOptions {
  * client never sees a change (its own or another's) that a crash could take back.
  */
 export function createRequestListener({ store, origin, portalOrigin = origin, logger }: ListenerOptions): RequestListener {
-  const control: SandboxControl = { rateLimit: { requests: 0, retryAfter: 0 } };
+  const control: SandboxControl = { rateLimit: { requests: 0, retryAfter: 0, paths: null } };
 
   async function respond(request: IncomingMessage, response: ServerResponse) {
     const body = await readBody(request);
@@ -48,6 +48,7 @@ export function createRequestListener({ store, origin, portalOrigin = origin, lo
   function rateLimited(url: URL) {
     const limit = control.rateLimit;
     if (limit.requests <= 0 || !url.pathname.startsWith(`${API_PREFIX}/`) || url.pathname.startsWith(`${API_PREFIX}/_sandbox/`)) return null;
+    if (limit.paths && !limit.paths.includes(url.pathname.slice(API_PREFIX.length))) return null;
     limit.requests -= 1;
     return { body: httpError(429, 'Too many requests; try again later.').body, retryAfter: String(limit.retryAfter) };
   }

@@ -8,10 +8,15 @@ import { operations, type OperationSpec } from '../api/operations.std.ts';
  */
 export const AdvanceClockBody = z.strictObject({ advance_seconds: z.number().int().min(1) });
 
-/** The next `requests` platform calls are answered 429 with `Retry-After: retry_after` (seconds, or an HTTP date). */
+/**
+ * The next `requests` platform calls are answered 429 with `Retry-After: retry_after` (seconds, or
+ * an HTTP date). With `paths`, only calls to those paths count, so a test can aim the limit at one
+ * kind of call while a kiosk's other calls (its health probe) go through.
+ */
 export const RateLimitBody = z.strictObject({
   requests: z.number().int().min(0).max(1000),
   retry_after: z.union([z.number().int().min(0).max(86_400), z.string().min(1).max(64)]),
+  paths: z.array(z.string().regex(/^\/[a-z0-9/_-]{1,200}$/)).min(1).max(20).optional(),
 });
 
 export const sandboxOperations = {

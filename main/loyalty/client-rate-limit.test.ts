@@ -14,12 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** Tells the sandbox to answer the next `requests` platform calls 429 with this Retry-After. */
-async function rateLimit(requests: number, retryAfter: number | string) {
+/** Tells the sandbox to answer the next `requests` platform calls (to `paths`, if given) 429 with this Retry-After. */
+async function rateLimit(requests: number, retryAfter: number | string, paths?: string[]) {
   const response = await fetch(`${sandbox.baseUrl}/_sandbox/rate-limit`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${sandbox.manifest.credentials.api_key}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ requests, retry_after: retryAfter }),
+    body: JSON.stringify({ requests, retry_after: retryAfter, paths }),
   });
   expect(response.status).toBe(200);
 }
@@ -65,6 +65,17 @@ describe('a platform that answers 429 (rate limited)', () => {
     const error = await failure(client().findVoucher({ code: 'KOFFIE24' }));
     expect(error.kind).toBe('rate_limited');
     // The limit is used up: the next call goes through.
+    await expect(client().findVoucher({ code: 'KOFFIE24' })).resolves.toMatchObject({ data: { code: 'KOFFIE24' } });
+  });
+
+  it('can be aimed at some paths (the sandbox): calls to others go through and do not use it up', async () => {
+    await rateLimit(1, 0, ['/vouchers/find']);
+    await expect(client().listVouchers({ limit: 1 })).resolves.toMatchObject({ data: expect.any(Array) });
+    await expect(client().listVouchers({ limit: 1 })).resolves.toMatchObject({ data: expect.any(Array) });
+    const limited = await fetch(`${sandbox.baseUrl}/vouchers/find?code=KOFFIE24`, {
+      headers: { Authorization: `Bearer ${sandbox.manifest.credentials.api_key}` },
+    });
+    expect(limited.status).toBe(429);
     await expect(client().findVoucher({ code: 'KOFFIE24' })).resolves.toMatchObject({ data: { code: 'KOFFIE24' } });
   });
 });

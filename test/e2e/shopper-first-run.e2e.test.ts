@@ -166,7 +166,8 @@ describe('rate limits are not outages', () => {
     const response = await fetch(`${base_url}/_sandbox/rate-limit`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${credentials.api_key}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ requests, retry_after: retryAfter }),
+      // Aimed at the scan's two lookups: the kiosk's health probe and page loads go through untouched.
+      body: JSON.stringify({ requests, retry_after: retryAfter, paths: ['/contact-identifiers/find', '/vouchers/find'] }),
     });
     expect(response.status).toBe(200);
   }
