@@ -32,7 +32,7 @@ import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { FrameOrigins } from './security/frame-origins.node.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
-import { startHeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
+import { startHeartbeatWatchdog, type HeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
 import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
@@ -103,9 +103,13 @@ export interface KioskServices {
  */
 export async function startKioskServices(options: KioskServicesOptions): Promise<KioskServices> {
   const dataDirLock = claimDataDir(options.dataDir);
+  // From the first moment: a start stuck in a native call is a stuck kiosk too.
+  const watchdog = startHeartbeatWatchdog({ timeoutMs: options.heartbeatTimeoutMs });
   try {
-    return await startServices(options, dataDirLock);
+    return await startServices(options, { dataDirLock, watchdog });
   } catch (error) {
+    // A start that failed leaves nothing running: not even the watcher (an in-process host lives on).
+    await watchdog.stop();
     dataDirLock.release();
     throw error;
   }
@@ -127,10 +131,10 @@ function openFoundation(options: KioskServicesOptions) {
 type Foundation = ReturnType<typeof openFoundation>;
 
 /** Wiring only: each part is built elsewhere; the kiosk-wide config reactions are declared in configReactions (a service that follows its own settings, like the scanner, subscribes itself). */
-async function startServices(options: KioskServicesOptions, dataDirLock: DataDirLock): Promise<KioskServices> {
+async function startServices(options: KioskServicesOptions, held: { dataDirLock: DataDirLock; watchdog: HeartbeatWatchdog }): Promise<KioskServices> {
+  const { dataDirLock, watchdog } = held;
   const foundation = openFoundation(options);
   const { logSink, logger, config, secrets, events } = foundation;
-  const watchdog = startHeartbeatWatchdog({ timeoutMs: options.heartbeatTimeoutMs });
   const demo = createDemoSandbox({ dataDir: options.dataDir, logger, onSecret: (value) => logSink.redactor.addSecret(value) });
   if (config.isDemo()) await demo.start();
   logger.info('kiosk services started', { version: options.version, demo: config.isDemo() });

@@ -11,7 +11,12 @@ interface ChildEnd {
 }
 
 /** Runs test/support/watchdog-child.node.ts in a real Node process and waits for its end. */
-function runChild(how: 'block' | 'healthy', timeoutMs: number, runMs: number, who: 'watchdog' | 'services' = 'watchdog'): Promise<ChildEnd> {
+function runChild(
+  how: 'block' | 'block-briefly' | 'healthy',
+  timeoutMs: number,
+  runMs: number,
+  who: 'watchdog' | 'services' | 'failed-start' = 'watchdog',
+): Promise<ChildEnd> {
   const args = ['--import', 'tsx', 'test/support/watchdog-child.node.ts', who, how, String(timeoutMs), String(runMs)];
   const child = spawn(process.execPath, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -20,7 +25,7 @@ function runChild(how: 'block' | 'healthy', timeoutMs: number, runMs: number, wh
   child.stderr.on('data', (chunk) => (stderr += String(chunk)));
   let markedAt = 0;
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
-    if (line === (how === 'block' ? 'blocking' : 'watching')) markedAt = Date.now();
+    if (line === (how === 'healthy' ? 'watching' : 'blocking')) markedAt = Date.now();
   });
   return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stderr, afterMs: Date.now() - markedAt })));
 }
@@ -39,6 +44,11 @@ describe('main heartbeat watchdog', () => {
     expect(end.signal).toBe('SIGKILL');
     expect(end.afterMs).toBeLessThan(1_000 + 1_500);
     expect(end.stderr).toMatch(/kiosk watchdog: the main thread missed its heartbeat/);
+  }, 30_000);
+
+  it('is stopped by a start of the services that failed: the process hosting them lives on', async () => {
+    const end = await runChild('block-briefly', 500, 0, 'failed-start');
+    expect(end).toMatchObject({ code: 0, signal: null, stderr: '' });
   }, 30_000);
 
   it('leaves a healthy process alone well past its timeout (and does not keep it alive)', async () => {
