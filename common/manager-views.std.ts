@@ -91,8 +91,11 @@ export type AdminRewardAttribute = z.infer<typeof AdminRewardAttribute>;
 
 /** The kiosk's line to its fleet broker, for the console: never the credentials. */
 export const FleetConnection = z.object({
-  /** `off`: no broker configured; `offline`: it was online and lost the broker; `refused`: the broker turned the kiosk down. */
-  state: z.enum(['off', 'connecting', 'online', 'offline', 'refused']),
+  /**
+   * `off`: no broker configured; `offline`: it was online and lost the broker; `refused`: the broker
+   * turned the kiosk down; `password_needed`: the broker moved and its password is to be entered.
+   */
+  state: z.enum(['off', 'connecting', 'online', 'offline', 'refused', 'password_needed']),
   lastError: z.string().nullable(),
   /** The broker's host and port (the URL without credentials or path). */
   broker: z.string().nullable(),

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -13,6 +14,27 @@ import { hashPin } from './manager/pin-hash.node.ts';
 import { FakeBrowserWindow } from './electron/fake-electron.test-support.ts';
 import { windowCommands } from './electron/window-commands.main.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
+import { kioskLog } from '../test/support/kiosk-journey.node.ts';
+
+/** A TCP listener posing as a broker: it answers nothing and keeps every byte it hears, as text. */
+async function recordingListener(): Promise<{ port: number; heard(): string; close(): Promise<void> }> {
+  const chunks: Buffer[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    heard: () => Buffer.concat(chunks).toString('latin1'),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 /** The kiosk's own services on a fleet broker: started by the config, with the keychain's password. */
 describe('kiosk services on a fleet broker', () => {
@@ -151,6 +173,29 @@ describe('kiosk services on a fleet broker', () => {
       kioskId: null,
       lastHealthAt: null,
     });
+  });
+
+  it('sends no password to a broker it was not stored for: a moved URL waits for the new one, then connects with it (#20 §2)', async () => {
+    // Connected to the real broker with its password: the password is now bound to that broker.
+    await nextMessage('loyalty-kiosk/k1/status', (text) => text === 'online', () => services.config.setMany({ 'fleet.mqtt.url': broker.url }));
+    const listener = await recordingListener();
+    try {
+      services.config.setMany({ 'fleet.mqtt.url': `mqtt://127.0.0.1:${listener.port}` });
+      await expect.poll(consoleFleet, { timeout: 8_000 }).toMatchObject({ state: 'password_needed', lastError: expect.stringMatching(/password is needed/) });
+      expect(await secrets.get('mqttPassword')).toBeNull();
+      expect(kioskLog(services.dataDir).some((line) => line.message.startsWith('fleet broker changed: its stored password removed'))).toBe(true);
+
+      // The manager enters the new broker's password in the console: the kiosk connects with that one.
+      await services.dispatch('setSecret', { name: 'mqttPassword', value: 'listener-pw' }, manager);
+      await expect.poll(() => listener.heard().includes('listener-pw'), { timeout: 10_000 }).toBe(true);
+      expect(listener.heard()).not.toContain('kiosk-pw');
+    } finally {
+      services.config.setMany({ 'fleet.mqtt.url': null });
+      await listener.close();
+      // As before the move: the broker's password, bound to no broker yet.
+      await secrets.bindOrigin('broker', null);
+      await secrets.set('mqttPassword', 'kiosk-pw');
+    }
   });
 
   it('shows a broker that refuses the kiosk in the console\'s diagnostics, with the reason', async () => {

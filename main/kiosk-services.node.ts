@@ -11,7 +11,7 @@ import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
 import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
-import { originOf, SecretOriginGuard } from './secrets/secret-origin.node.ts';
+import { configuredOrigins, SecretOriginGuard } from './secrets/secret-origin.node.ts';
 import { createDemoSandbox, type DemoSandbox } from './demo/demo-sandbox.node.ts';
 import type { EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
 import { createPlatformConnection, type PlatformConnection } from './loyalty/platform-connection.node.ts';
@@ -141,7 +141,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
 
   // Not awaited: a slow keychain must not hold the start up; every platform call waits for the
   // check instead (secretsSettled).
-  const secretOrigin = new SecretOriginGuard(secrets, () => originOf(config.get().api.baseUrl), logger);
+  const secretOrigin = new SecretOriginGuard(secrets, () => configuredOrigins(config.get()), logger);
   void secretOrigin.reconcile();
   const connection = createPlatformConnection({ config, secrets, sandbox: demo.current, logger, secretsSettled: () => secretOrigin.settled() });
   const health = new ServiceHealth({
@@ -181,7 +181,8 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
-  fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity, update });
+  const secretsSettled = () => secretOrigin.settled();
+  fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity, update, secretsSettled });
 
   return {
     ...foundation,

@@ -33,8 +33,11 @@ export interface FleetClientOptions {
 /** Commands wait their turn, one running at a time; past this many waiting, a command is answered `busy`. */
 export const MAX_WAITING_COMMANDS = 4;
 
-/** `refused`: the broker turned the credentials down (or the ACL the subscription); `lastError` says how. */
-export type FleetConnectionState = 'connecting' | 'online' | 'offline' | 'refused' | 'closed';
+/**
+ * `refused`: the broker turned the credentials down (or the ACL the subscription); `lastError` says
+ * how. `password_needed`: the kiosk holds back until the moved broker's password is entered.
+ */
+export type FleetConnectionState = 'connecting' | 'online' | 'offline' | 'refused' | 'password_needed' | 'closed';
 
 export interface FleetClient {
   /** `lastHealthAt`: when health last went out (epoch ms), null before the first. */

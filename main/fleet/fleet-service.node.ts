@@ -10,6 +10,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { ServiceHealth } from '../loyalty/service-health.node.ts';
 import type { ManagerHost } from '../manager/export-delivery.std.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
+import { brokerPasswordFor, originOf } from '../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
@@ -36,6 +37,8 @@ export interface FleetServiceParts {
   activity: KioskActivity;
   /** The auto-update: its state goes into health, and update-check runs a check. */
   update: UpdateService;
+  /** Resolves once the stored secrets follow the config as it is now (the broker password its broker). */
+  secretsSettled: () => Promise<void>;
 }
 
 export interface FleetService {
@@ -122,24 +125,69 @@ async function connect(
   health: () => Promise<FleetHealth>,
   commands: ReturnType<typeof fleetCommands>,
   memory: CommandMemory,
-) {
-  const readPassword = () =>
-    parts.secrets.get('mqttPassword').catch((error: unknown) => {
+): Promise<FleetClient> {
+  const broker = originOf(current.fleet.mqtt.url);
+  // Once the secrets follow this config: a password stored for another broker is never read for this one.
+  const lookUpPassword = async () => {
+    await parts.secretsSettled();
+    return brokerPasswordFor(parts.secrets, broker).catch((error: unknown) => {
       parts.logger.warn('the fleet broker password could not be read from the keychain', { error: String(error) });
-      return null;
+      return { password: null, needed: false };
     });
-  return startFleetClient({
-    url: current.fleet.mqtt.url as string,
-    username: current.fleet.mqtt.username,
-    password: await readPassword(),
-    readPassword,
-    kioskId: kioskIdOf(current),
-    topicPrefix: current.fleet.mqtt.topicPrefix,
-    health,
-    commands,
-    memory,
-    logger: parts.logger,
-  });
+  };
+  const start = (password: string | null) =>
+    startFleetClient({
+      url: current.fleet.mqtt.url as string,
+      username: current.fleet.mqtt.username,
+      password,
+      readPassword: async () => (await lookUpPassword()).password,
+      kioskId: kioskIdOf(current),
+      topicPrefix: current.fleet.mqtt.topicPrefix,
+      health,
+      commands,
+      memory,
+      logger: parts.logger,
+    });
+  const { password, needed } = await lookUpPassword();
+  return needed ? waitForPassword(lookUpPassword, start, parts.logger) : start(password);
+}
+
+/** How often a kiosk waiting for its broker's password looks for it in the keychain. */
+const PASSWORD_LOOK_MS = 5_000;
+const PASSWORD_NEEDED = "the broker's password is needed: the one stored was for another broker and was removed (enter it in the console or with kioskctl secrets set mqtt-password)";
+
+/**
+ * The fleet link of a kiosk whose broker moved: it does not connect (nor send the username) until
+ * the new broker's password is stored, then connects with it.
+ */
+function waitForPassword(
+  lookUp: () => Promise<{ password: string | null; needed: boolean }>,
+  start: (password: string | null) => FleetClient,
+  logger: Logger,
+): FleetClient {
+  logger.warn('fleet link waits for the broker password', { reason: PASSWORD_NEEDED });
+  let client: FleetClient | null = null;
+  let closed = false;
+  let looking = false;
+  const timer = setInterval(async () => {
+    if (looking) return;
+    looking = true;
+    const { password, needed } = await lookUp();
+    looking = false;
+    if (needed || closed || client) return;
+    clearInterval(timer);
+    client = start(password);
+  }, PASSWORD_LOOK_MS);
+  timer.unref();
+  return {
+    state: () => client?.state() ?? { state: 'password_needed', lastError: PASSWORD_NEEDED, lastHealthAt: null },
+    publishHealth: async () => client?.publishHealth(),
+    async close() {
+      closed = true;
+      clearInterval(timer);
+      await client?.close();
+    },
+  };
 }
 
 /** What health is built from. */

@@ -10,7 +10,7 @@ import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node
 import { EXIT_CONFIG } from '../startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
-import { originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
+import { configuredOrigins, type ConfiguredOrigins, originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
 import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
 import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
@@ -94,31 +94,36 @@ const pinHashShown = (hash: string | null) => (hash === null ? 'not set' : 'set'
 /** The names an admin types, for the keychain's names. */
 const SECRET_ARGS: Record<string, SecretName> = { 'api-key': 'apiKey', 'access-token': 'accessToken', pat: 'personalAccessToken', 'mqtt-password': 'mqttPassword' };
 
-function configuredOrigin(tools: Tools): string | null {
-  return originOf(tools.config().get().api.baseUrl);
+function originsNow(tools: Tools): ConfiguredOrigins {
+  return configuredOrigins(tools.config().get());
 }
 
 /**
- * The configured platform's origin, read without opening the settings (which may rewrite
- * config.json, racing a `config` command run beside this one).
+ * The configured platform's and broker's origins, read without opening the settings (which may
+ * rewrite config.json, racing a `config` command run beside this one).
  */
-function configuredOriginOnDisk(dataDir: string, logger: Logger): string | null {
-  const provisioned = readProvisioning(provisioningFilePath(), logger)['api.baseUrl'];
-  if (typeof provisioned === 'string') return originOf(provisioned);
+function configuredOriginsOnDisk(dataDir: string, logger: Logger): ConfiguredOrigins {
+  const provisioned = readProvisioning(provisioningFilePath(), logger);
+  let saved: { api?: { baseUrl?: unknown }; fleet?: { mqtt?: { url?: unknown } } } = {};
   try {
-    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { api?: { baseUrl?: unknown } };
-    return typeof saved.api?.baseUrl === 'string' ? originOf(saved.api.baseUrl) : null;
+    saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as typeof saved;
   } catch {
-    return null;
+    // No settings saved yet: nothing configured but what is provisioned.
   }
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return {
+    platform: originOf(text(provisioned['api.baseUrl']) ?? text(saved.api?.baseUrl)),
+    broker: originOf(text(provisioned['fleet.mqtt.url']) ?? text(saved.fleet?.mqtt?.url)),
+  };
 }
 
-/** After a change of the platform's origin (from `before`): the old origin's secrets are removed, and the admin told. */
-async function followPlatformOrigin(context: KioskctlContext, tools: Tools, before: string | null) {
-  const after = configuredOrigin(tools);
-  if (after === before) return;
+/** After a change of the platform's or the broker's origin (from `before`): the old origin's secrets are removed, and the admin told. */
+async function followOrigins(context: KioskctlContext, tools: Tools, before: ConfiguredOrigins) {
+  const after = originsNow(tools);
+  if (after.platform === before.platform && after.broker === before.broker) return;
   const outcome = await new SecretOriginGuard(tools.secrets(), () => after, tools.logger).reconcile();
-  if (outcome === 'removed') context.stdout(`stored secrets removed: they were for another platform origin; store them again for ${after}\n`);
+  if (outcome.platform === 'removed') context.stdout(`stored secrets removed: they were for another platform origin; store them again for ${after.platform}\n`);
+  if (outcome.broker === 'removed') context.stdout(`mqtt-password removed: it was for another broker; store the password for ${after.broker}\n`);
 }
 
 function secretName(arg: string): SecretName {
@@ -153,18 +158,18 @@ const commands: Record<string, Command> = {
       // A hand-typed "hash" would lock every manager out: the PIN has its own command.
       if (key === PIN_HASH_KEY) throw new Refused('manager.pinHash is set with kioskctl pin set (the PIN on stdin)');
       const store = tools.config();
-      const origin = configuredOrigin(tools);
+      const origins = originsNow(tools);
       store.setFromText(key, value);
       tools.logger.info('setting changed by kioskctl', { key });
       context.stdout(`${key} = ${JSON.stringify(store.getKey(key))}\n`);
-      await followPlatformOrigin(context, tools, origin);
+      await followOrigins(context, tools, origins);
       return EXIT.ok;
     },
   },
   'config import': {
     args: ['file'],
     run: async (context, tools, file) => {
-      const origin = configuredOrigin(tools);
+      const origins = originsNow(tools);
       let text: string;
       try {
         text = fs.readFileSync(file, 'utf8');
@@ -180,7 +185,7 @@ const commands: Record<string, Command> = {
       }
       tools.logger.info('settings imported by kioskctl', { keys: changed });
       context.stdout(`imported ${changed.length} setting${changed.length === 1 ? '' : 's'} from ${file}\n`);
-      await followPlatformOrigin(context, tools, origin);
+      await followOrigins(context, tools, origins);
       return EXIT.ok;
     },
   },
@@ -196,8 +201,7 @@ const commands: Record<string, Command> = {
     args: ['name'],
     stdin: 'the secret',
     run: async (context, tools, arg, value) => {
-      const origin = configuredOriginOnDisk(context.dataDir, tools.logger);
-      await storeSecretFor(tools.secrets(), secretName(arg), value, origin, tools.logger);
+      await storeSecretFor(tools.secrets(), secretName(arg), value, configuredOriginsOnDisk(context.dataDir, tools.logger), tools.logger);
       context.stdout(`${arg} stored in the keychain\n`);
       return EXIT.ok;
     },

@@ -8,7 +8,7 @@ import { checkShop } from '../manager/shop-check.node.ts';
 import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
 import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
-import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
+import { brokerPasswordFor, originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import { checkBrokerConnection } from '../fleet/broker-check.node.ts';
 import { FeedError, readFeed } from '../update/update-feed.node.ts';
@@ -88,7 +88,7 @@ async function connectedChecks(baseUrl: string, store: ConfigStore, status: Secr
   // Secrets stored before the URL belong to it, as the kiosk decides at start (doctor only looks:
   // it leaves the binding to the kiosk); another origin's are never sent.
   const origin = originOf(baseUrl);
-  const bound = await options.secrets.boundOrigin();
+  const bound = await options.secrets.boundOrigin('platform');
   if (bound !== null && bound !== origin) {
     const credentials = fail('credentials', `stored for ${bound}, not ${origin ?? baseUrl}: the kiosk removes them when it starts; store this platform's`);
     return [credentials, skip('api', 'needs the api key'), shopUuid ? skip('shop', 'needs the api key') : noShop];
@@ -142,12 +142,13 @@ async function scannerCheck(scanner: KioskConfig['scanner']): Promise<DoctorChec
   return fail('scanner', `${settings.path} not found (${known ? `ports: ${known}` : 'no serial ports listed'})`);
 }
 
-/** The fleet broker, reached as the kiosk would: its username, the keychain's mqtt-password. */
+/** The fleet broker, reached as the kiosk would: its username, the mqtt-password stored for it (never another broker's). */
 async function brokerCheck(fleet: KioskConfig['fleet'], status: SecretStatus, secrets: SecretStore): Promise<DoctorCheck> {
   const { url, username, topicPrefix } = fleet.mqtt;
   if (!url) return skip('broker', 'no fleet broker (fleet.mqtt.url is not set)');
   if (status.keychain === 'unavailable') return skip('broker', 'needs the mqtt-password from the keychain, which is unreachable');
-  const password = status.stored.mqttPassword ? await secrets.get('mqttPassword') : null;
+  const { password, needed } = await brokerPasswordFor(secrets, originOf(url));
+  if (needed) return fail('broker', `no mqtt-password for ${originOf(url)}: the one stored was for another broker (printf %s "$PASSWORD" | kioskctl secrets set mqtt-password)`);
   const { connected, detail } = await checkBrokerConnection({ url, username, password, clientIdPrefix: `${topicPrefix}-${fleet.kioskId ?? 'kiosk'}` });
   return connected ? ok('broker', detail) : fail('broker', detail);
 }

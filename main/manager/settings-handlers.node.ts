@@ -4,7 +4,7 @@ import type { ConfigStore } from '../config/config-store.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
-import { originOf, storeSecretFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
+import { configuredOrigins, storeSecretFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { checkConnection } from './connection-check.node.ts';
 import type { ExportDelivery } from './export-delivery.std.ts';
@@ -46,7 +46,7 @@ export function createSettingsHandlers(options: {
       return consoleSettings();
     },
     setSecret: async ({ name, value }) => {
-      await storeSecretFor(secrets, name, value, originOf(config.get().api.baseUrl), logger);
+      await storeSecretFor(secrets, name, value, configuredOrigins(config.get()), logger);
       logger.info('secret stored from the console', { name });
       return secrets.status();
     },

@@ -1,74 +1,110 @@
+import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { PLATFORM_SECRET_NAMES, type SecretName, type SecretStore } from './secret-store.node.ts';
+import { bindingOf, PLATFORM_SECRET_NAMES, SECRETS_BOUND_TO, type SecretBinding, type SecretName, type SecretStore } from './secret-store.node.ts';
 
 /**
- * Stored platform secrets belong to the platform origin they were entered for (recorded beside them in the
- * keychain). They are only ever sent to that origin, and a kiosk pointed at another origin loses
- * them: the manager enters the new platform's secrets.
+ * Stored secrets belong to the origin they were entered for (recorded beside them in the
+ * keychain): the platform's to the platform origin, the broker's password to the broker. They are
+ * only ever sent to that origin, and a kiosk pointed at another origin loses them: the manager
+ * enters the new one's.
  */
 
-/** `https://loyalty.example` of a base URL; null for none (demo) or one that does not parse. */
-export function originOf(baseUrl: string | null | undefined): string | null {
-  if (!baseUrl) return null;
+/**
+ * `https://loyalty.example` of a base URL, `mqtts://broker.example:8883` of a broker URL (whose
+ * WHATWG origin is the opaque "null"); null for none (demo, no fleet) or one that does not parse.
+ */
+export function originOf(url: string | null | undefined): string | null {
+  if (!url) return null;
   try {
-    return new URL(baseUrl).origin;
+    const parsed = new URL(url);
+    if (!parsed.host) return null;
+    return parsed.origin === 'null' ? `${parsed.protocol}//${parsed.host}` : parsed.origin;
   } catch {
     return null;
   }
 }
 
-/** The stored secrets, but only when they were stored for `origin`: nothing for any other. */
+/** The origin each binding's secrets are for under this config; null where none is configured. */
+export type ConfiguredOrigins = Record<SecretBinding, string | null>;
+
+export function configuredOrigins(current: Pick<KioskConfig, 'api' | 'fleet'>): ConfiguredOrigins {
+  return { platform: originOf(current.api.baseUrl), broker: originOf(current.fleet.mqtt.url) };
+}
+
+/** The stored platform secrets, but only when they were stored for `origin`: nothing for any other. */
 export async function storedSecretsFor(
   secrets: SecretStore,
   origin: string | null,
   /** Secrets not bound yet count as this origin's, as the kiosk binds them at its start (doctor looks ahead). */
   { unboundCounts = false } = {},
 ): Promise<Partial<Record<SecretName, string>>> {
-  const bound = origin === null ? null : await secrets.boundOrigin();
+  const bound = origin === null ? null : await secrets.boundOrigin('platform');
   if (origin === null || (bound !== origin && !(unboundCounts && bound === null))) return {};
   const values = await Promise.all(PLATFORM_SECRET_NAMES.map(async (name) => [name, await secrets.get(name)] as const));
   return Object.fromEntries(values.filter(([, value]) => value !== null));
 }
 
-/** Removes every stored platform secret and the origin they were bound to (the broker's password is no platform's). */
-async function forgetSecrets(secrets: SecretStore) {
-  for (const name of PLATFORM_SECRET_NAMES) await secrets.remove(name);
-  await secrets.bindOrigin(null);
+/**
+ * The broker password for the broker at `origin`: the stored one if it was stored for it (or
+ * before any broker was bound: the kiosk binds it to the configured one at start). `needed`: a
+ * password was removed because the broker moved, and none entered for this one yet; the kiosk
+ * does not connect until one is.
+ */
+export async function brokerPasswordFor(secrets: SecretStore, origin: string | null): Promise<{ password: string | null; needed: boolean }> {
+  if (origin === null) return { password: null, needed: false };
+  const bound = await secrets.boundOrigin('broker');
+  if (bound !== null && bound !== origin) return { password: null, needed: true };
+  const password = await secrets.get('mqttPassword');
+  return { password, needed: password === null && bound === origin };
 }
 
 /**
- * Stores a secret for `origin` (null: no platform configured yet; the next one configured claims
- * it). Secrets stored for another origin are removed first: one origin's set never mixes with another's.
+ * Removes a binding's stored secrets, saying whether any were there. The platform forgets its
+ * origin; the broker's binding moves to `origin`, so a kiosk whose password was removed waits for
+ * the new broker's instead of connecting without one.
  */
-export async function storeSecretFor(secrets: SecretStore, name: SecretName, value: string, origin: string | null, logger: Logger) {
-  if (!isPlatformSecret(name)) return secrets.set(name, value);
-  const bound = await secrets.boundOrigin();
-  if (bound !== null && bound !== origin) {
-    await forgetSecrets(secrets);
-    logger.warn('stored secrets removed: they were for another platform origin', { from: bound, to: origin });
+async function forgetSecrets(secrets: SecretStore, binding: SecretBinding, origin: string | null): Promise<boolean> {
+  let removed = false;
+  for (const name of SECRETS_BOUND_TO[binding]) removed = (await secrets.remove(name)) || removed;
+  await secrets.bindOrigin(binding, binding === 'broker' ? origin : null);
+  return removed;
+}
+
+const REMOVED_MESSAGES: Record<SecretBinding, string> = {
+  platform: 'platform origin changed: stored secrets removed; enter them again',
+  broker: 'fleet broker changed: its stored password removed; enter the password of the new broker',
+};
+
+/**
+ * Stores a secret for its binding's configured origin (null: none configured yet; the next one
+ * configured claims it). Secrets stored for another origin are removed first: one origin's set
+ * never mixes with another's.
+ */
+export async function storeSecretFor(secrets: SecretStore, name: SecretName, value: string, origins: ConfiguredOrigins, logger: Logger) {
+  const binding = bindingOf(name);
+  const origin = origins[binding];
+  const bound = await secrets.boundOrigin(binding);
+  if (bound !== null && bound !== origin && (await forgetSecrets(secrets, binding, null))) {
+    logger.warn(REMOVED_MESSAGES[binding], { from: bound, to: origin });
   }
   await secrets.set(name, value);
-  if (origin !== null && bound !== origin) await secrets.bindOrigin(origin);
+  if (bound !== origin) await secrets.bindOrigin(binding, origin);
 }
 
-function isPlatformSecret(name: SecretName): boolean {
-  return (PLATFORM_SECRET_NAMES as readonly string[]).includes(name);
-}
-
-/**
- * Keeps the stored secrets' origin in step with the configured platform: secrets stored before a
- * platform was configured (or by an older version) are bound to the first one configured; a
- * platform at another origin removes them. Demo mode (no base URL) leaves them as they are.
- */
 /** What a check did: nothing to do, bound unbound secrets, removed another origin's, or could not look. */
 export type SecretOriginOutcome = 'unchanged' | 'bound' | 'removed' | 'unchecked';
 
+/**
+ * Keeps each binding's stored secrets in step with the configured origin: secrets stored before
+ * one was configured (or by an older version) are bound to the first one configured; another
+ * origin removes them. No origin (demo mode, no fleet) leaves them as they are.
+ */
 export class SecretOriginGuard {
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly secrets: SecretStore,
-    private readonly configuredOrigin: () => string | null,
+    private readonly configured: () => ConfiguredOrigins,
     private readonly logger: Logger,
   ) {}
 
@@ -78,7 +114,7 @@ export class SecretOriginGuard {
   }
 
   /** Resolves once the secrets match the configuration as it is now; never rejects. */
-  reconcile(): Promise<SecretOriginOutcome> {
+  reconcile(): Promise<Record<SecretBinding, SecretOriginOutcome>> {
     const next = this.#queue.then(
       () => this.#reconcile(),
       () => this.#reconcile(),
@@ -86,24 +122,28 @@ export class SecretOriginGuard {
     this.#queue = next.catch(() => undefined);
     return next.catch((error: unknown) => {
       this.logger.warn('could not check the stored secrets\' origin', { reason: String(error) });
-      return 'unchecked' as const;
+      return { platform: 'unchecked', broker: 'unchecked' } as const;
     });
   }
 
-  async #reconcile(): Promise<SecretOriginOutcome> {
-    const origin = this.configuredOrigin();
+  async #reconcile(): Promise<Record<SecretBinding, SecretOriginOutcome>> {
+    const origins = this.configured();
+    return { platform: await this.#follow('platform', origins.platform), broker: await this.#follow('broker', origins.broker) };
+  }
+
+  async #follow(binding: SecretBinding, origin: string | null): Promise<SecretOriginOutcome> {
     if (origin === null) return 'unchanged';
-    const bound = await this.secrets.boundOrigin();
+    const bound = await this.secrets.boundOrigin(binding);
     if (bound === origin) return 'unchanged';
     if (bound === null) {
       const { stored } = await this.secrets.status();
-      if (!PLATFORM_SECRET_NAMES.some((name) => stored[name])) return 'unchanged';
-      await this.secrets.bindOrigin(origin);
-      this.logger.info('stored secrets bound to the configured platform origin', { origin });
+      if (!SECRETS_BOUND_TO[binding].some((name) => stored[name])) return 'unchanged';
+      await this.secrets.bindOrigin(binding, origin);
+      this.logger.info('stored secrets bound to the configured origin', { binding, origin });
       return 'bound';
     }
-    await forgetSecrets(this.secrets);
-    this.logger.warn('platform origin changed: stored secrets removed; enter them again', { from: bound, to: origin });
+    if (!(await forgetSecrets(this.secrets, binding, origin))) return 'unchanged';
+    this.logger.warn(REMOVED_MESSAGES[binding], { from: bound, to: origin });
     return 'removed';
   }
 }

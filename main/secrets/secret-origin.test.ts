@@ -12,6 +12,7 @@ import { runDoctor } from '../kioskctl/doctor.node.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { hashPin } from '../manager/pin-hash.node.ts';
+import { brokerPasswordFor, originOf } from './secret-origin.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secret-store.node.ts';
 
 /**
@@ -60,7 +61,8 @@ afterAll(async () => {
 afterEach(async () => {
   for (const services of running.splice(0)) await services.close();
   for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
-  await secrets.bindOrigin(null).catch(() => {});
+  await secrets.bindOrigin('platform', null).catch(() => {});
+  await secrets.bindOrigin('broker', null).catch(() => {});
   elsewhere.heard.length = 0;
 });
 
@@ -88,7 +90,7 @@ describe('secrets bound to their platform origin', () => {
   it('binds secrets stored before the URL to the configured origin, and uses them there', async () => {
     const { call, services } = await connectedKiosk();
     await expect(services.dispatch('getServiceStatus', {}, shopper)).resolves.toMatchObject({ ok: true });
-    expect(await secrets.boundOrigin()).toBe(new URL(platform.baseUrl).origin);
+    expect(await secrets.boundOrigin('platform')).toBe(new URL(platform.baseUrl).origin);
     await expect(call('testConnection', { baseUrl: platform.baseUrl })).resolves.toMatchObject({ ok: true, value: { ok: true } });
   });
 
@@ -115,14 +117,14 @@ describe('secrets bound to their platform origin', () => {
     const changed = await call('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl } });
     expect(changed).toMatchObject({ ok: true, value: { secrets: { stored: NOTHING_STORED } } });
     for (const name of SECRET_NAMES) expect(await secrets.get(name)).toBeNull();
-    expect(await secrets.boundOrigin()).toBeNull();
+    expect(await secrets.boundOrigin('platform')).toBeNull();
     expect(log(services)).toContain('platform origin changed: stored secrets removed; enter them again');
     // The kiosk's own calls to the new platform carry nothing of the old one's.
     await call('getDiagnostics');
     expect(heardAnySecret()).toBe(false);
     // Secrets entered now are the new origin's.
     await call('setSecret', { name: 'apiKey', value: 'fake-key-for-elsewhere' });
-    expect(await secrets.boundOrigin()).toBe(elsewhere.origin);
+    expect(await secrets.boundOrigin('platform')).toBe(elsewhere.origin);
     for (const secret of Object.values(credentials)) expect(log(services)).not.toContain(secret);
   });
 
@@ -159,7 +161,7 @@ describe('secrets bound to their platform origin', () => {
   });
 
   it('removes them before the first call when the kiosk starts configured for another origin (provisioning, an offline edit)', async () => {
-    await secrets.bindOrigin(new URL(platform.baseUrl).origin);
+    await secrets.bindOrigin('platform', new URL(platform.baseUrl).origin);
     const { services } = await connectedKiosk(elsewhere.baseUrl);
     await services.dispatch('getServiceStatus', {}, shopper);
     expect(heardAnySecret()).toBe(false);
@@ -172,16 +174,62 @@ describe('secrets bound to their platform origin', () => {
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl: platform.baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
     const checks = await runDoctor({ dataDir, logger: silentLogger, secrets });
     expect(checks.find((check) => check.name === 'api')).toMatchObject({ status: 'OK' });
-    expect(await secrets.boundOrigin()).toBeNull();
+    expect(await secrets.boundOrigin('platform')).toBeNull();
   });
 
   it('kioskctl doctor sends no secret to a platform they were not stored for, and says why', async () => {
     for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
-    await secrets.bindOrigin(new URL(platform.baseUrl).origin);
+    await secrets.bindOrigin('platform', new URL(platform.baseUrl).origin);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-doctor-'));
     fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ api: { baseUrl: elsewhere.baseUrl, shopUuid: platform.manifest.shops[0]!.uuid } }));
     const checks = await runDoctor({ dataDir, logger: silentLogger, secrets });
     expect(checks.find((check) => check.name === 'credentials')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining(`stored for ${new URL(platform.baseUrl).origin}`) });
     expect(heardAnySecret()).toBe(false);
+  });
+});
+
+describe('the broker password bound to its broker (#20 §2)', () => {
+  const brokerA = 'mqtt://127.0.0.1:18830';
+  const kioskctl = async (dataDir: string, args: string[], stdin = '') => {
+    const output: string[] = [];
+    const exit = await runKioskctl({
+      dataDir,
+      args,
+      keychainService,
+      stdin: { isTTY: !stdin, read: async () => stdin },
+      stdout: (text) => void output.push(text),
+      stderr: (text) => void output.push(text),
+    });
+    return { exit, output: output.join('') };
+  };
+  const fleetKiosk = (url: string) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-broker-'));
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ fleet: { mqtt: { url, username: 'kiosk' } } }));
+    return dataDir;
+  };
+
+  it('is stored for the configured broker, kept for another path or user there, and removed by kioskctl moving the broker', async () => {
+    const dataDir = fleetKiosk(brokerA);
+    await expect(kioskctl(dataDir, ['secrets', 'set', 'mqtt-password'], 'fake-broker-password')).resolves.toMatchObject({ exit: 0 });
+    expect(await secrets.boundOrigin('broker')).toBe(brokerA);
+    expect(await brokerPasswordFor(secrets, originOf('mqtt://someone@127.0.0.1:18830/'))).toEqual({ password: 'fake-broker-password', needed: false });
+    // Another port is another broker: the password is not handed out for it.
+    expect(await brokerPasswordFor(secrets, originOf('mqtt://127.0.0.1:18831'))).toEqual({ password: null, needed: true });
+
+    const moved = await kioskctl(dataDir, ['config', 'set', 'fleet.mqtt.url', 'mqtt://127.0.0.1:18831']);
+    expect(moved.output).toContain('mqtt-password removed: it was for another broker; store the password for mqtt://127.0.0.1:18831');
+    expect(await secrets.get('mqttPassword')).toBeNull();
+    // The kiosk waits for the new broker's password: it does not connect without one.
+    expect(await brokerPasswordFor(secrets, 'mqtt://127.0.0.1:18831')).toEqual({ password: null, needed: true });
+    // The platform's secrets are another binding: untouched.
+    expect(await secrets.boundOrigin('platform')).toBeNull();
+  });
+
+  it('kioskctl doctor sends no password to a broker it was not stored for, and says why', async () => {
+    await secrets.set('mqttPassword', 'fake-broker-password');
+    await secrets.bindOrigin('broker', brokerA);
+    const checks = await runDoctor({ dataDir: fleetKiosk(`mqtt://127.0.0.1:${new URL(elsewhere.origin).port}`), logger: silentLogger, secrets });
+    expect(checks.find((check) => check.name === 'broker')).toMatchObject({ status: 'FAIL', detail: expect.stringContaining('the one stored was for another broker') });
+    expect(elsewhere.heard).toEqual([]);
   });
 });

@@ -6,6 +6,21 @@ export const PLATFORM_SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessTo
 export const SECRET_NAMES = [...PLATFORM_SECRET_NAMES, 'mqttPassword'] as const;
 export type SecretName = (typeof SECRET_NAMES)[number];
 
+/**
+ * Each secret belongs to one origin, recorded beside it: the platform's three to the platform
+ * origin (`api.baseUrl`), the broker's password to the broker (`fleet.mqtt.url`).
+ */
+export const SECRETS_BOUND_TO = {
+  platform: PLATFORM_SECRET_NAMES,
+  broker: ['mqttPassword'],
+} as const satisfies Record<string, readonly SecretName[]>;
+export type SecretBinding = keyof typeof SECRETS_BOUND_TO;
+
+/** The binding `name` belongs to. */
+export function bindingOf(name: SecretName): SecretBinding {
+  return (Object.keys(SECRETS_BOUND_TO) as SecretBinding[]).find((binding) => (SECRETS_BOUND_TO[binding] as readonly SecretName[]).includes(name))!;
+}
+
 export interface SecretStatus {
   keychain: 'available' | 'unavailable';
   /** Why the keychain cannot be used, in words an IT admin can act on. */
@@ -18,10 +33,10 @@ export interface SecretStore {
   set(name: SecretName, value: string): Promise<void>;
   remove(name: SecretName): Promise<boolean>;
   status(): Promise<SecretStatus>;
-  /** The platform origin the stored secrets were entered for, or null when none is recorded. */
-  boundOrigin(): Promise<string | null>;
-  /** Records the origin the stored secrets belong to (beside them, in the keychain); null forgets it. */
-  bindOrigin(origin: string | null): Promise<void>;
+  /** The origin the binding's secrets were entered for, or null when none is recorded. */
+  boundOrigin(binding: SecretBinding): Promise<string | null>;
+  /** Records the origin the binding's secrets belong to (beside them, in the keychain); null forgets it. */
+  bindOrigin(binding: SecretBinding, origin: string | null): Promise<void>;
 }
 
 export class KeychainUnavailableError extends Error {
@@ -43,8 +58,8 @@ const ACCOUNTS: Record<SecretName, string> = {
   mqttPassword: 'mqtt-password',
 };
 
-/** Not a secret, but kept beside them so the binding cannot outlive or miss the secrets it guards. */
-const ORIGIN_ACCOUNT = 'platform-origin';
+/** Not secrets, but kept beside them so a binding cannot outlive or miss the secrets it guards. */
+const ORIGIN_ACCOUNTS: Record<SecretBinding, string> = { platform: 'platform-origin', broker: 'broker-origin' };
 
 const UNAVAILABLE_HINT =
   'No OS keychain is reachable. On Linux the kiosk needs a running, unlocked Secret Service ' +
@@ -92,13 +107,14 @@ export class KeytarSecretStore implements SecretStore {
     return removed;
   }
 
-  async boundOrigin(): Promise<string | null> {
-    return this.#call((keytar) => keytar.getPassword(this.#service, ORIGIN_ACCOUNT));
+  async boundOrigin(binding: SecretBinding): Promise<string | null> {
+    return this.#call((keytar) => keytar.getPassword(this.#service, ORIGIN_ACCOUNTS[binding]));
   }
 
-  async bindOrigin(origin: string | null): Promise<void> {
-    if (origin === null) await this.#call((keytar) => keytar.deletePassword(this.#service, ORIGIN_ACCOUNT));
-    else await this.#call((keytar) => keytar.setPassword(this.#service, ORIGIN_ACCOUNT, origin));
+  async bindOrigin(binding: SecretBinding, origin: string | null): Promise<void> {
+    const account = ORIGIN_ACCOUNTS[binding];
+    if (origin === null) await this.#call((keytar) => keytar.deletePassword(this.#service, account));
+    else await this.#call((keytar) => keytar.setPassword(this.#service, account, origin));
   }
 
   async status(): Promise<SecretStatus> {

@@ -597,7 +597,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
       await expect(secrets.get('apiKey')).resolves.toBe(other.manifest.credentials.api_key);
       await expect(secrets.get('accessToken')).resolves.toBe(other.manifest.credentials.access_token);
       await expect(secrets.get('personalAccessToken')).resolves.toBeNull();
-      await expect(secrets.boundOrigin()).resolves.toBe(new URL(other.baseUrl).origin);
+      await expect(secrets.boundOrigin('platform')).resolves.toBe(new URL(other.baseUrl).origin);
       expect(kioskLog(dataDir).some((line) => line.message === 'platform origin changed: stored secrets removed; enter them again')).toBe(true);
       await page.getByTestId('console-lock').tap();
       await page.close();

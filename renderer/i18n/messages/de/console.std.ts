@@ -215,6 +215,7 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.fleet_state.online': 'Online',
   'console.diagnostics.fleet_state.offline': 'Offline, verbindet neu',
   'console.diagnostics.fleet_state.refused': 'Vom Broker abgewiesen',
+  'console.diagnostics.fleet_state.password_needed': 'Wartet auf das Passwort des Brokers',
   'console.diagnostics.fleet_where': '{broker} als Kiosk {kioskId}',
   'console.diagnostics.fleet_health': 'Status zuletzt gesendet {time}',
   'console.diagnostics.fleet_no_health': 'Noch kein Status gesendet',

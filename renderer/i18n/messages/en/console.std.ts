@@ -216,6 +216,7 @@ export const messages = {
   'console.diagnostics.fleet_state.online': 'Online',
   'console.diagnostics.fleet_state.offline': 'Offline, reconnecting',
   'console.diagnostics.fleet_state.refused': 'Refused by the broker',
+  'console.diagnostics.fleet_state.password_needed': "Waiting for the broker's password",
   'console.diagnostics.fleet_where': '{broker} as kiosk {kioskId}',
   'console.diagnostics.fleet_health': 'Health last sent {time}',
   'console.diagnostics.fleet_no_health': 'No health sent yet',

@@ -215,6 +215,7 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.fleet_state.online': 'En ligne',
   'console.diagnostics.fleet_state.offline': 'Hors ligne, reconnexion en cours',
   'console.diagnostics.fleet_state.refused': 'Refusé par le broker',
+  'console.diagnostics.fleet_state.password_needed': 'En attente du mot de passe du broker',
   'console.diagnostics.fleet_where': '{broker} en tant que borne {kioskId}',
   'console.diagnostics.fleet_health': 'État envoyé pour la dernière fois {time}',
   'console.diagnostics.fleet_no_health': 'Aucun état envoyé pour l’instant',

@@ -215,6 +215,7 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.fleet_state.online': 'Online',
   'console.diagnostics.fleet_state.offline': 'Offline, opnieuw verbinden',
   'console.diagnostics.fleet_state.refused': 'Geweigerd door de broker',
+  'console.diagnostics.fleet_state.password_needed': 'Wacht op het wachtwoord van de broker',
   'console.diagnostics.fleet_where': '{broker} als kiosk {kioskId}',
   'console.diagnostics.fleet_health': 'Status laatst verstuurd {time}',
   'console.diagnostics.fleet_no_health': 'Nog geen status verstuurd',
