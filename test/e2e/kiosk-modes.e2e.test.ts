@@ -118,9 +118,12 @@ describe('kiosk modes: every mode starts its own portal session with the configu
       const context = canvas.getContext('2d')!;
       context.drawImage(img, 0, 0);
       const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
-      return { data: Array.from(data), width, height };
+      // One base64 string, not an array of numbers: Playwright checks every element of an array it carries.
+      let bytes = '';
+      for (let at = 0; at < data.length; at += 0x8000) bytes += String.fromCharCode(...data.subarray(at, at + 0x8000));
+      return { base64: btoa(bytes), width, height };
     });
-    return jsQR(Uint8ClampedArray.from(image.data), image.width, image.height)?.data;
+    return jsQR(new Uint8ClampedArray(Buffer.from(image.base64, 'base64')), image.width, image.height)?.data;
   }
 
   /**
