@@ -35,6 +35,7 @@ export default defineConfig({
           name: 'renderer',
           include: ['renderer/**/*.test.ts'],
           environment: 'jsdom',
+          setupFiles: ['renderer/clean-dom.test-support.ts'],
           testTimeout: 20_000,
         },
       },

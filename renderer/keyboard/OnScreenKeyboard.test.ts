@@ -19,6 +19,7 @@ beforeEach(() => {
 afterEach(() => {
   unmountKeyboard?.();
   unmountKeyboard = undefined;
+  document.body.replaceChildren();
   i18n.use('en');
   vi.restoreAllMocks();
 });

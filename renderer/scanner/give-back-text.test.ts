@@ -1,5 +1,7 @@
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { giveBackText } from './give-back-text.dom.ts';
+
+afterEach(() => document.body.replaceChildren());
 
 /** Focuses a fresh field made from `html` and records the `data` of its input events. */
 function focused<T extends HTMLElement>(html: string): { field: T; inputs: (string | null)[] } {

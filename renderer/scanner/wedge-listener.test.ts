@@ -21,6 +21,7 @@ beforeEach(() => {
 afterEach(() => {
   detach();
   vi.useRealTimers();
+  document.body.replaceChildren();
 });
 
 /**

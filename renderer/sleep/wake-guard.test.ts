@@ -27,7 +27,10 @@ beforeEach(() => {
   for (const type of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'touchstart', 'touchend']) button.addEventListener(type, () => pressed.push(type));
 });
 
-afterEach(() => detach());
+afterEach(() => {
+  detach();
+  document.body.replaceChildren();
+});
 
 /** Dispatches `type` on `target` at the test's clock, as the browser would; true when nobody prevented it. */
 function fire(target: EventTarget, type: string, init: Record<string, unknown> = {}, advanceMs = 1): boolean {
