@@ -4,15 +4,16 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // Unit and integration tests sit next to the code (*.test.ts); end-to-end tests drive the
 // real renderer in Chromium through the browser host and live in test/e2e.
 //
-// One file at a time: three at once (e2e files in parallel) was faster by about a minute but, on
-// 2 cores, brought out load races (a double e-mail submit, a 429 taken by another request) that
-// are to be fixed before it comes back. The unit and renderer files a worker runs share one module
-// graph (and DOM) instead of a fresh one each (`isolate: false`: that cost 40% of their CPU; they
-// pass in shuffled order). The JSON report feeds the slowest-files list .ci/run prints.
+// Three files at a time, e2e files too: much of an e2e file is waiting (on Chromium, a kiosk
+// process, a timer in main), which another file's work fills. Each e2e file has its own kiosks,
+// sandboxes, brokers, ports and keychain names, so files never share state. The unit and renderer
+// files a worker runs share one module graph (and DOM) instead of a fresh one each (`isolate:
+// false`: that cost 40% of their CPU); a renderer file must leave the DOM empty. The JSON report
+// feeds the slowest-files list .ci/run prints.
 export default defineConfig({
   plugins: [svelte()],
   test: {
-    maxWorkers: 1,
+    maxWorkers: 3,
     isolate: false,
     reporters: ['default', ['json', { outputFile: 'test-results/vitest-report.json' }]],
     projects: [
@@ -49,7 +50,6 @@ export default defineConfig({
           hookTimeout: 90_000,
           // A fresh process per e2e file: one file's kiosks, browsers and signals never reach the next.
           isolate: true,
-          fileParallelism: false,
         },
       },
     ],
