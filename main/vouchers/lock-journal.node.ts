@@ -152,6 +152,8 @@ async function readEntries(file: string, logger: Logger): Promise<JournalRead> {
 
 // A JSON string or integer value and its key, wherever it stands in the text.
 const FIELD = /"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/g;
+// An entry's voucher uuid whose closing quote was lost.
+const WHOLE_UUID_CUT_SHORT = /^"voucherUuid"\s*:\s*"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f-])/i;
 
 /**
  * Each entry still legible in a truncated or damaged journal. An entry whose key or times were
@@ -164,6 +166,8 @@ function salvageEntries(text: string): { entries: LockEntry[]; codeless: string[
   for (const chunk of text.split(/(?="voucherUuid")/).slice(1)) {
     const fields: Record<string, unknown> = {};
     for (const [, key, value] of chunk.matchAll(FIELD)) fields[key!] ??= JSON.parse(value!) as unknown;
+    // Cut right after the uuid, before its closing quote: a uuid's length says it is whole.
+    fields.voucherUuid ??= WHOLE_UUID_CUT_SHORT.exec(chunk)?.[1];
     const held = HeldLockEntry.safeParse({ phase: 'redeeming', ...fields });
     const intent = LockIntent.safeParse({ timesRedeemedBefore: 0, intendedAt: new Date().toISOString(), ...fields, phase: 'locking' });
     if (held.success) entries.push(held.data);

@@ -96,6 +96,23 @@ describe('lock journal', () => {
     expect(JSON.stringify(lines)).not.toMatch(/key-|CODE-/);
   });
 
+  it('keeps, at every point a journal can be cut, each voucher whose uuid is whole before the cut (#20 §11)', async () => {
+    const uuids = ['3f2b8c1e-9a4d-4e6f-8b1a-2c3d4e5f6a7b', 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d'];
+    const text = `${JSON.stringify({ version: 1, entries: uuids.map((uuid) => entry(uuid)) }, null, 2)}\n`;
+    const lost: number[] = [];
+    for (let cut = 0; cut < text.length; cut++) {
+      const kept = text.slice(0, cut);
+      await writeFile(join(dir, JOURNAL_FILE), kept);
+      const journal = await openLockJournal({ dir, logger: silent });
+      const known = [...journal.entries().map((held) => held.voucherUuid), ...journal.unresolved()];
+      // A uuid is whole once its last character is in: its closing quote may be cut off.
+      const whole = uuids.filter((uuid) => kept.includes(`"voucherUuid": "${uuid}`));
+      if (known.sort().join() !== whole.sort().join()) lost.push(cut);
+      await rm(join(dir, JOURNAL_FILE), { force: true });
+    }
+    expect(lost).toEqual([]);
+  });
+
   it('takes an entry whose phase was lost as redeeming: its redemption is looked for before any release', async () => {
     const text = JSON.stringify({ version: 1, entries: [entry('a', { phase: 'redeeming' })] }, null, 2);
     await writeFile(join(dir, JOURNAL_FILE), text.slice(0, text.indexOf('"phase"')));
