@@ -16,7 +16,7 @@ import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
 import { runDoctor } from './doctor.node.ts';
-import { formatTable } from './table.std.ts';
+import { formatTable, printable } from './table.std.ts';
 
 export interface KioskctlContext {
   dataDir: string;
@@ -288,11 +288,11 @@ const commands: Record<string, Command> = {
         throw error;
       }
       tools.logger.info('update rolled back by kioskctl', { from, to: outcome.version });
-      context.stdout(`${from} is marked failed: the kiosk will not take it from the feed again\n`);
+      context.stdout(`${printable(from)} is marked failed: the kiosk will not take it from the feed again\n`);
       if (outcome.kind === 'replaced') {
-        context.stdout(`${outcome.target} is ${outcome.version} again; restart the kiosk to run it: systemctl --user restart loyalty-kiosk.service\n`);
+        context.stdout(`${printable(outcome.target)} is ${printable(outcome.version)} again; restart the kiosk to run it: systemctl --user restart loyalty-kiosk.service\n`);
       } else {
-        context.stdout(`to install ${outcome.version}, run (admin rights needed), then restart the kiosk:\n  ${outcome.command}\n`);
+        context.stdout(`to install ${printable(outcome.version)}, run (admin rights needed), then restart the kiosk:\n  ${printable(outcome.command)}\n`);
       }
       return EXIT.ok;
     },

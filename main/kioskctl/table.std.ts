@@ -1,7 +1,21 @@
-/** Rows as aligned columns for a terminal; the last column is left ragged. */
+/**
+ * Control characters (C0, DEL, C1, line and bidi controls) shown as `\xNN` / `\uNNNN`: a cell may
+ * hold what a feed, a platform or a file said, and a terminal must never take it as a command.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+export function printable(text: string): string {
+  return text.replace(CONTROL, (char) => {
+    const code = char.charCodeAt(0);
+    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/** Rows as aligned columns for a terminal, every cell printable; the last column is left ragged. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => row[column]?.length ?? 0))) ?? [];
-  return rows
+  const cells = rows.map((row) => row.map(printable));
+  const widths = cells[0]?.map((_, column) => Math.max(...cells.map((row) => row[column]?.length ?? 0))) ?? [];
+  return cells
     .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  '))
     .join('\n')
     .concat('\n');

@@ -119,6 +119,42 @@ describe('kioskctl update check', () => {
   });
 });
 
+describe('kioskctl update check: a feed is not trusted (#20 §9)', () => {
+  afterEach(() => stable.redirectTo(null));
+
+  it('follows a redirect within the feed\'s origin, and prints where the answer came from', async () => {
+    configure({ feedUrl: stable.url });
+    stable.redirectTo(`${stable.channelFileUrl}?redirected`);
+    const { code, stdout } = await kioskctl('update', 'check');
+    expect(code).toBe(0);
+    expect(rows(stdout)).toMatchObject({ available: '9.1.0 (newer)', 'feed file': `${stable.channelFileUrl}?redirected` });
+  });
+
+  it('refuses a redirect to another origin, and asks that origin nothing', async () => {
+    configure({ feedUrl: stable.url });
+    const elsewhere = `${new URL(beta.url).origin}/latest-linux.yml?redirected`;
+    stable.redirectTo(elsewhere);
+    const asked = beta.requests.length;
+    const { code, stdout } = await kioskctl('update', 'check');
+    expect(code).toBe(1);
+    expect(rows(stdout).available).toBe(`unknown: ${stable.channelFileUrl} redirects to another origin (${new URL(beta.url).origin}): refused`);
+    expect(beta.requests.length).toBe(asked);
+  });
+
+  it('refuses a version that is not semver, and prints nothing of it raw', async () => {
+    configure({ feedUrl: stable.url });
+    stable.publishRaw('version: "9.9.9\\e[2J\\e]0;pwned\\a"\nfiles:\n  - url: x.AppImage\n    sha512: abc\n');
+    try {
+      const { code, stdout } = await kioskctl('update', 'check');
+      expect(code).toBe(1);
+      expect(rows(stdout).available).toMatch(/is not an electron-builder update file \(it needs a semver version and files\)$/);
+      expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    } finally {
+      stable.publish({ version: '9.1.0', payload: Buffer.from('stable app'), stagingPercentage: 40 });
+    }
+  });
+});
+
 describe('kioskctl update status', () => {
   it('prints what the running kiosk wrote: state, available, downloaded, failures', async () => {
     configure({ feedUrl: stable.url });

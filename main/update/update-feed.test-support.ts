@@ -27,12 +27,16 @@ export async function startUpdateFeed(channel: 'stable' | 'beta' = 'stable') {
   let release: FeedRelease | null = null;
   /** Served instead of the release's yml when set: a broken feed. */
   let raw: string | null = null;
+  /** Where the channel file redirects when set; a request that came by redirect (`?redirected`) is served. */
+  let redirect: string | null = null;
   const requests: string[] = [];
   const fileName = () => `Loyalty-Kiosk-${release?.version}.AppImage`;
   const server = http.createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://feed').pathname;
     requests.push(pathname);
-    if (release && pathname === `/${channelFile}`) {
+    if (redirect && pathname === `/${channelFile}` && !request.url?.includes('?redirected')) {
+      response.writeHead(302, { location: redirect }).end();
+    } else if (release && pathname === `/${channelFile}`) {
       response.setHeader('content-type', 'text/yaml');
       response.end(raw ?? channelYml(release, fileName()));
     } else if (release && pathname === `/${fileName()}`) {
@@ -51,6 +55,12 @@ export async function startUpdateFeed(channel: 'stable' | 'beta' = 'stable') {
     publish(next: FeedRelease) {
       release = next;
       raw = null;
+    },
+    /** The channel file's URL on this feed. */
+    channelFileUrl: `http://127.0.0.1:${port}/${channelFile}`,
+    /** Answers the channel file with a redirect to `to` (null: serve it again). */
+    redirectTo(to: string | null) {
+      redirect = to;
     },
     /** Serves `text` as the channel file (for the release published before). */
     publishRaw(text: string) {

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { formatTable, printable } from './table.std.ts';
+
+describe('kioskctl tables', () => {
+  it('show control characters as escapes, so nothing printed from a feed or a file drives the terminal', () => {
+    expect(printable('9.9.9\u001b[2J\u0007\u009b\u202e')).toBe('9.9.9\\x1b[2J\\x07\\x9b\\u202e');
+    const table = formatTable([['available', 'v\u001b]0;title\u0007'], ['feed file', 'line\nbreak']]);
+    expect(table).toBe('available  v\\x1b]0;title\\x07\nfeed file  line\\x0abreak\n');
+  });
+
+  it('leave printable text, accents and emoji alone', () => {
+    expect(printable('Café 9.1.0-beta.1 ✓ 🎉')).toBe('Café 9.1.0-beta.1 ✓ 🎉');
+  });
+});
