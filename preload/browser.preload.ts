@@ -1,5 +1,6 @@
 import { createKioskApi, type BridgeTransport } from './bridge.std.ts';
 import { BROWSER_BRIDGE_PATH, BrowserBridgeMessage, PAGE_RELOAD_EVENT } from '../common/browser-bridge-protocol.std.ts';
+import { jsonOrUndefined } from '../common/json.std.ts';
 
 /**
  * The browser host's stand-in for Electron's preload: it runs before the app and builds the same
@@ -13,12 +14,25 @@ function createWebSocketTransport(): BridgeTransport {
   let nextId = 0;
   let socket: WebSocket;
   let opened: Promise<void>;
+  let connectedBefore = false;
 
   const connect = (attempt = 0) => {
     socket = new WebSocket(url);
-    opened = new Promise((resolve) => socket.addEventListener('open', () => resolve(), { once: true }));
+    opened = new Promise((resolve) =>
+      socket.addEventListener(
+        'open',
+        () => {
+          // Back after the host went away: a new kiosk process (a restart), whose state this page
+          // does not know. It loads afresh from it, now that it answers, and sends it nothing before.
+          if (connectedBefore) return location.reload();
+          connectedBefore = true;
+          resolve();
+        },
+        { once: true },
+      ),
+    );
     socket.addEventListener('message', (message) => {
-      const parsed = BrowserBridgeMessage.safeParse(safeJson(String(message.data)));
+      const parsed = BrowserBridgeMessage.safeParse(jsonOrUndefined(String(message.data)));
       if (!parsed.success) return;
       if ('id' in parsed.data) {
         pending.get(parsed.data.id)?.(parsed.data.result);
@@ -55,13 +69,6 @@ function createWebSocketTransport(): BridgeTransport {
   };
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 Object.defineProperty(window, 'kiosk', {
   value: createKioskApi(createWebSocketTransport()),

@@ -10,6 +10,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
 import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT, PAGE_RELOAD_EVENT } from '../../common/browser-bridge-protocol.std.ts';
+import { jsonOrUndefined } from '../../common/json.std.ts';
 
 export interface BrowserHostOptions {
   services: KioskServices;
@@ -17,6 +18,8 @@ export interface BrowserHostOptions {
   rendererDir: string;
   bridgeScript: string;
   port?: number;
+  /** The page's token; by default a new one. A host restarting hands its own to its successor, so the open page works on. */
+  token?: string;
 }
 
 export interface BrowserHost {
@@ -57,7 +60,7 @@ const CLOSE_INVALID_PAYLOAD = 1007;
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
   const site: Site = {
     ...options,
-    token: crypto.randomBytes(24).toString('base64url'),
+    token: options.token ?? crypto.randomBytes(24).toString('base64url'),
     logger: options.services.logger.child({ host: 'browser' }),
     origin: '',
     hostHeader: '',
@@ -283,7 +286,7 @@ function serveBridge(ws: WebSocket, services: KioskServices, logger: Logger, con
       logger.warn('browser host: refused a binary bridge message');
       return ws.close(CLOSE_UNSUPPORTED_DATA, 'the bridge speaks JSON text');
     }
-    const request = BrowserBridgeRequest.safeParse(parseJson(String(data)));
+    const request = BrowserBridgeRequest.safeParse(jsonOrUndefined(String(data)));
     if (!request.success) {
       logger.warn('browser host: refused a malformed bridge message');
       return ws.close(CLOSE_INVALID_PAYLOAD, 'malformed bridge message');
@@ -294,12 +297,4 @@ function serveBridge(ws: WebSocket, services: KioskServices, logger: Logger, con
       .then((result) => ws.readyState === ws.OPEN && ws.send(JSON.stringify({ id, result })))
       .catch((error: unknown) => logger.error('browser host: bridge call failed', { call, error: String(error) }));
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,12 +1,17 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { parseCliArgs } from '../cli-args.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
 import { startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput, missingBuild } from '../paths/build-output.node.ts';
 import { defaultDataDir } from '../paths/data-dir.node.ts';
 import { type BrowserHost, startBrowserHost } from './browser-host.node.ts';
+import { jsonOrUndefined } from '../../common/json.std.ts';
+
+const HANDOVER_ENV = 'KIOSK_BROWSER_HOST_HANDOVER';
+const Handover = z.strictObject({ port: z.number().int().min(1).max(65_535), token: z.string().regex(/^[\w-]{32,64}$/) });
 
 const USAGE = 'usage: npm run start:browser -- [--no-open] [--port N] [--data DIR]';
 const { values } = parseCliArgs(
@@ -15,7 +20,9 @@ const { values } = parseCliArgs(
   USAGE,
 );
 
-const port = Number(values.port ?? 0);
+// A restarting host's port and token: its open page works on with this process.
+const handover = takeHandover();
+const port = handover?.port ?? Number(values.port ?? 0);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.stderr.write(`--port must be a port number (0 picks a free one)\n${USAGE}\n`);
   process.exit(2);
@@ -44,9 +51,9 @@ const services = await startKioskServices({
   // No `display` hook: the browser host has no power-save blocker; in quiet hours the screen goes
   // black and Chromium and the OS decide when the display sleeps.
   host: {
-    // Starts afresh as a new process (a new port and token when they were picked at random).
-    restart: () => void stop(false).then(relaunch),
-    quit: () => void stop(),
+    // Whoever asks, the services are closed first, and only then does the process go.
+    restart: () => void stop().then(restart),
+    quit: () => void stop().then(() => process.exit(0)),
     reload: () => {
       if (!pages) throw new Error('the kiosk page is not served yet');
       pages.reloadPages();
@@ -64,6 +71,7 @@ const host = await startBrowserHost({
   rendererDir: buildOutput.rendererDir,
   bridgeScript: buildOutput.browserBridgeScript,
   port,
+  token: handover?.token,
 });
 pages = host;
 process.stdout.write(`Kiosk UI: ${host.url}\n`);
@@ -71,23 +79,50 @@ if (services.sandbox) {
   process.stdout.write(`Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n`);
 }
 // Chromium gets a one-time launch link, never the token: its argv is visible to every user (ps).
-if (!values['no-open']) openKioskBrowser(host.launchUrl(), services.dataDir);
+// After a restart the page the last process opened is still there: no second window.
+if (!values['no-open'] && !handover) openKioskBrowser(host.launchUrl(), services.dataDir);
 
-let stopping = false;
-async function stop(exit = true) {
-  if (stopping) return;
-  stopping = true;
-  await host.close();
-  await services.close();
-  if (exit) process.exit(0);
+let stopped: Promise<void> | null = null;
+/** Closes the page server and the services, once: a second caller waits for the same close. */
+function stop(): Promise<void> {
+  stopped ??= (async () => {
+    await host.close();
+    await services.close();
+  })();
+  return stopped;
 }
 
-function relaunch() {
-  spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', detached: true }).unref();
+let restarting = false;
+/**
+ * Under systemd (INVOCATION_ID) the unit's Restart=always starts the next process, and ends what
+ * this one started (its Chromium) on the way: this one just exits. Otherwise it starts its own
+ * successor on the same port and token, so the open page finds it and loads afresh from it.
+ */
+function restart() {
+  if (restarting) return;
+  restarting = true;
+  if (!process.env.INVOCATION_ID) {
+    const { port: ownPort, searchParams } = new URL(host.url);
+    const env = { ...process.env, [HANDOVER_ENV]: JSON.stringify({ port: Number(ownPort), token: searchParams.get('token') }) };
+    spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], { stdio: 'inherit', detached: true, env }).unref();
+  }
   process.exit(0);
 }
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop().then(() => process.exit(0)));
+process.on('SIGTERM', () => void stop().then(() => process.exit(0)));
+
+/**
+ * The port and token a restarting predecessor handed over, in the environment (which, unlike argv,
+ * only this user can read), removed at once so no child of this process inherits the token.
+ */
+function takeHandover(): { port: number; token: string } | null {
+  const text = process.env[HANDOVER_ENV];
+  delete process.env[HANDOVER_ENV];
+  if (!text) return null;
+  const handed = Handover.safeParse(jsonOrUndefined(text));
+  if (!handed.success) process.stderr.write(`${HANDOVER_ENV} is not a handover; starting afresh\n`);
+  return handed.success ? handed.data : null;
+}
 
 /** The system Chromium, full-screen on the kiosk page, with its own profile in the data folder. */
 function openKioskBrowser(launchUrl: string, dataDir: string) {

@@ -6,6 +6,7 @@ import { errorFromAnswer, LoyaltyError, type LoyaltyErrorKind } from './errors.s
 import { maskedForLog } from './log-masking.std.ts';
 import { chooseCredential, wireRequest, type LoyaltyCredentials, type WireRequest } from './request.std.ts';
 import { remainingBudgetMs } from './time-budget.node.ts';
+import { jsonOrUndefined } from '../../common/json.std.ts';
 
 /**
  * The kiosk's client of the loyalty platform: one typed function per operation of
@@ -91,7 +92,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
     } catch (error) {
       return { status, ok: false, error: transportError(operation.id, error, attemptMs) };
     }
-    const body = parseJson(text);
+    const body = jsonOrUndefined(text);
     if (status < 200 || status > 299) return { status, ok: false, error: errorFromAnswer(operation.id, status, body, retryAfter) };
     if (body === undefined) return { status, ok: false, error: badResponse(operation.id, status, 'The answer is not JSON') };
     const parsed = operation.response.safeParse(body);
@@ -165,13 +166,6 @@ async function waitOutRateLimit(error: LoyaltyError, attempt: number): Promise<v
   await sleep(waitMs);
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 function badResponse(operation: OperationId, status: number, message: string): LoyaltyError {
   return new LoyaltyError({ kind: 'bad_response', operation, status, message });

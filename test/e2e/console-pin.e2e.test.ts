@@ -6,6 +6,7 @@ import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { openConsoleFirstRun, openConsoleWithPin, PIN, shootBothSizes, tapCorner } from '../support/manager-console.node.ts';
 import { cardOf, expectAccessible, kioskLog, openKiosk, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { verifyPin } from '../../main/manager/pin-hash.node.ts';
+import { killProcessesMentioning } from '../support/processes.node.ts';
 
 const NEW_PIN = '975310';
 
@@ -259,14 +260,3 @@ describe('manager console: restart and quit', () => {
     await page.close();
   });
 });
-
-/** Sends SIGTERM to every process whose command line mentions `text`. */
-function killProcessesMentioning(text: string) {
-  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(text)) process.kill(Number(pid), 'SIGTERM');
-    } catch {
-      // Gone already, or not ours to read.
-    }
-  }
-}
