@@ -10,7 +10,7 @@ import { claimDataDir, type DataDirLock } from './paths/data-dir-lock.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
-import { KeytarSecretStore, type SecretStore } from './secrets/secret-store.node.ts';
+import { KeytarSecretStore, kioskKeychain, type SecretStore } from './secrets/secret-store.node.ts';
 import { configuredOrigins, SecretOriginGuard } from './secrets/secret-origin.node.ts';
 import { createDemoSandbox, type DemoSandbox } from './demo/demo-sandbox.node.ts';
 import type { EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
@@ -122,7 +122,7 @@ function openFoundation(options: KioskServicesOptions) {
   const config = openProvisionedConfig(options.dataDir, logger);
   const secrets = new KeytarSecretStore({
     logger,
-    service: options.keychainService,
+    ...kioskKeychain(options.dataDir, options.keychainService),
     onSecretSeen: (value) => logSink.redactor.addSecret(value),
   });
   return { logSink, logger, config, secrets, events: new EventBus() };

@@ -9,7 +9,7 @@ import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node.ts';
 import { EXIT_CONFIG } from '../startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
-import { KeychainUnavailableError, KeytarSecretStore, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
+import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
 import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
 import { appVersion } from '../paths/build-output.node.ts';
@@ -215,6 +215,9 @@ const commands: Record<string, Command> = {
       const stored = (name: SecretName) => (!available ? 'unknown' : status.stored[name] ? 'stored' : 'not stored');
       context.stdout(
         formatTable([
+          // Which kiosk: each kiosk on a machine has its own keychain entries.
+          ['kiosk', path.resolve(context.dataDir)],
+          ['keychain service', tools.secrets().service],
           ['keychain', available ? 'available' : `unavailable: ${status.reason}`],
           ...Object.entries(SECRET_ARGS).map(([arg, name]) => [arg, stored(name)]),
         ]),
@@ -379,7 +382,7 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
     secrets: () =>
       (secrets ??= new KeytarSecretStore({
         logger,
-        service: context.keychainService,
+        ...kioskKeychain(context.dataDir, context.keychainService),
         onSecretSeen: (value) => logSink?.redactor.addSecret(value),
       })),
   };

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Logger } from '../logging/logger.std.ts';
 
 /** The three credentials the platform issues: bound to the platform origin they were entered for. */
@@ -29,6 +30,8 @@ export interface SecretStatus {
 }
 
 export interface SecretStore {
+  /** The keychain service the secrets are kept under: the kiosk's own (see kioskKeychain). */
+  readonly service: string;
   get(name: SecretName): Promise<string | null>;
   set(name: SecretName, value: string): Promise<void>;
   remove(name: SecretName): Promise<boolean>;
@@ -72,9 +75,27 @@ let keychainQueue: Promise<unknown> = Promise.resolve();
 /** A keychain that does not answer within this time counts as unreachable, not as a hang. */
 const KEYCHAIN_TIMEOUT_MS = 5_000;
 
+/** Where older versions kept every kiosk's secrets on a machine: one name, shared. */
+export const SHARED_KEYCHAIN_SERVICE = 'loyalty-kiosk';
+
+/**
+ * The keychain service of the kiosk on `dataDir`: its own (`loyalty-kiosk:<absolute data folder>`),
+ * so two kiosks on one machine never share or replace a secret; it takes over what an older version
+ * stored under the shared name. `override` (KIOSK_KEYCHAIN_SERVICE) is used as it is.
+ */
+export function kioskKeychain(dataDir: string, override?: string): Pick<KeytarSecretStoreOptions, 'service' | 'adoptFrom'> {
+  if (override) return { service: override };
+  return { service: `${SHARED_KEYCHAIN_SERVICE}:${path.resolve(dataDir)}`, adoptFrom: SHARED_KEYCHAIN_SERVICE };
+}
+
 export interface KeytarSecretStoreOptions {
   logger: Logger;
-  service?: string;
+  service: string;
+  /**
+   * A service whose entries this store takes over (moved, not copied) before its first use, each
+   * unless it holds that entry itself: the first kiosk to start after an upgrade keeps its secrets.
+   */
+  adoptFrom?: string;
   /** Told every secret read or written, so the log redactor can strip it from any line. */
   onSecretSeen?: (value: string) => void;
 }
@@ -82,9 +103,14 @@ export interface KeytarSecretStoreOptions {
 export class KeytarSecretStore implements SecretStore {
   readonly #service: string;
   #keytar: Promise<KeytarApi> | undefined;
+  #adopted = false;
 
   constructor(private readonly options: KeytarSecretStoreOptions) {
-    this.#service = options.service ?? 'loyalty-kiosk';
+    this.#service = options.service;
+  }
+
+  get service(): string {
+    return this.#service;
   }
 
   async get(name: SecretName): Promise<string | null> {
@@ -133,9 +159,29 @@ export class KeytarSecretStore implements SecretStore {
    * reading an item another thread is deleting hands keytar a null value, which takes the process down.
    */
   #call<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
-    const next = keychainQueue.then(() => this.#callNow(operation));
+    const next = keychainQueue.then(async () => {
+      await this.#adoptOnce();
+      return this.#callNow(operation);
+    });
     keychainQueue = next.catch(() => undefined);
     return next;
+  }
+
+  /** Takes over `adoptFrom`'s entries, once (inside the queue: nothing reads in between). */
+  async #adoptOnce(): Promise<void> {
+    const from = this.options.adoptFrom;
+    if (this.#adopted || !from) return;
+    const found = await this.#callNow((keytar) => keytar.findCredentials(from));
+    const own = new Set((found.length > 0 ? await this.#callNow((keytar) => keytar.findCredentials(this.#service)) : []).map((entry) => entry.account));
+    for (const { account, password } of found) {
+      this.options.onSecretSeen?.(password);
+      if (!own.has(account)) await this.#callNow((keytar) => keytar.setPassword(this.#service, account, password));
+      await this.#callNow((keytar) => keytar.deletePassword(from, account));
+    }
+    this.#adopted = true;
+    if (found.length > 0) {
+      this.options.logger.info("secrets moved from the keychain's shared entry to this kiosk's own", { from, to: this.#service, accounts: found.map((entry) => entry.account) });
+    }
   }
 
   async #callNow<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {

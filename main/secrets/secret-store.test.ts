@@ -2,7 +2,11 @@ import { spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logging/logger.std.ts';
-import { KeytarSecretStore } from './secret-store.node.ts';
+import { kioskKeychain, KeytarSecretStore, SHARED_KEYCHAIN_SERVICE, SECRET_NAMES } from './secret-store.node.ts';
+import { runKioskctl } from '../kioskctl/commands.node.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 // Runs against the real Secret Service started by test/with-keyring.sh (npm test).
 const service = `loyalty-kiosk-test-${crypto.randomUUID()}`;
@@ -42,5 +46,55 @@ describe('KeytarSecretStore on the real keychain', () => {
     const answer = JSON.parse(result.stdout.trim().split('\n').pop() ?? '{}') as { stored: string; status: string };
     expect(answer.stored).toMatch(/^KeychainUnavailableError: No OS keychain is reachable/);
     expect(answer.status).toBe('unavailable');
+  });
+});
+
+describe('each kiosk its own keychain entries (#20 §5)', () => {
+  const folder = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-keychain-'));
+  const storeOf = (dataDir: string) => new KeytarSecretStore({ logger: silentLogger, ...kioskKeychain(dataDir) });
+  async function kioskctl(dataDir: string, args: string[], stdin = '') {
+    let stdout = '';
+    const code = await runKioskctl({ dataDir, args, stdin: { isTTY: !stdin, read: async () => stdin }, stdout: (text) => void (stdout += text), stderr: () => {} });
+    return { code, stdout };
+  }
+
+  it('keeps two kiosks\' broker passwords apart, and secrets status names the kiosk it reports on', async () => {
+    const [a, b] = [folder(), folder()];
+    try {
+      await expect(kioskctl(a, ['secrets', 'set', 'mqtt-password'], 'fake-password-a')).resolves.toMatchObject({ code: 0 });
+      await expect(kioskctl(b, ['secrets', 'set', 'mqtt-password'], 'fake-password-b')).resolves.toMatchObject({ code: 0 });
+      expect(await storeOf(a).get('mqttPassword')).toBe('fake-password-a');
+      expect(await storeOf(b).get('mqttPassword')).toBe('fake-password-b');
+      const { stdout } = await kioskctl(b, ['secrets', 'status']);
+      expect(stdout).toMatch(new RegExp(`^kiosk +${b}\n`));
+      expect(stdout).toContain(`keychain service  loyalty-kiosk:${b}`);
+      expect(stdout).toMatch(/mqtt-password +stored/);
+    } finally {
+      for (const dir of [a, b]) for (const name of SECRET_NAMES) await storeOf(dir).remove(name);
+    }
+  });
+
+  it('takes over the entries an older version kept under the shared name, once, keeping its own', async () => {
+    const shared = new KeytarSecretStore({ logger: silentLogger, service: `${service}-shared` });
+    await shared.set('apiKey', 'fake-shared-key');
+    await shared.set('mqttPassword', 'fake-shared-password');
+    await shared.bindOrigin('platform', 'https://loyalty.example');
+    const own = { service: `${service}-own`, adoptFrom: shared.service };
+    await new KeytarSecretStore({ logger: silentLogger, service: own.service }).set('mqttPassword', 'fake-own-password');
+
+    const kiosk = new KeytarSecretStore({ logger: silentLogger, ...own });
+    expect(await kiosk.get('apiKey')).toBe('fake-shared-key');
+    expect(await kiosk.get('mqttPassword')).toBe('fake-own-password');
+    expect(await kiosk.boundOrigin('platform')).toBe('https://loyalty.example');
+    // Moved, not copied: the next kiosk to start finds nothing to take.
+    expect((await shared.status()).stored).toEqual({ apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false });
+    expect(await shared.boundOrigin('platform')).toBeNull();
+    for (const name of SECRET_NAMES) await kiosk.remove(name);
+    await kiosk.bindOrigin('platform', null);
+  });
+
+  it('is the shared name only when KIOSK_KEYCHAIN_SERVICE says so', () => {
+    expect(kioskKeychain('/srv/kiosk-b')).toEqual({ service: 'loyalty-kiosk:/srv/kiosk-b', adoptFrom: SHARED_KEYCHAIN_SERVICE });
+    expect(kioskKeychain('/srv/kiosk-b', 'loyalty-kiosk')).toEqual({ service: 'loyalty-kiosk' });
   });
 });
