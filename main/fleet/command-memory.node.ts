@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { writeFileDurablySync } from '../../base/durable-file.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import type { CommandResult } from './fleet-messages.std.ts';
+import { CommandResult } from './fleet-messages.std.ts';
 
 /** How many commands are remembered: far more than a fleet replays, few enough to rewrite at each command. */
 const REMEMBERED = 200;
@@ -10,9 +10,10 @@ const REMEMBERED = 200;
 const MAX_REMEMBERED_ANSWER = 2_048;
 
 /** `answer` null: received and started, never answered (a restart ends the process first). */
-const Entry = z.object({ key: z.string(), answer: z.custom<CommandResult>((value) => typeof value === 'object').nullable() });
-const Entries = z.array(Entry);
+const Entry = z.strictObject({ key: z.string(), answer: CommandResult.nullable() });
 type Entry = z.infer<typeof Entry>;
+/** As read back: every key is kept, whatever became of its answer. */
+const StoredEntries = z.array(z.object({ key: z.string(), answer: z.unknown() }));
 
 /**
  * The fleet commands this kiosk has acted on, by name and id, kept across restarts: a command
@@ -62,7 +63,12 @@ function compact(result: CommandResult): CommandResult {
 function load(file: string | null, logger: Logger): Entry[] {
   if (!file || !fs.existsSync(file)) return [];
   try {
-    return Entries.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const stored = StoredEntries.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const entries = stored.map(({ key, answer }) => Entry.safeParse({ key, answer }).data ?? { key, answer: null });
+    const unreadable = entries.filter((entry, index) => entry.answer === null && stored[index]!.answer !== null).length;
+    // Still never run again: such a command is answered "already received".
+    if (unreadable > 0) logger.warn('fleet command memory: answers unreadable, their commands kept as received', { unreadable });
+    return entries;
   } catch (error) {
     // A command replayed now could run a second time: the log says the memory was lost.
     logger.warn('fleet command memory unreadable; starting afresh', { error: String(error) });

@@ -61,9 +61,11 @@ export const ConfigSetArgs = z.object({ values: z.record(z.string(), z.unknown()
 export const RestartArgs = z.object({ force: z.boolean().default(false) });
 
 /** A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. */
-export type CommandResult =
-  | { id: string | null; ok: true; result: unknown; replayed?: true }
-  | { id: string | null; ok: false; error: string; replayed?: true };
+export const CommandResult = z.discriminatedUnion('ok', [
+  z.strictObject({ id: z.string().nullable(), ok: z.literal(true), result: z.unknown(), replayed: z.literal(true).optional() }),
+  z.strictObject({ id: z.string().nullable(), ok: z.literal(false), error: z.string(), replayed: z.literal(true).optional() }),
+]);
+export type CommandResult = z.infer<typeof CommandResult>;
 
 /** The topics of one kiosk: `<prefix>/<kioskId>/…`. */
 export function fleetTopics(prefix: string, kioskId: string) {
