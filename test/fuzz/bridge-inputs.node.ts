@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { BridgeErrorCode, calls, type BridgeResult, type CallName } from '../../common/contract.std.ts';
+import { BridgeErrorCode, calls, managerCalls, type BridgeResult, type CallName } from '../../common/contract.std.ts';
 
 /** Shared by the bridge and WebSocket fuzz suites: what a hostile or broken page could call. */
 
@@ -27,12 +27,25 @@ const nastyValue = fc.oneof(
   fc.array(nastyString, { maxLength: 4 }),
 );
 
+/** The values an enum field takes (through optional and nullable), so a fuzzed call can name a real one. */
+function enumValues(field: unknown): unknown[] {
+  let schema = field as { options?: unknown[]; unwrap?: () => unknown } | undefined;
+  while (schema && !Array.isArray(schema.options) && typeof schema.unwrap === 'function') schema = schema.unwrap() as typeof schema;
+  return Array.isArray(schema?.options) ? schema.options.filter((option) => typeof option === 'string') : [];
+}
+
+/** A value for `field`: odd ones mostly, now and then one of its enum's own (a real secret name, say). */
+const valueFor = (field: unknown) => {
+  const own = enumValues(field);
+  return own.length > 0 ? fc.oneof({ weight: 2, arbitrary: nastyValue }, { weight: 1, arbitrary: fc.constantFrom(...own) }) : nastyValue;
+};
+
 /** An object with the call's own field names (so the schema reads further in) and wrong or odd values. */
 function fieldsOf(call: CallName) {
   const schema = calls[call].input as unknown as { shape?: Record<string, unknown> };
-  const keys = Object.keys(schema.shape ?? {});
+  const shape = schema.shape ?? {};
   const extra = fc.dictionary(nastyString.filter((key) => key.length < 100), nastyValue, { maxKeys: 2 });
-  return fc.tuple(fc.record(Object.fromEntries(keys.map((key) => [key, nastyValue])), { requiredKeys: [] }), extra, fc.boolean()).map(
+  return fc.tuple(fc.record(Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, valueFor(field)])), { requiredKeys: [] }), extra, fc.boolean()).map(
     ([fields, more, withExtra]) => (withExtra ? { ...more, ...fields } : fields),
   );
 }
@@ -45,6 +58,11 @@ export const bridgeCall = fc.oneof(
   { weight: 9, arbitrary: fc.constantFrom(...CALL_NAMES).chain((call) => payloadFor(call).map((payload) => ({ call: call as unknown, payload }))) },
   { weight: 1, arbitrary: fc.record({ call: fc.oneof(nastyString, fc.anything({ maxDepth: 1 })), payload: fc.anything({ maxDepth: 2 }) }) },
 );
+
+/** The store manager's calls only, with odd payloads: what a page with an unlocked console could send. */
+export const managerCall = fc
+  .constantFrom(...(Object.keys(managerCalls) as CallName[]))
+  .chain((call) => payloadFor(call).map((payload) => ({ call: call as unknown, payload })));
 
 /** A clear answer: a value, or a refusal with a code the renderer knows and a message, never a stack. */
 export function isClearAnswer(result: BridgeResult<unknown>): boolean {

@@ -1,23 +1,20 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BridgeConnection } from '../../main/bridge/dispatcher.std.ts';
-import { startKioskServices, type KioskServices } from '../../main/kiosk-services.node.ts';
-import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
-import { silentLogger } from '../../main/logging/logger.std.ts';
 import { bridgeCall, isClearAnswer } from './bridge-inputs.node.ts';
 import { recordFuzzInputs } from './fuzz-budget.node.ts';
+import { startFuzzKiosk, type FuzzKiosk } from './fuzz-kiosk.node.ts';
 
 const SEED = 1_205_001;
-const INPUTS = 10_000;
+/** With the unlocked console's 3,000 (bridge-console.fuzz.test.ts), the bridge's 10,000. */
+const INPUTS = 7_000;
 
 /**
  * Every call of the contract, with arbitrary and hostile payloads, through the dispatcher of real
  * demo services (own data folder, own keychain service). The console has a PIN and the fuzzing
- * connection never learns it, so restart, quit and settings calls are all refused.
+ * connection never learns it, so restart, quit and settings calls are all refused
+ * (bridge-console.fuzz.test.ts fuzzes them through an unlocked console).
  */
 const HELD_NOTHING = [
   { call: 'redeemVoucher', payload: { voucherUuid: '0b7d4c7e-8a55-4a8e-bf2b-5b6c1d2e3f40' } },
@@ -25,28 +22,11 @@ const HELD_NOTHING = [
 ];
 
 describe('bridge fuzz', () => {
-  const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
-  const hostCalls = { restart: 0, quit: 0 };
-  const unhandled: unknown[] = [];
-  const record = (reason: unknown) => unhandled.push(reason);
-  let services: KioskServices;
-
+  let kiosk: FuzzKiosk;
   beforeAll(async () => {
-    process.on('unhandledRejection', record);
-    services = await startKioskServices({
-      dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-bridge-fuzz-')),
-      version: 'test',
-      keychainService,
-      host: { restart: () => void hostCalls.restart++, quit: () => void hostCalls.quit++ },
-    });
-    await services.dispatch('setManagerPin', { pin: '97531864' }, new BridgeConnection('setup'));
+    kiosk = await startFuzzKiosk();
   });
-  afterAll(async () => {
-    process.off('unhandledRejection', record);
-    await services?.close();
-    const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
-    for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
-  });
+  afterAll(() => kiosk?.close());
 
   it(`answers ${INPUTS} hostile calls clearly and keeps working (seed ${SEED})`, async () => {
     const connection = new BridgeConnection('fuzz');
@@ -56,7 +36,7 @@ describe('bridge fuzz', () => {
       await fc.assert(
         fc.asyncProperty(bridgeCall, async ({ call, payload }) => {
           ran++;
-          const result = await services.dispatch(call, payload, connection);
+          const result = await kiosk.services.dispatch(call, payload, connection);
           if (!isClearAnswer(result)) unclear.push({ call, result });
           return isClearAnswer(result);
         }),
@@ -73,10 +53,11 @@ describe('bridge fuzz', () => {
     expect(ran).toBe(INPUTS);
     // Let any stray promise settle before looking for unhandled rejections.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(unhandled).toEqual([]);
-    expect(hostCalls).toEqual({ restart: 0, quit: 0 });
+    expect(kiosk.unhandled).toEqual([]);
+    expect(kiosk.hostCalls).toEqual({ restart: 0, quit: 0 });
 
     // Afterwards the kiosk still answers a shopper normally.
+    const { services } = kiosk;
     await expect(services.dispatch('getAppInfo', {}, connection)).resolves.toMatchObject({ ok: true, value: { name: 'Loyalty Kiosk' } });
     const [contact] = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')).contacts;
     await expect(services.dispatch('identifyByEmail', { email: contact.email }, connection)).resolves.toMatchObject({ ok: true, value: { kind: 'shopper' } });
