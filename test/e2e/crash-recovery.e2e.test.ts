@@ -100,8 +100,9 @@ describe('crash recovery: voucher locks survive a killed kiosk', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     await expect.poll(() => journalEntries(first.dataDir)).toEqual([]);
-    const settled = kioskLog(first.dataDir).find((line) => line.message === 'voucher locks from the last run settled');
-    expect(settled?.settled).toEqual([{ voucherUuid: locked.uuid, outcome: 'released' }]);
+    // The log line follows the journal's last write: waited for, not read at once.
+    const settled = () => kioskLog(first.dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled;
+    await expect.poll(settled).toEqual([{ voucherUuid: locked.uuid, outcome: 'released' }]);
 
     // The restarted kiosk serves, and the voucher is as good as new: redeemed now, exactly once.
     const again = await openKiosk(browser, second);

@@ -104,7 +104,8 @@ describe('a killed browser host under its supervisor', () => {
 
     await expect.poll(() => journalEntries(dataDir), { timeout: 10_000 }).toEqual([]);
     expect((await admin.findVoucher({ code: voucher.code })).data).toMatchObject({ status: 'ACTIVE', times_redeemed: 0 });
-    expect(kioskLog(dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled).toEqual([
+    // The log line follows the journal's last write: waited for, not read at once.
+    await expect.poll(() => kioskLog(dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled).toEqual([
       { voucherUuid: voucher.uuid, outcome: 'released' },
     ]);
     process.stdout.write(`supervised by ${supervised.by}\n`);
