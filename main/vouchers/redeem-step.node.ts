@@ -19,8 +19,8 @@ import { releaseEntry } from './release-retry.node.ts';
 
 /**
  * Redeeming with the held lock, and settling a redeem whose outcome is unknown with Find Voucher,
- * never by a blind second redemption. Retrying is safe: each request carries the lock's release
- * key, and a redemption consumes the lock, so a repeat after a landed one is refused.
+ * never by a blind second redemption: no Redeem goes out while an earlier one's fate is unknown,
+ * not even one the release key would make the platform refuse (a redemption consumes the lock).
  */
 
 export function redeem(ctx: RedemptionContext, voucherUuid: string, { contactUuid }: { contactUuid?: string } = {}): Promise<RedeemResult> {
@@ -43,7 +43,12 @@ function settledAsRedeem(settled: Settlement): RedeemResult {
 }
 
 async function redeemWith(ctx: RedemptionContext, held: HeldLockEntry, contactUuid: string | undefined): Promise<RedeemResult> {
-  // An earlier redeem() that ended unsettled may have landed: its refusals prove nothing.
+  // An earlier redeem() that ended unsettled may have landed: Find says so before anything is sent.
+  if (held.phase === 'redeeming') {
+    const earlier = await settleEarlierAttempt(ctx, held);
+    if (earlier) return earlier;
+  }
+  // Even if Find shows nothing landed, the earlier Redeem may still be on its way: its refusals prove nothing.
   let mayHaveLanded = held.phase === 'redeeming';
   const entry: HeldLockEntry = { ...held, phase: 'redeeming', contactUuid: contactUuid ?? held.contactUuid };
   await ctx.journal.put(entry);
@@ -59,6 +64,39 @@ async function redeemWith(ctx: RedemptionContext, held: HeldLockEntry, contactUu
     if (attempt >= ctx.redeemAttempts || delayMs >= remainingBudgetMs()) return unsettled(ctx, entry, attempt, answer);
     await sleep(delayMs);
   }
+}
+
+/**
+ * A confirm after one that ended unsettled: what Find Voucher says of the earlier Redeem. Landed,
+ * or the lock lost, is the answer; Find unanswered leaves it unsettled, with nothing sent; undefined:
+ * it did not land and the voucher is still ours, so a Redeem may go.
+ */
+async function settleEarlierAttempt(ctx: RedemptionContext, entry: HeldLockEntry): Promise<RedeemResult | undefined> {
+  let found;
+  try {
+    found = await findVoucher(ctx, entry.code);
+  } catch (error) {
+    if (!isUncertain(error)) throw error;
+    ctx.log.warn('voucher redemption still unsettled; no Redeem sent until Find Voucher answers', { voucherUuid: entry.voucherUuid, ...failureFields(error) });
+    return { outcome: 'unsettled' };
+  }
+  return settledByFind(ctx, entry, found, { mayHaveLanded: true, fields: { attempt: 0 } });
+}
+
+/** What Find's answer settles of a Redeem: it landed (if it may have), the lock is lost, or nothing (undefined: still locked). */
+async function settledByFind(
+  ctx: RedemptionContext,
+  entry: HeldLockEntry,
+  found: Awaited<ReturnType<typeof findVoucher>>,
+  { mayHaveLanded, fields }: { mayHaveLanded: boolean; fields: Record<string, unknown> },
+): Promise<RedeemResult | undefined> {
+  if (mayHaveLanded && landed(entry, found)) {
+    await forget(ctx, entry, 'voucher redeemed (confirmed by Find Voucher)', fields);
+    return redeemedAnswer(ctx, found);
+  }
+  if (found.status !== 'ACTIVE') return undefined;
+  await forget(ctx, entry, 'voucher lock lost before the redemption', fields);
+  return { outcome: 'lock_lost' };
 }
 
 /** One Redeem request: the redemption, or the platform's refusal or lost answer. */
@@ -92,14 +130,8 @@ async function settleFailedAttempt(
     throw error;
   });
   if (!found) return unsettled(ctx, entry, attempt, failure);
-  if (mayHaveLanded && landed(entry, found)) {
-    await forget(ctx, entry, 'voucher redeemed (confirmed by Find Voucher)', { attempt, kind: failure.kind });
-    return redeemedAnswer(ctx, found);
-  }
-  if (found.status === 'ACTIVE') {
-    await forget(ctx, entry, 'voucher lock lost before the redemption', { attempt, kind: failure.kind });
-    return { outcome: 'lock_lost' };
-  }
+  const settled = await settledByFind(ctx, entry, found, { mayHaveLanded, fields: { attempt, kind: failure.kind } });
+  if (settled) return settled;
   if (!answerLost) {
     ctx.log.info('voucher redemption refused', { voucherUuid: entry.voucherUuid, ...failureFields(failure) });
     // Find Voucher has just shown that no redemption of ours landed.

@@ -6,7 +6,7 @@ import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/clie
 import { openLockJournal, type LockEntry, type LockJournal } from '../../main/vouchers/lock-journal.node.ts';
 import { createRedemptionService } from '../../main/vouchers/redemption-service.node.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
-import { FAULTS, startFaultProxy, type Fault, type FaultProxy, type ProxiedRequest, type Stage } from './fault-proxy.node.ts';
+import { FAULTS, startFaultProxy, type Fault, type FaultProxy, type ProxiedRequest, type ProxyRecord, type Stage } from './fault-proxy.node.ts';
 
 /**
  * Seeded, randomised redemptions through a fault proxy, each ended by a (simulated) kill and a
@@ -19,10 +19,13 @@ import { FAULTS, startFaultProxy, type Fault, type FaultProxy, type ProxiedReque
  * instance opens the same journal once the writes already under way are on disk, as after a
  * SIGKILL. (Real SIGKILLs of a kiosk process at each step: test/faults/redemption-sigkill.test.ts.)
  *
- * Redemptions are counted three ways per run: confirms (redeem() calls the shopper made), landed
- * (the sandbox's times_redeemed: every voucher is fresh) and known (each redemption the kiosk
- * learnt of, as its log reports it, before the kill or at recovery). A double redemption is a
- * run where more landed than were confirmed or than the kiosk knows of.
+ * Redemptions are counted per run: confirms (redeem() calls the shopper made), told (those answered
+ * "redeemed"), pending (those answered "unsettled", or not at all), landed (the sandbox's
+ * times_redeemed: every voucher is fresh) and known (each redemption the kiosk learnt of, as its
+ * log reports it, before the kill or at recovery). A run fails when more landed than the shopper
+ * was told of plus those still pending (a double redemption), when the shopper was told of one
+ * that never landed, or when the kiosk sent a Redeem for the voucher while an earlier Redeem's
+ * fate was unknown to it (its answer lost, and no Find answered since).
  */
 
 export const KILL_STEPS = ['lock_sent', 'lock_journaled', 'redeem_sent', 'redeem_landed', 'answer'] as const;
@@ -51,6 +54,8 @@ export interface FaultRunTotals {
   confirms: number;
   redemptions: number;
   doubleRedemptions: number;
+  /** Redeems sent while an earlier one for the same voucher was unsettled. */
+  redeemsWhileUnsettled: number;
   /** Redemptions the kiosk reported that the platform does not have. */
   phantomRedemptions: number;
   /** Locks still held after recovery that the kiosk neither released nor knows of. */
@@ -199,9 +204,10 @@ function stepOf(stage: Stage, request: ProxiedRequest): KillStep | undefined {
   return ({ sent: 'redeem_sent', landed: 'redeem_landed', answered: 'answer' } as const)[stage];
 }
 
-interface RunResult {
-  confirms: number;
+interface RunResult extends ShopperTold {
   landed: number;
+  /** The Redeems sent while an earlier one was unsettled, by their place in the run's requests. */
+  redeemsWhileUnsettled: number[];
   known: number;
   kill: KillStep | null;
   /** Set when recovery left a lock or an entry behind. */
@@ -209,33 +215,62 @@ interface RunResult {
   lostAnswerLock: { dir: string; code: string } | null;
 }
 
+/** What the shopper did and was told: Redeem taps, "redeemed" answers, and answers that left it open. */
+interface ShopperTold {
+  confirms: number;
+  told: number;
+  pending: number;
+}
+
 /** One shopper at one voucher: lock, confirm or cancel, again, until done or killed. */
-async function shopper(kiosk: Kiosk, random: () => number, voucher: { uuid: string; code: string }, uses: number) {
-  let confirms = 0;
+async function shopper(kiosk: Kiosk, random: () => number, voucher: { uuid: string; code: string }, uses: number): Promise<ShopperTold> {
+  const tally: ShopperTold = { confirms: 0, told: 0, pending: 0 };
   let held = false;
   let unsettled = false;
   const act = <T>(action: Promise<T>) => Promise.race([action.then((value) => ({ value }), () => ({ value: undefined })), kiosk.death.then(() => null)]);
   for (let action = 0; action < 8 && !kiosk.isKilled(); action++) {
     if (!held) {
       const locked = await act(kiosk.service.lock(voucher.code));
-      if (!locked) return confirms;
+      if (!locked) return tally;
       held = locked.value !== undefined;
-      if (!held && random() < 0.4) return confirms;
+      if (!held && random() < 0.4) return tally;
     } else if (random() < (unsettled ? 0.5 : 0.8)) {
-      confirms++;
+      tally.confirms++;
       const redeemed = await act(kiosk.service.redeem(voucher.uuid));
-      if (!redeemed) return confirms;
-      const outcome = redeemed.value?.outcome;
+      const outcome = redeemed?.value?.outcome;
+      if (outcome === 'redeemed') tally.told++;
+      // No answer (killed, or an error) or an unsettled one: it may have landed, or not.
+      else if (outcome !== 'lock_lost') tally.pending++;
+      if (!redeemed) return tally;
       unsettled = outcome === 'unsettled';
       if (!unsettled) held = false;
-      if (outcome === 'redeemed' && (uses === 1 || random() < 0.5)) return confirms;
+      if (outcome === 'redeemed' && (uses === 1 || random() < 0.5)) return tally;
     } else {
-      if (!(await act(kiosk.service.release(voucher.uuid, 'cancel')))) return confirms;
+      if (!(await act(kiosk.service.release(voucher.uuid, 'cancel')))) return tally;
       held = false;
       unsettled = false;
     }
   }
-  return confirms;
+  return tally;
+}
+
+/**
+ * The Redeems in `requests` (one voucher's, in the order the kiosk sent them) sent while an
+ * earlier Redeem was unsettled: its answer did not reach the kiosk intact (a fault, a lost or
+ * garbled answer) and no Find has answered since.
+ */
+export function redeemsWhileUnsettled(requests: readonly ProxyRecord[]): number[] {
+  const found: number[] = [];
+  let inDoubt = false;
+  requests.forEach((request, index) => {
+    if (request.path.endsWith('/vouchers/redeem')) {
+      if (inDoubt) found.push(index);
+      inDoubt ||= request.fault !== null;
+    } else if (request.path.includes('/vouchers/find') && request.fault === null) {
+      inDoubt = false;
+    }
+  });
+  return found;
 }
 
 async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<FaultRunOptions>, run: number): Promise<RunResult> {
@@ -262,7 +297,8 @@ async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<F
     if (step) killAt(step);
   };
 
-  const confirms = await shopper(kiosk, random, voucher, uses);
+  const firstRequest = proxy.log.length;
+  const tally = await shopper(kiosk, random, voucher, uses);
   // Killed or not, the kiosk stops here and starts again on a clean line, once what it had sent
   // has reached the platform (a restart takes longer than a request on loopback).
   await kiosk.kill();
@@ -281,8 +317,10 @@ async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<F
   if (!lostAnswer && left.length > 0) lockLeft = `journal still holds ${left.map((entry) => entry.phase).join(', ')}; recovery: ${JSON.stringify(settled)}`;
   else if (!lostAnswer && found.status === 'LOCKED') lockLeft = 'voucher LOCKED and unknown to the journal';
   if (!lostAnswer) await rm(dir, { recursive: true, force: true });
+  const voucherRequests = proxy.log.slice(firstRequest).filter((request) => request.body.includes(voucher.code) || request.path.includes(voucher.code));
   return {
-    confirms,
+    ...tally,
+    redeemsWhileUnsettled: redeemsWhileUnsettled(voucherRequests),
     landed: found.times_redeemed,
     known: count.redeemed,
     kill,
@@ -311,6 +349,7 @@ export async function runRedemptionFaults(input: FaultRunOptions): Promise<Fault
     confirms: 0,
     redemptions: 0,
     doubleRedemptions: 0,
+    redeemsWhileUnsettled: 0,
     phantomRedemptions: 0,
     locksLeft: 0,
     lostAnswerLocks: 0,
@@ -330,12 +369,16 @@ export async function runRedemptionFaults(input: FaultRunOptions): Promise<Fault
           totals.confirms += result.confirms;
           totals.redemptions += result.landed;
           if (result.kill) totals.kills[result.kill]++;
-          const what = `${result.landed} landed, ${result.confirms} confirmed, ${result.known} known (kill: ${result.kill ?? 'none'})`;
-          if (result.landed > result.confirms || result.landed > result.known) {
+          const what = `${result.landed} landed, ${result.told} told, ${result.pending} pending, ${result.confirms} confirmed, ${result.known} known (kill: ${result.kill ?? 'none'})`;
+          if (result.landed > result.told + result.pending || result.landed > result.known) {
             totals.doubleRedemptions++;
             fail(run, `double redemption: ${what}`);
           }
-          if (result.known > result.landed) {
+          if (result.redeemsWhileUnsettled.length > 0) {
+            totals.redeemsWhileUnsettled++;
+            fail(run, `a Redeem sent while an earlier one was unsettled (requests ${result.redeemsWhileUnsettled.join(', ')}): ${what}`);
+          }
+          if (result.known > result.landed || result.told > result.landed) {
             totals.phantomRedemptions++;
             fail(run, `reported a redemption that never landed: ${what}`);
           }
@@ -390,6 +433,70 @@ async function settleLostAnswerLocks(
     kiosk.service.close();
     const status = (await platform.admin.findVoucher({ code })).data.status;
     if (kiosk.journal.entries().length > 0 || status === 'LOCKED') fail(run, `lost-answer lock not settled after the platform's hour (${status})`);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The multi-use sequence that once redeemed twice, scripted: a two-use voucher; its Redeem lands
+ * but the answer is lost; Find Voucher is down; the shopper cancels, then confirms again (locking
+ * anew if the cancel let go). What landed is then compared with what the shopper was told.
+ */
+export async function runMultiUseLostAnswer(): Promise<{ landed: number; told: number; pending: number; redeemsWhileUnsettled: number[]; outcomes: string[] }> {
+  const sandboxDir = await mkdtemp(join(tmpdir(), 'redemption-multi-use-'));
+  const sandbox = await startSandbox({ dataDir: sandboxDir, port: 0 });
+  const credentials = async () => ({ apiKey: sandbox.manifest.credentials.api_key });
+  const platform: Platform = { sandbox, admin: createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials }), credentials };
+  const proxy = await startFaultProxy(sandbox.baseUrl, { delayMs: 300 });
+  const dir = await mkdtemp(join(tmpdir(), 'redemption-multi-use-kiosk-'));
+  try {
+    const { promotions, contacts } = sandbox.manifest;
+    const voucher = (await platform.admin.createVoucher({ promotion_uuid: promotions[0]!.uuid, contact_uuid: contacts[0]!.uuid, total_redemptions_allowed: 2 })).data;
+    const count = { redeemed: 0 };
+    const kiosk = await startKiosk(platform, proxy, dir, 200, count);
+    const outcomes: string[] = [];
+    const told = { told: 0, pending: 0 };
+    const confirm = async () => {
+      const outcome = await kiosk.service.redeem(voucher.uuid).then((result) => result.outcome, (error: unknown) => `error ${String(error)}`);
+      outcomes.push(outcome);
+      if (outcome === 'redeemed') told.told++;
+      else if (outcome !== 'lock_lost') told.pending++;
+    };
+
+    await kiosk.service.lock(voucher.code);
+    let redeems = 0;
+    let findsDown = 0;
+    // The first Redeem lands and its answer is lost; Find Voucher is down for the two asks after it
+    // (the redeem's own check and the cancel's), and back for the shopper's second go.
+    proxy.decide = (request) => {
+      if (request.path.endsWith('/vouchers/redeem') && redeems++ === 0) {
+        findsDown = 2;
+        return 'drop_answer';
+      }
+      if (!request.path.includes('/vouchers/find') || findsDown === 0) return undefined;
+      findsDown--;
+      return 'status_503';
+    };
+    await confirm();
+    outcomes.push(`cancel ${(await kiosk.service.release(voucher.uuid, 'cancel').catch((error: unknown) => ({ outcome: String(error) }))).outcome}`);
+    // The cancel may keep the lock (its fate unknown) or let it go: then the shopper locks anew.
+    const held = () => kiosk.journal.get(voucher.uuid) !== undefined;
+    if (!held()) await kiosk.service.lock(voucher.code).catch(() => undefined);
+    if (held()) await confirm();
+    const requests = proxy.log.filter((request) => request.body.includes(voucher.code) || request.path.includes(voucher.code));
+
+    await kiosk.kill();
+    await proxy.quiet();
+    proxy.decide = () => undefined;
+    const restarted = await startKiosk(platform, proxy, dir, RECOVERY_TIMEOUT_MS, count);
+    await restarted.service.recover();
+    restarted.service.close();
+    const landed = (await platform.admin.findVoucher({ code: voucher.code })).data.times_redeemed;
+    return { landed, ...told, redeemsWhileUnsettled: redeemsWhileUnsettled(requests), outcomes };
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+    await rm(sandboxDir, { recursive: true, force: true });
     await rm(dir, { recursive: true, force: true });
   }
 }
