@@ -10,6 +10,7 @@ import { silentLogger } from '../logging/logger.std.ts';
 import { verifyPin } from '../manager/pin-hash.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../secrets/secret-store.node.ts';
 import { runKioskctl } from './commands.node.ts';
+import { formatTable } from './table.std.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 import { startMosquitto } from '../../test/support/mosquitto.node.ts';
 import { builtCli } from '../../test/support/built-cli.node.ts';
@@ -226,7 +227,18 @@ describe('kioskctl secrets and PIN', () => {
 
     const [status, shown] = await Promise.all([kioskctl(dir, ['secrets', 'status']), kioskctl(dir, ['config', 'show'])]);
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^keychain\s+available\napi-key\s+stored\naccess-token\s+not stored\npat\s+not stored\nmqtt-password\s+not stored\n$/);
+    // Which kiosk it reports on, then what is stored.
+    expect(status.stdout).toBe(
+      formatTable([
+        ['kiosk', dir],
+        ['keychain service', keychainService],
+        ['keychain', 'available'],
+        ['api-key', 'stored'],
+        ['access-token', 'not stored'],
+        ['pat', 'not stored'],
+        ['mqtt-password', 'not stored'],
+      ]),
+    );
     for (const run of [set, status, shown]) expect(run.stdout + run.stderr).not.toContain(secret);
     expect(fs.existsSync(path.join(dir, 'logs', 'kiosk.log'))).toBe(true);
     expect(filesContaining(dir, secret)).toEqual([]);
