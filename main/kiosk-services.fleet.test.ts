@@ -102,6 +102,26 @@ describe('kiosk services on a fleet broker', () => {
     expect(diagnostics.result.fleet).toEqual({ state: 'online', lastError: null, broker: `127.0.0.1:${broker.port}`, kioskId: 'k1', lastHealthAt: expect.any(Number) });
   });
 
+  it('takes a flood of doctors over the broker one at a time, from one check: the rest wait or are busy (#20 §6)', async () => {
+    const topic = 'loyalty-kiosk/k1/cmd/doctor/result';
+    const total = 20;
+    const answers: Array<{ id: string; ok: boolean; result?: { checkedAt: number }; error?: string }> = [];
+    const onMessage = (at: string, payload: Buffer) => at === topic && answers.push(JSON.parse(payload.toString()));
+    observer.on('message', onMessage);
+    await observer.subscribeAsync(topic, { qos: 1 });
+    await Promise.all(Array.from({ length: total }, (_, index) => observer.publishAsync('loyalty-kiosk/k1/cmd/doctor', JSON.stringify({ id: `flood-${index}` }), { qos: 1 })));
+    await expect.poll(() => answers.filter((answer) => answer.id.startsWith('flood-')).length, { timeout: 30_000 }).toBe(total);
+    observer.off('message', onMessage);
+    await observer.unsubscribeAsync(topic);
+    const flood = answers.filter((answer) => answer.id.startsWith('flood-'));
+    const done = flood.filter((answer) => answer.ok);
+    // Every one answered; those past the short queue at once, as busy.
+    expect(flood.filter((answer) => !answer.ok).every((answer) => /^busy/.test(answer.error!))).toBe(true);
+    expect(done.length).toBeGreaterThan(0);
+    // One check (made by the first, or reused from the doctor before), however many asked.
+    expect(new Set(done.map((answer) => answer.result!.checkedAt)).size).toBe(1);
+  });
+
   it('publishes no shopper data: a visit with a known card, e-mail and voucher leaves none of them in any message', async () => {
     const manifest = JSON.parse(fs.readFileSync(services.sandbox!.manifestPath, 'utf8')) as {
       contacts: Array<{ email: string; identifiers: string[] }>;
