@@ -94,18 +94,18 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
 
   client.on('connect', () => {
     client.options.reconnectPeriod = baseReconnectMs;
+    // Online once commands can reach the kiosk: a command sent the moment it says so is heard.
+    void subscribeCommands(client, topics.commands).then((refusal) => (refusal === null ? announceOnline() : client.connected && setState('refused', refusal)));
+  });
+
+  function announceOnline() {
     setState('online', null);
     // MQTT 5 answers a publish the ACL denies with a reason code (3.1.1 would drop it silently).
     client.publishAsync(topics.status, 'online', { qos: 1, retain: true }).catch((error: unknown) => {
       if (client.connected) setState('refused', `the broker refused the kiosk's status (check its ACL): ${String(error)}`);
     });
-    // Retain handling 2: a retained command (left on the broker by mistake or by malice) is never delivered.
-    client.subscribeAsync(topics.commands, { qos: 1, rh: 2 }).then(
-      (granted) => granted.some(({ qos }) => qos >= 128) && setState('refused', 'the broker refused the command subscription (check its ACL)'),
-      (error: unknown) => setState('refused', `the broker refused the command subscription: ${String(error)}`),
-    );
     void publishHealth();
-  });
+  }
   // Backoff: each failed attempt doubles the wait mqtt.js takes before the next one.
   client.on('reconnect', () => {
     client.options.reconnectPeriod = Math.min(MAX_RECONNECT_MS, (client.options.reconnectPeriod ?? baseReconnectMs) * 2);
@@ -149,6 +149,19 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
       setState('closed');
     },
   };
+}
+
+/**
+ * Subscribes to the kiosk's commands: why the broker refused, or null. Retain handling 2: a
+ * retained command (left on the broker by mistake or by malice) is never delivered.
+ */
+async function subscribeCommands(client: MqttClient, topic: string): Promise<string | null> {
+  try {
+    const granted = await client.subscribeAsync(topic, { qos: 1, rh: 2 });
+    return granted.some(({ qos }) => qos >= 128) ? 'the broker refused the command subscription (check its ACL)' : null;
+  } catch (error) {
+    return `the broker refused the command subscription: ${String(error)}`;
+  }
 }
 
 /** How mqtt.js connects: the Last Will, no offline queue for QoS 0, reconnects that start at `reconnectMs`. */

@@ -126,6 +126,43 @@ async function until(condition: () => boolean, timeoutMs = 8_000) {
   }
 }
 
+/**
+ * A loopback link to the broker that passes the broker's first packet (its CONNACK) and holds back
+ * everything after it until `release`: a broker slow to grant a subscription, on demand.
+ */
+async function holdingLink(brokerPort: number) {
+  let release!: () => void;
+  let holdingNow!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const holding = new Promise<void>((resolve) => (holdingNow = resolve));
+  const sockets: net.Socket[] = [];
+  const server = net.createServer((kioskSide) => {
+    const brokerSide = net.connect(brokerPort, '127.0.0.1');
+    sockets.push(kioskSide, brokerSide);
+    kioskSide.pipe(brokerSide);
+    let first = true;
+    brokerSide.on('data', (chunk) => {
+      if (first) kioskSide.write(chunk);
+      else {
+        holdingNow();
+        void released.then(() => kioskSide.write(chunk));
+      }
+      first = false;
+    });
+    for (const socket of [kioskSide, brokerSide]) socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    holding,
+    release,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
+
 /** Every command name sent to the kiosk, so a test can check that each one round-tripped. */
 const sentCommands = new Set<string>();
 
@@ -439,6 +476,22 @@ describe('fleet client against a real Mosquitto', () => {
     setTimeout(() => activity.report(screen, 'attract'), 100);
     expect(await waiting).toMatchObject({ id: 'later', ok: true });
     await until(() => done[name] === 2);
+  });
+
+  it('says online only once the broker granted its command subscription: a command sent then is heard (#19)', async () => {
+    const link = await holdingLink(Number(new URL(broker.url).port));
+    const client = kiosk({ url: `mqtt://127.0.0.1:${link.port}`, commands: commandsWith() });
+    try {
+      // The broker's answers after its CONNACK (the SUBACK among them) wait at the link.
+      await link.holding;
+      expect(client.state().state).toBe('connecting');
+      link.release();
+      await until(() => client.state().state === 'online');
+      expect(await command('diagnostics', '{"id":"at-once"}')).toMatchObject({ id: 'at-once', ok: true });
+    } finally {
+      await client.close();
+      link.close();
+    }
   });
 
   it('says so when the broker\'s ACL keeps it from its own topics', async () => {
