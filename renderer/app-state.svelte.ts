@@ -90,4 +90,4 @@ class AppState {
 export const appState = new AppState();
 
 /** The store manager's console: opening and closing it ends the shopper's visit. */
-export const managerConsole = new ManagerConsole(() => appState.endVisit());
+export const managerConsole = new ManagerConsole(() => appState.endVisit(), kiosk);

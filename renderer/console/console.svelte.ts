@@ -1,6 +1,8 @@
-import type { BridgeResult } from '../../common/contract.std.ts';
+import type { BridgeResult, KioskApi } from '../../common/contract.std.ts';
 import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-views.std.ts';
-import { kiosk } from '../kiosk.dom.ts';
+
+/** The bridge calls the console's own state makes (its tabs make their own). */
+export type ConsoleBridge = Pick<KioskApi, 'managerStatus' | 'unlockManager' | 'lockManager' | 'getConsoleSettings'>;
 
 /**
  * Main keeps the console unlocked for two minutes after its last console call; a manager busy
@@ -20,9 +22,11 @@ export class ManagerConsole {
   status = $state<ManagerStatus | null>(null);
   /** Ends the shopper's visit: nothing of theirs may stay behind the console or come back after it. */
   readonly #endVisit: () => Promise<void>;
+  readonly #bridge: ConsoleBridge;
 
-  constructor(endVisit: () => Promise<void>) {
+  constructor(endVisit: () => Promise<void>, bridge: ConsoleBridge) {
     this.#endVisit = endVisit;
+    this.#bridge = bridge;
   }
 
   get active(): boolean {
@@ -33,7 +37,7 @@ export class ManagerConsole {
   async open() {
     if (this.active) return;
     await this.#endVisit();
-    const status = await kiosk.managerStatus();
+    const status = await this.#bridge.managerStatus();
     if (!status.ok) return;
     this.status = status.value;
     // Only a fresh kiosk gets the wizard: one with credentials but no PIN stays locked.
@@ -42,7 +46,7 @@ export class ManagerConsole {
 
   /** Answers main's status (wrong PIN, attempts left, locked until) or its refusal. */
   async unlock(pin: string): Promise<BridgeResult<ManagerStatus>> {
-    const result = await kiosk.unlockManager({ pin });
+    const result = await this.#bridge.unlockManager({ pin });
     if (result.ok) {
       this.status = result.value;
       if (result.value.unlocked) this.phase = 'open';
@@ -53,7 +57,7 @@ export class ManagerConsole {
   }
 
   async refreshStatus() {
-    const status = await kiosk.managerStatus();
+    const status = await this.#bridge.managerStatus();
     if (status.ok) this.status = status.value;
   }
 
@@ -68,8 +72,11 @@ export class ManagerConsole {
     if (!this.active) return;
     this.phase = 'closed';
     this.status = null;
-    await kiosk.lockManager();
-    await this.#endVisit();
+    // The visit ends (its generation moves on) before the shopper screens can take a scan: one made
+    // the moment they show belongs to the next visit, and no later reset may drop its answer.
+    const ended = this.#endVisit();
+    await this.#bridge.lockManager();
+    await ended;
   }
 
   /**
@@ -94,7 +101,7 @@ export class ManagerConsole {
       idle = setTimeout(() => void this.close(), CONSOLE_TIMEOUT_MS);
       if (this.phase === 'open' && Date.now() - renewedAt >= KEEP_ALIVE_MS) {
         renewedAt = Date.now();
-        void this.call(() => kiosk.getConsoleSettings());
+        void this.call(() => this.#bridge.getConsoleSettings());
       }
     };
     const events = ['pointerdown', 'keydown'] as const;

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import type { BridgeResult } from '../../common/contract.std.ts';
+import type { ManagerStatus } from '../../common/manager-views.std.ts';
+import { ManagerConsole, type ConsoleBridge } from './console.svelte.ts';
+
+const ok = <T>(value: T): BridgeResult<T> => ({ ok: true, value });
+const STATUS: ManagerStatus = { pinSet: true, setupBlocked: null, unlocked: true, lockedUntil: null, attemptsLeft: 5 };
+
+describe('the manager console', () => {
+  it('ends the visit as the shopper screens come back, not after main answers: a scan made then is the next visit\'s (#19)', async () => {
+    let answerLock!: () => void;
+    const bridge: ConsoleBridge = {
+      managerStatus: async () => ok(STATUS),
+      unlockManager: async () => ok(STATUS),
+      // Not asked for by closing.
+      getConsoleSettings: async () => ({ ok: false, error: { code: 'forbidden', message: 'locked' } }),
+      // A busy kiosk: main answers the lock only when the test says.
+      lockManager: () => new Promise((resolve) => (answerLock = () => resolve(ok(null)))),
+    };
+    const visitsEnded: string[] = [];
+    const managerConsole = new ManagerConsole(async () => void visitsEnded.push('ended'), bridge);
+    managerConsole.unlocked(STATUS);
+
+    const closing = managerConsole.close();
+    // The shopper screens are back at once, and the visit has ended already: a reset still to come
+    // would drop the answer to whatever the next shopper scans now.
+    expect(managerConsole.active).toBe(false);
+    expect(visitsEnded).toEqual(['ended']);
+    answerLock();
+    await closing;
+    expect(visitsEnded).toEqual(['ended']);
+  });
+});
