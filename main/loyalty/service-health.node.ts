@@ -40,6 +40,9 @@ export class ServiceHealth {
   /** Time out of service in outages that ended, and when the current one began (null: serving). */
   #pastOutagesMs = 0;
   #outageSince: number | null = null;
+  /** Calls numbered as they start, and the number of the call whose outcome set the status last. */
+  #started = 0;
+  #toldBy = 0;
 
   constructor(private readonly options: ServiceHealthOptions) {
     this.#now = options.now ?? Date.now;
@@ -66,15 +69,27 @@ export class ServiceHealth {
 
   /** Runs one platform call and learns from how it went. */
   async track<T>(call: Promise<T>): Promise<T> {
+    const order = ++this.#started;
     try {
       const value = await call;
-      this.#set(true);
+      this.#learn(order, true);
       return value;
     } catch (error) {
       this.#errors.count(error);
-      if (isOutage(error)) this.#set(false, error as LoyaltyError);
+      if (isOutage(error)) this.#learn(order, false, error as LoyaltyError);
       throw error;
     }
+  }
+
+  /**
+   * A call's outcome sets the status unless a call that started after it has told already: a
+   * request sent while the platform was down, failing after a newer one got through, is old news
+   * (it flapped the kiosk out of service and ended the visit of a shopper who had just scanned).
+   */
+  #learn(order: number, available: boolean, error?: LoyaltyError) {
+    if (order < this.#toldBy) return;
+    this.#toldBy = order;
+    this.#set(available, error);
   }
 
   /** Probes now (start-up, or the out-of-service screen's own retry), timing the answer. */

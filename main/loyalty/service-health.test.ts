@@ -36,6 +36,22 @@ describe('ServiceHealth for the fleet', () => {
     health.close();
   });
 
+  it('takes no old news: a call sent while the platform was down, failing after a newer one got through, changes nothing (#19)', async () => {
+    const { health } = healthOnClock();
+    let failOld!: (error: unknown) => void;
+    const old = health.track(new Promise((_, reject) => (failOld = reject))).catch(() => 'failed');
+    await health.track(Promise.resolve('answered'));
+    failOld(new LoyaltyError({ kind: 'network', message: 'connection refused, before the platform came back' }));
+    await expect(old).resolves.toBe('failed');
+    expect(health.status().available).toBe(true);
+    // The newest call's outage still counts, and so does a later success after it.
+    await health.track(Promise.reject(new LoyaltyError({ kind: 'network', message: 'down' }))).catch(() => undefined);
+    expect(health.status().available).toBe(false);
+    await health.track(Promise.resolve('back'));
+    expect(health.status().available).toBe(true);
+    health.close();
+  });
+
   it('counts 429s as rate_limited, apart from outages: the kiosk stays in service and no outage minute accrues', async () => {
     const { health, clock } = healthOnClock();
     const busy = new LoyaltyError({ kind: 'rate_limited', status: 429, code: 429, message: 'too many requests', retryAfterMs: 30_000 });
