@@ -127,6 +127,16 @@ const quietRange = LocalTimeRange.nullable().default(null);
 const topicLevels = z.string().min(1).max(120).regex(/^[^#+\u0000]+$/, 'no # or + in a topic');
 const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
 
+/**
+ * The keys of one accessibility action. Named keys only (a single character is typing, and a
+ * keyboard-wedge scanner types): `F1`, `ArrowDown`, `Escape`, `AudioVolumeUp`.
+ */
+const keyList = (defaults: readonly string[]) =>
+  z
+    .array(z.string().regex(/^[A-Z][A-Za-z0-9]{1,30}$/, 'a named key, like F1 or ArrowDown'))
+    .max(8)
+    .default([...defaults]);
+
 export const KioskConfig = z
   .object({
     schemaVersion: z.literal(2).default(2),
@@ -186,6 +196,33 @@ export const KioskConfig = z
       })
       .prefault({}),
     idle: z.object({ timeoutSeconds: z.number().int().min(10).max(3600).default(60) }).prefault({}),
+    accessibility: z
+      .object({
+        audio: z
+          .object({
+            /** The speech goes to a headset, not a speaker: private data (e-mail, credits, codes) is spoken. */
+            private: z.boolean().default(false),
+            /** espeak-ng's amplitude at the start of every visit; the shopper's volume keys move it by steps. */
+            volume: z.number().int().min(10).max(200).default(100),
+          })
+          .prefault({}),
+        /** In speech mode every timeout (the idle warning, the confirm countdown) is this many times longer. */
+        speechTimeoutFactor: z.number().min(2).max(5).default(2),
+        /** The keys (KeyboardEvent.key) of each action: a kiosk keypad's code table, or a standard keyboard's. */
+        keys: z
+          .object({
+            next: keyList(['ArrowDown', 'ArrowRight']),
+            previous: keyList(['ArrowUp', 'ArrowLeft']),
+            select: keyList(['Enter']),
+            back: keyList(['Escape']),
+            repeat: keyList(['F2']),
+            volumeUp: keyList(['AudioVolumeUp', 'PageUp']),
+            volumeDown: keyList(['AudioVolumeDown', 'PageDown']),
+            help: keyList(['F1']),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
     locale: z
       .object({
         default: Locale.default('en'),

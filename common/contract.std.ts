@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KioskConfig, KioskMode } from './config-schema.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
+import { SpeechVolume, Utterance } from './speech.std.ts';
 import {
   DemoSamples,
   HeldLock,
@@ -48,6 +49,8 @@ export const KioskSettingsView = z.object({
   /** The barcode formats the camera reads (scanner.camera.formats). */
   cameraFormats: KioskConfig.shape.scanner.unwrap().shape.camera.unwrap().shape.formats,
   idleTimeoutSeconds: z.number().int(),
+  /** Speech, keys and timeouts for a shopper who cannot see the screen or reach it. */
+  accessibility: KioskConfig.shape.accessibility.unwrap(),
   locale: KioskConfig.shape.locale.unwrap(),
   brand: KioskConfig.shape.brand.unwrap(),
 });
@@ -189,6 +192,17 @@ export const shopperCalls = {
     output: PortalSessionView,
   },
   getPortalSession: { input: z.object({ uuid: Uuid }).strict(), output: PortalSessionView },
+
+  /** Speech (speech mode, the idle warning): main says it with espeak-ng, stopping whatever it was saying. */
+  speak: { input: Utterance, output: z.null() },
+  /** The shopper acted: silence at once. */
+  stopSpeech: { input: NoInput, output: z.null() },
+  /** The visit is over: silence, the store's volume again, and nothing left to repeat. */
+  endSpeech: { input: NoInput, output: z.null() },
+  /** The repeat key: the last utterance again. */
+  repeatSpeech: { input: NoInput, output: z.null() },
+  /** The volume keys, a step at a time; the store's volume comes back when the visit ends. */
+  changeSpeechVolume: { input: z.object({ step: z.union([z.literal(-1), z.literal(1)]) }).strict(), output: SpeechVolume },
 } as const;
 
 /** The PIN pad's calls: open while the console is locked, since they are how it gets unlocked. */

@@ -34,6 +34,7 @@ import { startScheduleService, type DisplayHost, type ScheduleService } from './
 import { UpdateService, type Updater } from './update/update-service.node.ts';
 import { startHeartbeatWatchdog, type HeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
 import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
+import { createSpeechHandlers, SpeechService } from './speech/speech-service.node.ts';
 
 /** The fleet's own line into the console's calls (main to main, past no bridge). */
 const FLEET_CONNECTION = new BridgeConnection('fleet');
@@ -158,7 +159,8 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   const visit = new VisitLog(logger);
   const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
-  const interruptions = new VisitInterruptions({ activity, endVisit: () => settleVisit(redemptions, visit), logger });
+  const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
+  const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit), logger });
   const scannedHere = new ScannedHere();
   const scanner = startScanner(foundation, scannedHere);
   const { platformOrigin, frameOrigins } = kioskOrigins(options.dataDir, foundation, demo);
@@ -177,7 +179,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, redemptions, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, redemptions, speech, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
@@ -205,6 +207,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
       await secretOrigin.settled();
       await recovered;
       await redemptions.releaseAll('quit').catch(() => undefined);
+      speech.stop();
       redemptions.close();
       health.close();
       await scanner.close();
@@ -283,6 +286,15 @@ async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog
   return { redemptions, recovered, journal };
 }
 
+/**
+ * A screen that went away mid-visit (crashed, reloaded, closed): its locks are settled and its voice
+ * stops. A screen that ends its own visit says so itself (endVisit, endSpeech).
+ */
+function endInterruptedVisit(speech: SpeechService, redemptions: RedemptionService, visit: VisitLog): Promise<void> {
+  speech.endVisit();
+  return settleVisit(redemptions, visit);
+}
+
 /** A host without a power-save blocker (the browser host: Chromium and the OS decide). */
 const NO_DISPLAY_CONTROL: DisplayHost = { allowDisplaySleep: () => {} };
 /** The auto-update, with the host's installer or, where there is none, off. */
@@ -315,6 +327,7 @@ function callHandlers(
     health: ServiceHealth;
     visit: VisitLog;
     redemptions: RedemptionService;
+    speech: SpeechService;
     scanner: ScannerService;
     scannedHere: ScannedHere;
     platformOrigin: () => string | null;
@@ -328,7 +341,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, speech, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -368,5 +381,6 @@ function callHandlers(
       fleet: fleetStatus,
     }),
     ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
+    ...createSpeechHandlers(speech),
   };
 }

@@ -2,7 +2,9 @@ import type { KioskScreen, KioskSettingsView } from '../common/contract.std.ts';
 import { i18n } from './i18n/i18n.svelte';
 import { ManagerConsole } from './console/console.svelte';
 import { kiosk } from './kiosk.dom.ts';
-import { Visit } from './visit/visit.svelte';
+import { CONFIRM_SECONDS, Visit } from './visit/visit.svelte';
+import { Speech } from './accessibility/speech.svelte.ts';
+import { ShopperChoices } from './accessibility/shopper-choices.svelte.ts';
 
 /** What this tab showed last, kept across a reload: only a tab that was in a visit apologises for it. */
 const SHOWN_SCREEN_KEY = 'kiosk.shownScreen';
@@ -16,13 +18,24 @@ class AppState {
   serviceAvailable = $state(true);
   /** A serial scanner main reports connected (a keyboard-wedge one is invisible until it types). */
   serialScannerConnected = $state(false);
+  readonly choices = new ShopperChoices({
+    speech: new Speech(kiosk, () => i18n.locale),
+    language: i18n,
+    storeLocale: () => this.settings?.locale.default ?? null,
+  });
   readonly visit = new Visit({
     bridge: kiosk,
     storage: sessionStorage,
-    language: i18n,
+    choices: this.choices,
+    confirmSeconds: () => CONFIRM_SECONDS * this.timeFactor,
     settings: () => this.settings,
     now: () => Date.now(),
   });
+
+  /** Every timeout is this many times longer in speech mode (accessibility.speechTimeoutFactor). */
+  get timeFactor(): number {
+    return this.choices.speech.on ? (this.settings?.accessibility.speechTimeoutFactor ?? 1) : 1;
+  }
 
   async start() {
     kiosk.on('settingsChanged', (settings) => this.#applySettings(settings));
@@ -38,6 +51,7 @@ class AppState {
     // Before the settings, which paint the first screen: a cut-short visit's apology comes first.
     if ((await this.#visitInterrupted()) && !this.visit.rememberedSession()) this.visit.showInterrupted();
     this.settings = result.value;
+    i18n.offered = result.value.locale.enabled;
     i18n.use(result.value.locale.default);
     const status = await kiosk.getServiceStatus();
     if (status.ok) this.#setAvailable(status.value.available);
@@ -78,6 +92,7 @@ class AppState {
    */
   #applySettings(settings: KioskSettingsView) {
     this.settings = settings;
+    i18n.offered = settings.locale.enabled;
     if (this.visit.screen.name === 'attract' || !settings.locale.enabled.includes(i18n.locale)) i18n.use(settings.locale.default);
   }
 

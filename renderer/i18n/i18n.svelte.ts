@@ -16,6 +16,8 @@ const loaders: Record<LazyArea, () => Promise<Catalogue>> = {
 /** The shopper's language for this visit (a reset returns to the store's default), and the one t(). */
 class I18n {
   locale = $state<Locale>('en');
+  /** The languages the store offers (locale.enabled): every shopper screen lets the shopper switch among them. */
+  offered = $state<readonly Locale[]>([]);
   readonly #catalogues: Catalogue[] = [shopperMessages];
   readonly #loading = new Map<LazyArea, Promise<void>>();
   /** Compiled per locale and key: parsing ICU on every render would be wasted work. */

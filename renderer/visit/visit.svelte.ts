@@ -1,5 +1,5 @@
 import type { BridgeError, BridgeResult, KioskApi, KioskSettingsView } from '../../common/contract.std.ts';
-import { NATIVE_MODES, visitMode, type KioskMode, type Locale } from '../../common/config-schema.std.ts';
+import { NATIVE_MODES, visitMode, type KioskMode } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
 import type {
   HeldLock,
@@ -18,6 +18,8 @@ export type ReleaseNoticeKey = `release.${ReleaseOutcome['outcome']}`;
 
 /** How long the shopper has to confirm a locked voucher; well inside the platform's hour. */
 export const CONFIRM_SECONDS = 60;
+/** More time is given only while the platform's own hold on the lock lasts this much longer. */
+const LOCK_MARGIN_MS = 60_000;
 
 export type Screen =
   | { name: 'attract' }
@@ -61,8 +63,10 @@ export type VisitParts = {
   bridge: VisitBridge;
   /** Keeps a hosted session's uuid across a renderer reload (sessionStorage in the kiosk). */
   storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-  /** The shopper's language, put back to the store's when the visit ends. */
-  language: { use(locale: Locale): void };
+  /** The shopper's own choices (language, speech mode): kept on Back, forgotten when the visit ends. */
+  choices: { forget(): void };
+  /** How long the shopper has to confirm a locked voucher (longer in speech mode). */
+  confirmSeconds: () => number;
   settings: () => KioskSettingsView | null;
   /** Milliseconds since the epoch, for the confirm countdown's deadline. */
   now: () => number;
@@ -81,10 +85,12 @@ export class Visit {
   problem = $state<ProblemKey | null>(null);
   /** What became of a voucher lock the shopper let go of; cleared by the next action. */
   notice = $state<ReleaseNoticeKey | null>(null);
-  busy = $state(false);
+  /** Calls of this visit still on their way (home loads its vouchers and credits at once). */
+  #pending = $state(0);
   readonly #bridge: VisitBridge;
   readonly #storage: VisitParts['storage'];
-  readonly #language: VisitParts['language'];
+  readonly #choices: VisitParts['choices'];
+  readonly #confirmSeconds: () => number;
   readonly #settings: () => KioskSettingsView | null;
   readonly #now: () => number;
   /** The unlinked card scanned before joining; linked to the new contact. */
@@ -94,12 +100,18 @@ export class Visit {
   /** A scan that came while a call was running; taken up once the visit is free. */
   #queuedScan: Scan | null = null;
 
-  constructor({ bridge, storage, language, settings, now }: VisitParts) {
+  constructor({ bridge, storage, choices, confirmSeconds, settings, now }: VisitParts) {
     this.#bridge = bridge;
     this.#storage = storage;
-    this.#language = language;
+    this.#choices = choices;
+    this.#confirmSeconds = confirmSeconds;
     this.#settings = settings;
     this.#now = now;
+  }
+
+  /** Whether any call of this visit is on its way: the screen is not complete, and waits for it. */
+  get busy(): boolean {
+    return this.#pending > 0;
   }
 
   /** Joining now links the unlinked card just scanned. */
@@ -195,7 +207,20 @@ export class Visit {
     const { voucher } = this.screen;
     const lock = await this.#call(() => this.#bridge.lockVoucher({ voucherUuid: voucher.uuid, code: voucher.code }));
     if (!lock) return;
-    this.screen = { name: 'confirm', voucher, lock, deadline: this.#now() + CONFIRM_SECONDS * 1000 };
+    this.screen = { name: 'confirm', voucher, lock, deadline: this.#now() + this.#confirmSeconds() * 1000 };
+  }
+
+  /**
+   * More time to confirm: the countdown starts again from full, as long as the platform's own hold
+   * on the lock outlasts it by a minute. Whether it did.
+   */
+  moreTime(): boolean {
+    if (this.screen.name !== 'confirm') return false;
+    const deadline = this.#now() + this.#confirmSeconds() * 1000;
+    const { systemReleaseAt } = this.screen.lock;
+    if (systemReleaseAt !== null && deadline > Date.parse(systemReleaseAt) - LOCK_MARGIN_MS) return false;
+    this.screen = { ...this.screen, deadline };
+    return true;
   }
 
   /** Redeem, step two: main redeems with the lock it journaled. */
@@ -236,9 +261,9 @@ export class Visit {
     if (this.shopper) void this.#refreshHome();
   }
 
-  /** Back to the shopper's home; with nobody identified the visit is over. */
+  /** Back to the shopper's home; with nobody identified, back to the start, their own choices kept. */
   async goHome() {
-    if (!this.shopper) return this.reset();
+    if (!this.shopper) return this.#startOver();
     this.problem = null;
     this.notice = null;
     this.screen = { name: 'home' };
@@ -294,9 +319,15 @@ export class Visit {
 
   /**
    * Idle, done or out of service: every lock goes back and nothing of this shopper stays on screen,
-   * not even their language.
+   * not even their language or speech mode.
    */
   async reset() {
+    this.#choices.forget();
+    await this.#startOver();
+  }
+
+  /** Back to the attract screen with nothing of the shopper's data: locks go back, the visit's log ends. */
+  async #startOver() {
     this.#generation++;
     const held = this.screen.name === 'confirm' ? this.screen.voucher.uuid : null;
     this.screen = { name: 'attract' };
@@ -305,13 +336,10 @@ export class Visit {
     this.vouchers = null;
     this.problem = null;
     this.notice = null;
-    this.busy = false;
+    this.#pending = 0;
     this.#unlinkedCard = null;
     this.#queuedScan = null;
     this.#storage.removeItem(PORTAL_SESSION_KEY);
-    // The language was this shopper's choice: the next one starts in the store's.
-    const settings = this.#settings();
-    if (settings) this.#language.use(settings.locale.default);
     if (held) await this.#bridge.releaseVoucher({ voucherUuid: held, reason: 'idle' });
     await this.#bridge.endVisit();
   }
@@ -384,7 +412,7 @@ export class Visit {
    */
   async #call<T>(run: () => Promise<BridgeResult<T>>, { quiet = false } = {}): Promise<T | null> {
     const generation = this.#generation;
-    this.busy = true;
+    this.#pending++;
     this.problem = null;
     this.notice = null;
     let result: BridgeResult<T>;
@@ -392,7 +420,7 @@ export class Visit {
       result = await run();
     } finally {
       if (generation === this.#generation) {
-        this.busy = false;
+        this.#pending--;
         // After this call's own follow-up (a screen change, the next call) has had its turn.
         if (this.#queuedScan) setTimeout(() => this.#takeQueuedScan());
       }

@@ -118,15 +118,16 @@ function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
     wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
     cameraFormats: config.scanner.camera.formats,
     idleTimeoutSeconds: config.idle.timeoutSeconds,
+    accessibility: config.accessibility,
     locale: { default: locale, enabled: ['en', 'nl'] },
     brand: config.brand,
   });
 }
 
-function visitWith({ modes = ['regular'] as KioskMode[] } = {}) {
+function visitWith({ modes = ['regular'] as KioskMode[], now = () => NOW } = {}) {
   const bridge = new FakeBridge();
   const storage = new Map<string, string>();
-  const languages: Locale[] = [];
+  const forgotten: string[] = [];
   const visit = new Visit({
     bridge: bridge.api,
     storage: {
@@ -134,11 +135,12 @@ function visitWith({ modes = ['regular'] as KioskMode[] } = {}) {
       setItem: (key, value) => void storage.set(key, value),
       removeItem: (key) => void storage.delete(key),
     },
-    language: { use: (locale) => void languages.push(locale) },
+    choices: { forget: () => void forgotten.push('choices') },
+    confirmSeconds: () => CONFIRM_SECONDS,
     settings: () => settingsFor(modes),
-    now: () => NOW,
+    now,
   });
-  return { visit, bridge, storage, languages };
+  return { visit, bridge, storage, forgotten };
 }
 
 const scan = (value: string): Scan => Scan.parse({ value, source: 'keyboard', at: NOW });
@@ -403,9 +405,27 @@ describe('a reset', () => {
   });
 });
 
+describe('more time to confirm', () => {
+  it('starts the countdown again from full, while the platform holds the lock a minute longer than it', async () => {
+    let now = NOW;
+    const { visit, bridge } = visitWith({ now: () => now });
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'voucher', voucher: VOUCHER }));
+    await visit.scan(scan(VOUCHER.code));
+    await visit.redeem();
+    now += 50_000;
+    expect(visit.moreTime()).toBe(true);
+    expect(visit.screen).toMatchObject({ name: 'confirm', deadline: now + CONFIRM_SECONDS * 1000 });
+    // The platform lets the lock go at 11:00: no countdown may run past 10:59.
+    const extended = now + CONFIRM_SECONDS * 1000;
+    now = Date.parse('2026-11-24T10:58:30Z');
+    expect(visit.moreTime()).toBe(false);
+    expect(visit.screen).toMatchObject({ name: 'confirm', deadline: extended });
+  });
+});
+
 describe('idle', () => {
-  it('gives a held lock back, ends the visit and forgets the shopper, their session and their language', async () => {
-    const { visit, bridge, storage, languages } = visitWith();
+  it('gives a held lock back, ends the visit and forgets the shopper, their session and their own choices', async () => {
+    const { visit, bridge, storage, forgotten } = visitWith();
     await visit.scan(scan('CARD-1'));
     await visit.openVoucher(VOUCHER);
     await visit.redeem();
@@ -421,7 +441,16 @@ describe('idle', () => {
     expect(visit.problem).toBeNull();
     expect(visit.notice).toBeNull();
     expect(visit.rememberedSession()).toBeNull();
-    expect(languages).toEqual(['nl']);
+    expect(forgotten).toEqual(['choices']);
+  });
+
+  it('keeps the shopper\'s own choices (language, speech) when Back leads to the start, and forgets their data', async () => {
+    const { visit, bridge, forgotten } = visitWith();
+    visit.showTypeCode();
+    await visit.goHome();
+    expect(visit.screen).toEqual({ name: 'attract' });
+    expect(bridge.names().at(-1)).toBe('endVisit');
+    expect(forgotten).toEqual([]);
   });
 
   it('releases nothing when no lock is held', async () => {

@@ -33,23 +33,27 @@ export interface KioskUnderTest {
 }
 
 /** A demo kiosk in its own data folder, with `settings` written before it starts (as kioskctl would). */
-export async function startKiosk(settings: Record<string, unknown> = {}, dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-journey-'))): Promise<KioskUnderTest> {
+export async function startKiosk(
+  settings: Record<string, unknown> = {},
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-journey-')),
+  env: NodeJS.ProcessEnv = {},
+): Promise<KioskUnderTest> {
   const store = new ConfigStore({ dataDir, logger: silentLogger });
   for (const [key, value] of Object.entries(settings)) store.set(key, value);
-  const host = await startBrowserHostProcess({ dataDir });
+  const host = await startBrowserHostProcess({ dataDir, env });
   const manifest = JSON.parse(fs.readFileSync(host.sandbox!.manifestPath, 'utf8')) as SandboxManifest;
   return { host, manifest, platform: platformClientFor(manifest), dataDir };
 }
 
 /**
- * One demo kiosk (with `settings`) and one Chromium for a describe block: started before its
+ * One demo kiosk (with `settings`, and `env` for its process) and one Chromium for a describe block: started before its
  * tests, stopped after them. Read `kiosk` and `browser` inside the tests, once they are running.
  */
-export function kioskSuite(settings: Record<string, unknown> = {}): { readonly kiosk: KioskUnderTest; readonly browser: Browser } {
+export function kioskSuite(settings: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): { readonly kiosk: KioskUnderTest; readonly browser: Browser } {
   let kiosk: KioskUnderTest | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [kiosk, browser] = await Promise.all([startKiosk(settings), launchChromium()]);
+    [kiosk, browser] = await Promise.all([startKiosk(settings, undefined, env), launchChromium()]);
   });
   afterAll(async () => {
     await browser?.close();

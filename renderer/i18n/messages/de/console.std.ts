@@ -184,6 +184,8 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.unreachable': 'Nicht erreichbar: {problem}',
   'console.diagnostics.keychain': 'Schlüsselbund',
   'console.diagnostics.last_scan': 'Letzter Scan',
+  'console.diagnostics.last_key': 'Zuletzt gedrückte Taste',
+  'console.diagnostics.no_key': 'Keine seit dem Start',
   'console.diagnostics.no_scan': 'Keiner seit dem Start',
   'console.diagnostics.refresh': 'Aktualisieren',
   'console.diagnostics.log': 'Protokoll (letzte {count, plural, one {# Zeile} other {# Zeilen}})',

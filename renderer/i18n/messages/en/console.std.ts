@@ -185,6 +185,8 @@ export const messages = {
   'console.diagnostics.unreachable': 'Not reachable: {problem}',
   'console.diagnostics.keychain': 'Keychain',
   'console.diagnostics.last_scan': 'Last scan',
+  'console.diagnostics.last_key': 'Last key pressed',
+  'console.diagnostics.no_key': 'None since start',
   'console.diagnostics.no_scan': 'None since the kiosk started',
   'console.diagnostics.refresh': 'Refresh',
   'console.diagnostics.log': 'Log (last {count, plural, one {# line} other {# lines}})',

@@ -184,6 +184,8 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.unreachable': 'Injoignable : {problem}',
   'console.diagnostics.keychain': 'Trousseau',
   'console.diagnostics.last_scan': 'Dernier scan',
+  'console.diagnostics.last_key': 'Dernière touche appuyée',
+  'console.diagnostics.no_key': 'Aucune depuis le démarrage',
   'console.diagnostics.no_scan': 'Aucun depuis le démarrage',
   'console.diagnostics.refresh': 'Actualiser',
   'console.diagnostics.log': 'Journal ({count, plural, one {# dernière ligne} other {# dernières lignes}})',

@@ -184,6 +184,8 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.unreachable': 'Niet bereikbaar: {problem}',
   'console.diagnostics.keychain': 'Sleutelhanger',
   'console.diagnostics.last_scan': 'Laatste scan',
+  'console.diagnostics.last_key': 'Laatst ingedrukte toets',
+  'console.diagnostics.no_key': 'Geen sinds de start',
   'console.diagnostics.no_scan': 'Geen sinds de kiosk is gestart',
   'console.diagnostics.refresh': 'Vernieuwen',
   'console.diagnostics.log': 'Logboek (laatste {count, plural, one {# regel} other {# regels}})',

@@ -1,0 +1,111 @@
+import type { ChildProcess } from 'node:child_process';
+import type { KioskConfig } from '../../common/config-schema.std.ts';
+import type { Utterance } from '../../common/speech.std.ts';
+import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import { startEspeak } from './espeak.node.ts';
+import { spokenText } from './spoken-text.std.ts';
+
+/** One press of a volume key moves espeak-ng's amplitude this much (of 0 to 200). */
+const VOLUME_STEP = 20;
+const VOLUME_MIN = 10;
+const VOLUME_MAX = 200;
+
+/**
+ * The kiosk's own voice (EN 301 549 5.1.3: a closed terminal brings its speech with it). One
+ * utterance at a time: new speech, or the shopper acting, stops the old at once. The volume the
+ * shopper chose and the last thing said belong to the visit and go with it.
+ */
+export class SpeechService {
+  #speaking: ChildProcess | null = null;
+  #last: Utterance | null = null;
+  #volume: number | null = null;
+  #missingLogged = false;
+  readonly #audio: () => KioskConfig['accessibility']['audio'];
+  readonly #logger: Logger;
+  readonly #command: string | undefined;
+
+  /** `command`: the espeak-ng to run (default: `espeak-ng` from PATH). */
+  constructor(options: { audio: () => KioskConfig['accessibility']['audio']; logger: Logger; command?: string }) {
+    this.#audio = options.audio;
+    this.#logger = options.logger;
+    this.#command = options.command;
+  }
+
+  /** Says `utterance`, cutting off what was being said; settles when it has been said, stopped or failed. */
+  say(utterance: Utterance): Promise<void> {
+    this.stop();
+    this.#last = utterance;
+    const text = spokenText(utterance, this.#audio().private);
+    if (!text) return Promise.resolve();
+    const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, command: this.#command });
+    this.#speaking = child;
+    return new Promise((resolve) => {
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        this.#failed(error);
+        resolve();
+      });
+      child.once('close', () => {
+        if (this.#speaking === child) this.#speaking = null;
+        resolve();
+      });
+    });
+  }
+
+  stop(): void {
+    this.#speaking?.kill('SIGTERM');
+    this.#speaking = null;
+  }
+
+  /** Says the last utterance again (the repeat key). */
+  repeat(): void {
+    if (this.#last) void this.say(this.#last);
+  }
+
+  changeVolume(step: -1 | 1): number {
+    this.#volume = Math.min(VOLUME_MAX, Math.max(VOLUME_MIN, this.volume + step * VOLUME_STEP));
+    return this.#volume;
+  }
+
+  get volume(): number {
+    return this.#volume ?? this.#audio().volume;
+  }
+
+  /** The visit is over: silence, the store's volume again, and nothing left to repeat. */
+  endVisit(): void {
+    this.stop();
+    this.#last = null;
+    this.#volume = null;
+  }
+
+  #failed(error: NodeJS.ErrnoException): void {
+    if (error.code === 'ENOENT') {
+      if (!this.#missingLogged) this.#logger.error('espeak-ng is not installed: the kiosk cannot speak (install the espeak-ng package)');
+      this.#missingLogged = true;
+      return;
+    }
+    this.#logger.warn('speech failed', { error: error.message });
+  }
+}
+
+export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'repeatSpeech' | 'changeSpeechVolume'> {
+  return {
+    speak: async (utterance) => {
+      void speech.say(utterance);
+      return null;
+    },
+    stopSpeech: async () => {
+      speech.stop();
+      return null;
+    },
+    endSpeech: async () => {
+      speech.endVisit();
+      return null;
+    },
+    repeatSpeech: async () => {
+      speech.repeat();
+      return null;
+    },
+    changeSpeechVolume: async ({ step }) => ({ volume: speech.changeVolume(step) }),
+  };
+}

@@ -1,0 +1,24 @@
+import type { KioskConfig } from '../../common/config-schema.std.ts';
+
+/** What a key asks of the kiosk (accessibility.keys.*): a keypad's keys or a keyboard's. */
+export type KeyAction = keyof KioskConfig['accessibility']['keys'];
+export type KeyMap = KioskConfig['accessibility']['keys'];
+
+/** The action `key` (KeyboardEvent.key) is mapped to; null for a key of no action (typing, Tab). */
+export function actionOf(key: string, keys: KeyMap): KeyAction | null {
+  for (const [action, mapped] of Object.entries(keys) as Array<[KeyAction, readonly string[]]>) {
+    if (mapped.includes(key)) return action;
+  }
+  return null;
+}
+
+/** Keys that move about a screen: the first one on the attract screen starts speech mode. */
+export function isNavigationKey(key: string, keys: KeyMap): boolean {
+  const action = actionOf(key, keys);
+  return key === 'Tab' || action === 'next' || action === 'previous' || action === 'select';
+}
+
+/** A key's name as speech says it: `PageUp` as "Page Up", `F1` as it is. */
+export function spokenKeyName(key: string): string {
+  return key.replace(/^Audio/, '').replace(/([a-z])([A-Z0-9])/g, '$1 $2');
+}

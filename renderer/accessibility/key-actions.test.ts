@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../common/config-schema.std.ts';
+import { actionOf, isNavigationKey, spokenKeyName } from './key-actions.std.ts';
+
+const keys = defaultConfig().accessibility.keys;
+
+describe('accessibility keys', () => {
+  it('maps a standard keyboard by default, and a keypad by its own code table', () => {
+    expect(actionOf('ArrowDown', keys)).toBe('next');
+    expect(actionOf('ArrowUp', keys)).toBe('previous');
+    expect(actionOf('Escape', keys)).toBe('back');
+    expect(actionOf('F2', keys)).toBe('repeat');
+    expect(actionOf('AudioVolumeUp', keys)).toBe('volumeUp');
+    expect(actionOf('F1', keys)).toBe('help');
+    // Typing is no action: a keyboard-wedge scanner types too.
+    expect(actionOf('a', keys)).toBeNull();
+    const keypad = { ...keys, next: ['F7'], repeat: ['F9'] };
+    expect(actionOf('F7', keypad)).toBe('next');
+    expect(actionOf('ArrowDown', keypad)).toBeNull();
+    expect(actionOf('F9', keypad)).toBe('repeat');
+  });
+
+  it('counts Tab and the move and select keys as navigation, not help or volume', () => {
+    expect(['Tab', 'ArrowDown', 'ArrowLeft', 'Enter'].every((key) => isNavigationKey(key, keys))).toBe(true);
+    expect(['F1', 'F2', 'PageUp', 'x', 'Shift'].some((key) => isNavigationKey(key, keys))).toBe(false);
+  });
+
+  it('says key names as words', () => {
+    expect(['PageUp', 'ArrowDown', 'AudioVolumeUp', 'F1', 'Escape'].map(spokenKeyName)).toEqual(['Page Up', 'Arrow Down', 'Volume Up', 'F1', 'Escape']);
+  });
+});

@@ -1,0 +1,31 @@
+import type { Locale } from '../../common/config-schema.std.ts';
+import type { Speech } from './speech.svelte.ts';
+
+/**
+ * What a shopper chose for themselves: their language and speech mode. Kept for the whole visit,
+ * Back to the attract screen included, and forgotten when it ends: the next shopper starts with the
+ * store's.
+ */
+export class ShopperChoices {
+  readonly speech: Speech;
+  readonly #language: { readonly locale: Locale; use(locale: Locale): void };
+  readonly #storeLocale: () => Locale | null;
+
+  constructor(parts: { speech: Speech; language: { readonly locale: Locale; use(locale: Locale): void }; storeLocale: () => Locale | null }) {
+    this.speech = parts.speech;
+    this.#language = parts.language;
+    this.#storeLocale = parts.storeLocale;
+  }
+
+  /** Whether anything differs from the store's defaults: an idle attract screen then ends the visit too. */
+  get personal(): boolean {
+    const storeLocale = this.#storeLocale();
+    return this.speech.on || (storeLocale !== null && this.#language.locale !== storeLocale);
+  }
+
+  forget() {
+    const storeLocale = this.#storeLocale();
+    if (storeLocale) this.#language.use(storeLocale);
+    this.speech.end();
+  }
+}

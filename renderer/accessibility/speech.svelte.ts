@@ -1,0 +1,56 @@
+import type { Locale } from '../../common/config-schema.std.ts';
+import type { KioskApi } from '../../common/contract.std.ts';
+import type { SpeechPart } from '../../common/speech.std.ts';
+
+export type SpeechBridge = Pick<KioskApi, 'speak' | 'stopSpeech' | 'endSpeech' | 'repeatSpeech' | 'changeSpeechVolume'>;
+
+/**
+ * Speech mode: the kiosk talks a shopper who cannot see the screen through every screen, in their
+ * language. It needs no setting and no sight: the first navigation key on the attract screen, or
+ * the help key anywhere, turns it on; it ends with the visit. Main does the speaking (espeak-ng).
+ */
+export class Speech {
+  on = $state(false);
+  readonly #bridge: SpeechBridge;
+  readonly #locale: () => Locale;
+
+  constructor(bridge: SpeechBridge, locale: () => Locale) {
+    this.#bridge = bridge;
+    this.#locale = locale;
+  }
+
+  start() {
+    this.on = true;
+  }
+
+  /** The visit is over: silence, and speech mode off until the next shopper asks for it. */
+  end() {
+    this.on = false;
+    void this.#bridge.endSpeech();
+  }
+
+  /** Said in speech mode only, cutting off whatever was being said. */
+  say(parts: SpeechPart[]) {
+    if (this.on) this.announce(parts);
+  }
+
+  /** Said in speech mode or not: a time limit is told through more than one sense. */
+  announce(parts: SpeechPart[]) {
+    if (parts.length > 0) void this.#bridge.speak({ locale: this.#locale(), parts: parts.slice(0, 40) });
+  }
+
+  /** The shopper acted: speech stops at once. */
+  silence() {
+    if (this.on) void this.#bridge.stopSpeech();
+  }
+
+  repeat() {
+    if (this.on) void this.#bridge.repeatSpeech();
+  }
+
+  /** One step of volume; the new volume (0 to 200), or null where main could not say. */
+  async changeVolume(step: -1 | 1): Promise<number | null> {
+    const changed = await this.#bridge.changeSpeechVolume({ step });
+    return changed.ok ? changed.value.volume : null;
+  }
+}
