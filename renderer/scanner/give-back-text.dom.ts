@@ -9,14 +9,23 @@ export function focusedTextField(document: Document): HTMLInputElement | HTMLTex
   return isTextField && !field.readOnly ? field : null;
 }
 
+/** Controls a person's Space presses (or ticks), as the browser would have. */
+const PRESSED_BY_SPACE = new Set(['checkbox', 'radio', 'button', 'submit']);
+
 /**
  * Types `text` into the focused text field as the browser would have: at the caret, replacing the
- * selection, within `maxlength`, then an `input` event so Svelte bindings update. With no text
- * field focused (the attract screen) the keys had nowhere to go, so there is nothing to do.
+ * selection, within `maxlength`, then an `input` event so Svelte bindings update. A lone Space on a
+ * focused button or box presses it (a keyboard user's way to tick the box). Otherwise, with no text
+ * field focused (the attract screen), the keys had nowhere to go, so there is nothing to do.
  */
 export function giveBackText(document: Document, text: string): void {
   const field = focusedTextField(document);
-  if (!field) return;
+  if (!field) {
+    const control = document.activeElement;
+    const pressable = control instanceof HTMLButtonElement || (control instanceof HTMLInputElement && PRESSED_BY_SPACE.has(control.type));
+    if (text === ' ' && pressable) (control as HTMLElement).click();
+    return;
+  }
 
   // email and number inputs have no caret API (selectionStart is null): type at the end.
   const start = field.selectionStart ?? field.value.length;

@@ -47,3 +47,16 @@ it.each(['<input type="checkbox">', '<input readonly>', '<button>OK</button>'])(
     expect(inputs).toEqual([]);
   },
 );
+
+it('presses a focused button or ticks a focused box with a lone Space, as the browser would have', () => {
+  const { field: box } = focused<HTMLInputElement>('<input type="checkbox">');
+  giveBackText(document, ' ');
+  expect(box.checked).toBe(true);
+  giveBackText(document, 'x ');
+  expect(box.checked).toBe(true);
+  const { field: button } = focused<HTMLButtonElement>('<button type="button">Join</button>');
+  let pressed = 0;
+  button.addEventListener('click', () => (pressed += 1));
+  giveBackText(document, ' ');
+  expect(pressed).toBe(1);
+});

@@ -17,6 +17,7 @@ function focusOf(page: Page) {
     const style = focused ? getComputedStyle(focused) : null;
     return {
       tag: focused?.tagName ?? null,
+      type: focused instanceof HTMLInputElement ? focused.type : null,
       text: focused?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
       screen: focused?.closest('[data-screen]')?.getAttribute('data-testid') ?? null,
       visible: focused?.matches(':focus-visible') ?? false,
@@ -25,14 +26,18 @@ function focusOf(page: Page) {
   });
 }
 
-/** Presses `key` until the focused control's text matches `name` (at most `limit` presses). */
-async function moveTo(page: Page, name: RegExp, key = 'ArrowDown', limit = 40) {
+type Focus = Awaited<ReturnType<typeof focusOf>>;
+
+/** Presses `key` until the focused control's text matches `target` (or `target` takes it), at most `limit` times. */
+async function moveTo(page: Page, target: RegExp | ((focus: Focus) => boolean), key = 'ArrowDown', limit = 40) {
+  const reached = typeof target === 'function' ? target : (focus: Focus) => target.test(focus.text);
   for (let presses = 0; presses < limit; presses++) {
     await page.keyboard.press(key);
-    if (name.test((await focusOf(page)).text)) return;
+    if (reached(await focusOf(page))) return;
   }
-  throw new Error(`no control like ${name} reached with ${key}`);
+  throw new Error(`no control like ${String(target)} reached with ${key}`);
 }
+const aField = (focus: Focus) => focus.type === 'email' || focus.type === 'text';
 
 /** Waits until the stand-in was asked to say something in `voice` that matches `text`. */
 async function heard(text: RegExp, voice: string) {
@@ -64,8 +69,8 @@ describe('accessible kiosk: keys only, with speech', () => {
     expect(espeak.utterances().some((said) => said.text.includes('example.nl'))).toBe(false);
 
     await moveTo(page, /Gratis koffie/);
-    const onVoucher = await focusOf(page);
-    expect(onVoucher).toMatchObject({ tag: 'BUTTON', visible: true, outline: 'solid 4px' });
+    // The ring settles once the button's own transition has run.
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'BUTTON', visible: true, outline: 'solid 4px' });
     await heard(/^Gratis koffie, Geldig tot .*\. knop\. \d+ van \d+$/, 'nl');
     await page.keyboard.press('Enter');
     await page.getByTestId('voucher-screen').waitFor();
@@ -81,7 +86,7 @@ describe('accessible kiosk: keys only, with speech', () => {
     await heard(/^Deze voucher nu inwisselen\?/, 'nl');
 
     await moveTo(page, /^Ja, inwisselen$/);
-    expect(await focusOf(page)).toMatchObject({ visible: true, outline: 'solid 4px' });
+    await expect.poll(() => focusOf(page)).toMatchObject({ visible: true, outline: 'solid 4px' });
     await page.keyboard.press('Enter');
     await page.getByTestId('redeemed-screen').waitFor();
     // The receipt: what was redeemed and when, in full.
@@ -90,6 +95,80 @@ describe('accessible kiosk: keys only, with speech', () => {
 
     const redeemedCode = await page.getByTestId('redeemed-screen').getAttribute('data-code');
     expect((await suite.kiosk.platform.findVoucher({ code: redeemedCode! })).data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
+    await page.close();
+  });
+
+  it('typed codes, e-mail and joining by keys alone; Back keeps the language, the end of the visit ends speech', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await page.keyboard.press('ArrowDown');
+    await heard(/^Speech is on\./, 'en');
+    await moveTo(page, /^Nederlands$/);
+    await page.keyboard.press('Enter');
+
+    // A typed card number: the field takes the focus; a person's keys are typing, not a scan.
+    await moveTo(page, /^Typ je kaartnummer of code$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('type-code-screen').waitFor();
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'type-code-screen' });
+    await heard(/^Typ je kaartnummer of vouchercode/, 'nl');
+    // Escape goes back, and the shopper's language stays.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('nl');
+    await moveTo(page, /^Typ je kaartnummer of code$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'type-code-screen' });
+    await page.keyboard.type(cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card, { delay: 120 });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('voucher-list').waitFor();
+    await heard(/^Welkom terug, /, 'nl');
+
+    // Done: the visit ends, and speech mode with it; the next shopper starts in English, without speech.
+    await moveTo(page, /^Ik ben klaar$/);
+    const before = espeak.utterances().length;
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    expect(espeak.utterances().slice(before).filter((said) => !said.stopped)).toEqual([]);
+
+    // E-mail: a mistake is said, naming the field; then the address finds her.
+    await page.keyboard.press('ArrowDown');
+    await heard(/^Speech is on\./, 'en');
+    await moveTo(page, /^Forgot your card\?$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('email-screen').waitFor();
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'email-screen' });
+    await page.keyboard.type('sanne', { delay: 120 });
+    await page.keyboard.press('Enter');
+    await heard(/^Please check the e-mail address\.$/, 'en');
+    // Back to the field: it is said with what it holds (on a speaker, the stand-in phrase).
+    await moveTo(page, aField);
+    await heard(new RegExp(`^E-mail address\\. text field\\. ${PRIVATE_STAND_IN.en}\\. \\d of \\d$`), 'en');
+    await page.keyboard.press('End');
+    await page.keyboard.type('.devries@example.nl', { delay: 120 });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('voucher-list').waitFor();
+    await heard(/^Welcome back, /, 'en');
+    await moveTo(page, /^I’m done$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attract-screen').waitFor();
+
+    // Joining: the field, the consent box (Space ticks it) and Join, all by keys.
+    await page.keyboard.press('ArrowDown');
+    await moveTo(page, /^Join now$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('register-screen').waitFor();
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'register-screen' });
+    await page.keyboard.type('new.member@example.nl', { delay: 120 });
+    await moveTo(page, (focus) => focus.type === 'checkbox');
+    await heard(/^I agree to the programme terms.*\. checkbox, not checked\. \d+ of \d+$/, 'en');
+    await page.keyboard.press('Space');
+    await heard(/checkbox, checked/, 'en');
+    await moveTo(page, /^Join$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('home-screen').waitFor();
+    await heard(/^Welcome/, 'en');
+    expect((await suite.kiosk.platform.findContactByEmail({ email: 'new.member@example.nl' })).data).toMatchObject({ email: 'new.member@example.nl' });
     await page.close();
   });
 });
