@@ -32,7 +32,7 @@ describe('shopper journey: idle on the hosted page', () => {
     // Five minutes without a sign of the shopper: the usual warning, then attract.
     await page.clock.fastForward('04:01');
     await page.getByTestId('idle-warning').waitFor();
-    await page.clock.fastForward('00:11');
+    await page.clock.fastForward('00:21');
     await page.getByTestId('attract-screen').waitFor();
     await expect(portal.count()).resolves.toBe(0);
     await page.close();
