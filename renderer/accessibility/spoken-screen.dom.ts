@@ -47,13 +47,18 @@ export function partsOf(element: Element): SpeechPart[] {
     if (!text || parent.closest('[aria-hidden="true"], script, style')) continue;
     const isPrivate = parent.closest('[data-private]') !== null;
     const last = parts.at(-1);
-    // Text of another element (a voucher's name, then its validity) is a phrase of its own.
-    const joiner = parent === lastParent || /[.,:;!?…]$/.test(last?.text ?? '') ? ' ' : ', ';
+    // Text of another block (a voucher's name, then its validity) is a phrase of its own; inline text runs on.
+    const runsOn = parent === lastParent || isInline(parent) || /[.,:;!?…]$/.test(last?.text ?? '');
+    const joiner = runsOn ? ' ' : ', ';
     if (last && Boolean(last.private) === isPrivate) last.text = `${last.text}${joiner}${text}`;
     else parts.push(isPrivate ? { text, private: true } : { text });
     lastParent = parent;
   }
   return parts;
+}
+
+function isInline(element: Element): boolean {
+  return element.ownerDocument.defaultView?.getComputedStyle(element).display === 'inline';
 }
 
 /** A control's name: its label, else its own text. */

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cardOf, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import { cardOf, kioskctl, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 import { recordingEspeak } from '../support/espeak-recorder.node.ts';
 import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 
@@ -170,5 +170,19 @@ describe('accessible kiosk: keys only, with speech', () => {
     await heard(/^Welcome/, 'en');
     expect((await suite.kiosk.platform.findContactByEmail({ email: 'new.member@example.nl' })).data).toMatchObject({ email: 'new.member@example.nl' });
     await page.close();
+  });
+
+  it('says private data when the audio goes to a headset (accessibility.audio.private)', async () => {
+    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'true')).toMatchObject({ code: 0 });
+    try {
+      const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+      await page.keyboard.press('ArrowDown');
+      await heard(/^Speech is on\./, 'en');
+      await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+      await heard(/^Welcome back, s•••@example\.nl\. Your credits\. [\d,]+\./, 'en');
+      await page.close();
+    } finally {
+      await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'false');
+    }
   });
 });
