@@ -7,6 +7,7 @@ import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
 import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
 import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
+import { benchKeyToSpeech } from './speech.bench.node.ts';
 import { benchRendererBundle, benchScanToVoucherPaint, benchVisitHeap } from './visit.bench.node.ts';
 import { formatTable, type BenchReport } from './stats.std.ts';
 
@@ -28,6 +29,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'fuzz-counts', run: benchFuzzCounts },
   { name: 'redemption-faults', run: benchRedemptionFaults },
   { name: 'fleet-health', run: benchFleetHealth },
+  { name: 'key-to-speech', run: benchKeyToSpeech },
 ];
 
 const filters = process.argv.slice(2);
