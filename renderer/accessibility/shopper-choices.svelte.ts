@@ -2,12 +2,14 @@ import type { Locale } from '../../common/config-schema.std.ts';
 import type { Speech } from './speech.svelte.ts';
 
 /**
- * What a shopper chose for themselves: their language and speech mode. Kept for the whole visit,
+ * What a shopper chose for themselves: their language, speech mode and high contrast. Kept for the whole visit,
  * Back to the attract screen included, and forgotten when it ends: the next shopper starts with the
  * store's.
  */
 export class ShopperChoices {
   readonly speech: Speech;
+  /** Black on white and white on black, no tints (one tap on the attract screen). */
+  highContrast = $state(false);
   readonly #language: { readonly locale: Locale; use(locale: Locale): void };
   readonly #storeLocale: () => Locale | null;
 
@@ -20,12 +22,13 @@ export class ShopperChoices {
   /** Whether anything differs from the store's defaults: an idle attract screen then ends the visit too. */
   get personal(): boolean {
     const storeLocale = this.#storeLocale();
-    return this.speech.on || (storeLocale !== null && this.#language.locale !== storeLocale);
+    return this.speech.on || this.highContrast || (storeLocale !== null && this.#language.locale !== storeLocale);
   }
 
   forget() {
     const storeLocale = this.#storeLocale();
     if (storeLocale) this.#language.use(storeLocale);
     this.speech.end();
+    this.highContrast = false;
   }
 }

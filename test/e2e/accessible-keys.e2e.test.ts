@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cardOf, kioskctl, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskctl, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 import { recordingEspeak } from '../support/espeak-recorder.node.ts';
 import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 
@@ -169,6 +169,32 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.getByTestId('home-screen').waitFor();
     await heard(/^Welcome/, 'en');
     expect((await suite.kiosk.platform.findContactByEmail({ email: 'new.member@example.nl' })).data).toMatchObject({ email: 'new.member@example.nl' });
+    await page.close();
+  });
+
+  it('high contrast: one key on the attract screen, kept through the visit, axe-clean and whole in both orientations, gone with the visit', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await page.keyboard.press('ArrowDown');
+    await moveTo(page, /High contrast$/);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('high-contrast').getAttribute('aria-pressed')).resolves.toBe('true');
+    const colours = () => page.evaluate(() => ({ mode: document.querySelector('main.kiosk')!.classList.contains('high-contrast'), brand: getComputedStyle(document.querySelector('main.kiosk')!).getPropertyValue('--brand') }));
+    await expect(colours()).resolves.toEqual({ mode: true, brand: '#000000' });
+    await checkShopperScreen(page, 'high-contrast-attract');
+    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('voucher-list').waitFor();
+    await checkShopperScreen(page, 'high-contrast-home');
+    await moveTo(page, /Gratis koffie|Free coffee/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('voucher-screen').waitFor();
+    await expect(colours()).resolves.toEqual({ mode: true, brand: '#000000' });
+    await checkShopperScreen(page, 'high-contrast-voucher');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('home-screen').waitFor();
+    await moveTo(page, /^I’m done$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(colours()).resolves.toMatchObject({ mode: false });
     await page.close();
   });
 

@@ -4,6 +4,7 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 export const messages: ShopperMessages = {
   'language.name': 'Deutsch',
   'language.choose': 'Sprache wählen',
+  'display.high_contrast': 'Hoher Kontrast',
   'demo.badge': 'Demo',
   'demo.explain': 'Demomodus: Beispieldaten, es wird nichts abgebucht',
   'attract.title': 'Willkommen',

@@ -5,6 +5,7 @@
 export const messages = {
   'language.name': 'English',
   'language.choose': 'Choose your language',
+  'display.high_contrast': 'High contrast',
   'demo.badge': 'Demo',
   'demo.explain': 'Demo mode: sample data, nothing is charged',
   'attract.title': 'Welcome',

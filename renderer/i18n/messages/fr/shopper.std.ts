@@ -4,6 +4,7 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 export const messages: ShopperMessages = {
   'language.name': 'Français',
   'language.choose': 'Choisissez votre langue',
+  'display.high_contrast': 'Contraste élevé',
   'demo.badge': 'Démo',
   'demo.explain': 'Mode démo : données d’exemple, rien n’est débité',
   'attract.title': 'Bienvenue',

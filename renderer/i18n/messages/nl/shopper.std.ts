@@ -4,6 +4,7 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 export const messages: ShopperMessages = {
   'language.name': 'Nederlands',
   'language.choose': 'Kies je taal',
+  'display.high_contrast': 'Hoog contrast',
   'demo.badge': 'Demo',
   'demo.explain': 'Demomodus: voorbeeldgegevens, er wordt niets afgeschreven',
   'attract.title': 'Welkom',
