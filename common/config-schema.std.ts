@@ -195,7 +195,13 @@ export const KioskConfig = z
           .prefault({}),
       })
       .prefault({}),
-    idle: z.object({ timeoutSeconds: z.number().int().min(10).max(3600).default(60) }).prefault({}),
+    idle: z
+      .object({
+        timeoutSeconds: z.number().int().min(10).max(3600).default(60),
+        /** The idle time on home after "Another voucher": a shopper who redeemed is nearly done. */
+        afterRedeemSeconds: z.number().int().min(10).max(3600).default(20),
+      })
+      .prefault({}),
     accessibility: z
       .object({
         audio: z

@@ -49,6 +49,8 @@ export const KioskSettingsView = z.object({
   /** The barcode formats the camera reads (scanner.camera.formats). */
   cameraFormats: KioskConfig.shape.scanner.unwrap().shape.camera.unwrap().shape.formats,
   idleTimeoutSeconds: z.number().int(),
+  /** The idle time on home after "Another voucher" (idle.afterRedeemSeconds). */
+  idleAfterRedeemSeconds: z.number().int(),
   /** Speech, keys and timeouts for a shopper who cannot see the screen or reach it. */
   accessibility: KioskConfig.shape.accessibility.unwrap(),
   locale: KioskConfig.shape.locale.unwrap(),

@@ -23,6 +23,7 @@ const settings = {
   wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
   cameraFormats: config.scanner.camera.formats,
   idleTimeoutSeconds: config.idle.timeoutSeconds,
+    idleAfterRedeemSeconds: config.idle.afterRedeemSeconds,
   accessibility: config.accessibility,
   locale: config.locale,
   brand: config.brand,

@@ -11,6 +11,7 @@ export function settingsView(current: KioskConfig): KioskSettingsView {
     wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,
     cameraFormats: current.scanner.camera.formats,
     idleTimeoutSeconds: current.idle.timeoutSeconds,
+    idleAfterRedeemSeconds: current.idle.afterRedeemSeconds,
     accessibility: current.accessibility,
     locale: current.locale,
     brand: current.brand,

@@ -81,6 +81,8 @@ export class Visit {
   shopper = $state<ShopperView | null>(null);
   creditBalance = $state<number | null>(null);
   vouchers = $state<VoucherPage | null>(null);
+  /** Back on home after a redemption ("Another voucher"): the shopper is nearly done, the idle time is shorter. */
+  afterRedemption = $state(false);
   /** A problem with the last action, shown on the current screen. */
   problem = $state<ProblemKey | null>(null);
   /** What became of a voucher lock the shopper let go of; cleared by the next action. */
@@ -269,6 +271,12 @@ export class Visit {
     this.screen = { name: 'home' };
   }
 
+  /** "Another voucher" after a redemption: home, on the shorter idle time of a shopper nearly done. */
+  async anotherVoucher() {
+    await this.goHome();
+    if (this.shopper) this.afterRedemption = true;
+  }
+
   showEmail() {
     this.problem = null;
     this.screen = { name: 'email' };
@@ -332,6 +340,7 @@ export class Visit {
     const held = this.screen.name === 'confirm' ? this.screen.voucher.uuid : null;
     this.screen = { name: 'attract' };
     this.shopper = null;
+    this.afterRedemption = false;
     this.creditBalance = null;
     this.vouchers = null;
     this.problem = null;

@@ -118,6 +118,7 @@ function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
     wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
     cameraFormats: config.scanner.camera.formats,
     idleTimeoutSeconds: config.idle.timeoutSeconds,
+    idleAfterRedeemSeconds: config.idle.afterRedeemSeconds,
     accessibility: config.accessibility,
     locale: { default: locale, enabled: ['en', 'nl'] },
     brand: config.brand,
@@ -402,6 +403,23 @@ describe('a reset', () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }]);
     expect(visit.screen).toEqual({ name: 'attract' });
+  });
+});
+
+describe('after a redemption', () => {
+  it('"Another voucher" goes home on the shorter idle time, and the visit\'s end forgets it', async () => {
+    const { visit } = visitWith();
+    await visit.scan(scan('CARD-1'));
+    await visit.openVoucher(VOUCHER);
+    await visit.redeem();
+    await visit.confirm();
+    expect(visit.screen.name).toBe('redeemed');
+    expect(visit.afterRedemption).toBe(false);
+    await visit.anotherVoucher();
+    expect(visit.screen).toEqual({ name: 'home' });
+    expect(visit.afterRedemption).toBe(true);
+    await visit.reset();
+    expect(visit.afterRedemption).toBe(false);
   });
 });
 

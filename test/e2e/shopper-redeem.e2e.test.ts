@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, wedgeScan } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, stopPageClock, wedgeScan } from '../support/kiosk-journey.node.ts';
 
 describe('shopper journey: card by wedge → home → redeem', () => {
   const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
@@ -30,6 +30,40 @@ describe('shopper journey: card by wedge → home → redeem', () => {
     expect(redeemed.data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
     const others = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.code !== redeemedCode);
     expect(others.filter((voucher) => voucher.status === 'REDEEMED').map((voucher) => voucher.code)).toEqual(['KFR2D8WM']);
+  });
+
+  it('after her redemption the visit ends by itself in 10 s; "Another voucher" gives her home on a 20 s idle time (#22 §2)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true });
+    await stopPageClock(page);
+    const redeemOne = async () => {
+      await page.getByRole('button', { name: /10% discount|Gratis koffie/ }).first().click();
+      await page.getByTestId('redeem').and(page.locator(':enabled')).click();
+      await page.getByTestId('confirm').click();
+      await page.getByTestId('redeemed-screen').waitFor();
+    };
+    await wedgeScan(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('voucher-list').waitFor();
+    await redeemOne();
+    await checkShopperScreen(page, 'redeemed-identified');
+
+    // "Another voucher": her home again, and "are you still there?" after 20 s, not 60.
+    await page.getByTestId('another-voucher').click();
+    await page.getByTestId('voucher-list').waitFor();
+    await page.clock.runFor(20_000 - 1);
+    await expect(page.getByTestId('idle-warning').count()).resolves.toBe(0);
+    await page.clock.runFor(1);
+    await page.getByTestId('idle-warning').waitFor();
+    await page.getByRole('button', { name: /still here/ }).click();
+
+    // No tap after the next one: 10 s later the visit is over, and nothing of hers is on screen.
+    await redeemOne();
+    await page.clock.runFor(10_000 - 1);
+    await expect(page.getByTestId('redeemed-screen').isVisible()).resolves.toBe(true);
+    await page.clock.runFor(1);
+    await page.getByTestId('attract-screen').waitFor();
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const trace of ['s•••', '@', 'Welcome back', 'Enjoy']) expect(text).not.toContain(trace);
+    await page.close();
   });
 
   it('a voucher redeemed with nobody identified: the done screen goes back to attract by itself after 10 s', async () => {

@@ -103,6 +103,8 @@ export const messages: ShopperMessages = {
   'redeemed.title': 'Viel Freude!',
   'redeemed.at': 'Eingelöst am {date} um {time}',
   'redeemed.returning': 'Dieser Bildschirm schließt sich von selbst.',
+  'redeemed.another': 'Weiterer Gutschein',
+  'redeemed.done': 'Fertig',
   'interrupted.title': 'Entschuldigung, bitte fangen Sie noch einmal an',
   'interrupted.lead': 'Etwas ist schiefgegangen, deshalb wurde dieser Besuch beendet.',
   'amount.title': 'Wie hoch ist Ihr Einkauf?',

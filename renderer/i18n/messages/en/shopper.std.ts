@@ -104,6 +104,8 @@ export const messages = {
   'redeemed.title': 'Enjoy!',
   'redeemed.at': 'Redeemed on {date} at {time}',
   'redeemed.returning': 'This screen closes by itself.',
+  'redeemed.another': 'Another voucher',
+  'redeemed.done': 'Done',
   'interrupted.title': 'Sorry, please start again',
   'interrupted.lead': 'Something went wrong, so this visit was stopped.',
   'amount.title': 'How much is your purchase?',

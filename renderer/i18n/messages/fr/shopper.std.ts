@@ -103,6 +103,8 @@ export const messages: ShopperMessages = {
   'redeemed.title': 'Profitez-en !',
   'redeemed.at': 'Utilisé le {date} à {time}',
   'redeemed.returning': 'Cet écran se fermera tout seul.',
+  'redeemed.another': 'Un autre bon',
+  'redeemed.done': 'Terminé',
   'interrupted.title': 'Désolé, veuillez recommencer',
   'interrupted.lead': 'Un problème est survenu, cette visite a donc été interrompue.',
   'amount.title': 'Quel est le montant de votre achat ?',

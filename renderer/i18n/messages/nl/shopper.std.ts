@@ -103,6 +103,8 @@ export const messages: ShopperMessages = {
   'redeemed.title': 'Geniet ervan!',
   'redeemed.at': 'Ingewisseld op {date} om {time}',
   'redeemed.returning': 'Dit scherm sluit vanzelf.',
+  'redeemed.another': 'Nog een voucher',
+  'redeemed.done': 'Klaar',
   'interrupted.title': 'Sorry, begin alsjeblieft opnieuw',
   'interrupted.lead': 'Er ging iets mis, daarom is dit bezoek gestopt.',
   'amount.title': 'Hoeveel is je aankoop?',
