@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -124,15 +124,29 @@ function takeHandover(): { port: number; token: string } | null {
   return handed.success ? handed.data : null;
 }
 
-/** The system Chromium, full-screen on the kiosk page, with its own profile in the data folder. */
+/** A Chromium that exits sooner than this after its start could not start: its last words are reported. */
+const EARLY_EXIT_MS = 5_000;
+
+/**
+ * The system Chromium, full-screen on the kiosk page, with its own profile in the data folder. What
+ * keeps it from showing is said in one line each: no display, no Chromium, one that exits at once.
+ */
 function openKioskBrowser(launchUrl: string, dataDir: string) {
   const candidates = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
   const browser = process.env.KIOSK_BROWSER ?? candidates.find((file) => fs.existsSync(file));
-  if (!browser) {
-    process.stdout.write('No Chromium found: open the Kiosk UI address above in a Chromium-based browser.\n');
+  const openItYourself = 'open the Kiosk UI address above in a Chromium-based browser.';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    process.stdout.write(`No display here (DISPLAY and WAYLAND_DISPLAY are unset): ${openItYourself}\n`);
     return;
   }
-  spawn(
+  if (!browser) {
+    process.stdout.write(`No Chromium found: ${openItYourself}\n`);
+    return;
+  }
+  // Chromium refuses to run as root with its sandbox on.
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) process.stdout.write('Running as root: Chromium starts with --no-sandbox (run the kiosk as its own user to keep the sandbox).\n');
+  const child = spawn(
     browser,
     [
       '--kiosk',
@@ -143,10 +157,31 @@ function openKioskBrowser(launchUrl: string, dataDir: string) {
       '--disable-background-networking',
       '--disable-component-update',
       '--autoplay-policy=no-user-gesture-required',
+      ...(asRoot ? ['--no-sandbox'] : []),
     ],
-    { stdio: 'ignore', detached: true },
-  )
-    // A browser that cannot start must not take the kiosk's services down with it.
-    .once('error', (error) => process.stdout.write(`Could not open ${browser} (${error.message}): open the Kiosk UI address above in a Chromium-based browser.\n`))
-    .unref();
+    { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
+  );
+  // A browser that cannot start must not take the kiosk's services down with it.
+  child.once('error', (error) => process.stdout.write(`Could not open ${browser} (${error.message}): ${openItYourself}\n`));
+  reportEarlyExit(child, browser, openItYourself);
+  child.unref();
+}
+
+/**
+ * Says why a browser that fails within EARLY_EXIT_MS did: its exit code and the last line it wrote
+ * to stderr. (One that exits 0 handed the page to a Chromium already running on its profile.)
+ */
+function reportEarlyExit(child: ChildProcess, browser: string, openItYourself: string) {
+  let lastLine = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const lines = String(chunk).split('\n').map((line) => line.trim()).filter(Boolean);
+    lastLine = lines.at(-1) ?? lastLine;
+  });
+  (child.stderr as { unref?: () => void } | null)?.unref?.();
+  const startedAt = Date.now();
+  child.once('exit', (code, signal) => {
+    if (Date.now() - startedAt > EARLY_EXIT_MS || code === 0) return;
+    const why = lastLine ? `: ${lastLine}` : '';
+    process.stdout.write(`${browser} exited at once (${signal ?? `exit code ${code}`})${why}. ${openItYourself[0]!.toUpperCase()}${openItYourself.slice(1)}\n`);
+  });
 }

@@ -41,7 +41,8 @@ async function startHost(extraEnv: Record<string, string> = {}) {
   const launches = path.join(dataDir, 'browser-launches.txt');
   const fakeBrowser = path.join(dataDir, 'fake-browser.sh');
   fs.writeFileSync(fakeBrowser, `#!/bin/sh\necho launched >> '${launches}'\n`, { mode: 0o755 });
-  const host = await startBrowserHostProcess({ dataDir, open: true, env: { ...env, KIOSK_BROWSER: fakeBrowser, ...extraEnv } });
+  // A display as a kiosk has one (the host opens no browser without): the fake browser needs none.
+  const host = await startBrowserHostProcess({ dataDir, open: true, env: { ...env, KIOSK_BROWSER: fakeBrowser, DISPLAY: ':99', ...extraEnv } });
   hosts.push(host);
   const launched = () => (fs.existsSync(launches) ? fs.readFileSync(launches, 'utf8').split('\n').filter(Boolean).length : 0);
   return { host, launched };

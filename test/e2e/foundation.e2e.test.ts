@@ -145,11 +145,15 @@ describe('browser host opening Chromium', () => {
     const argsFile = path.join(dir, 'argv.txt');
     const stub = path.join(dir, 'chromium');
     fs.writeFileSync(stub, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\n`, { mode: 0o755 });
-    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: stub } });
+    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: stub, DISPLAY: ':99' } });
     try {
       await expect.poll(() => fs.existsSync(argsFile) && fs.readFileSync(argsFile, 'utf8')).toMatch(/\n$/);
       const argv = fs.readFileSync(argsFile, 'utf8').trimEnd().split('\n');
       expect(argv).toContain('--kiosk');
+      // As root Chromium runs only without its sandbox: it gets --no-sandbox, and the host says so.
+      const asRoot = process.getuid?.() === 0;
+      expect(argv.includes('--no-sandbox')).toBe(asRoot);
+      expect(opened.stdout.some((line) => line.startsWith('Running as root: Chromium starts with --no-sandbox'))).toBe(asRoot);
       const token = new URL(opened.url).searchParams.get('token')!;
       expect(argv.join(' ')).not.toContain(token);
       const launchLink = argv.find((arg) => arg.startsWith('--app='))!.slice('--app='.length);
@@ -164,8 +168,36 @@ describe('browser host opening Chromium', () => {
     }
   });
 
+  it('says why a browser that exits at once did, with its last line of errors (#22 §4)', async () => {
+    const stub = path.join(tempDir('kiosk-failing-browser-'), 'chromium');
+    fs.writeFileSync(stub, `#!/bin/sh\necho 'starting' >&2\necho '[42:ERROR:ozone_platform_x11.cc] Missing X server or $DISPLAY' >&2\nexit 1\n`, { mode: 0o755 });
+    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: stub, DISPLAY: ':99' } });
+    try {
+      await expect
+        .poll(() => opened.stdout.join('\n'))
+        .toMatch(/chromium exited at once \(exit code 1\): \[42:ERROR:ozone_platform_x11\.cc\] Missing X server or \$DISPLAY\. Open the Kiosk UI address above/);
+      expect((await fetch(opened.url)).status).toBe(200);
+    } finally {
+      await opened.stop();
+    }
+  });
+
+  it('with no display, says so and opens nothing (#22 §4)', async () => {
+    const dir = tempDir('kiosk-no-display-');
+    const stub = path.join(dir, 'chromium');
+    fs.writeFileSync(stub, `#!/bin/sh\ntouch '${path.join(dir, 'started')}'\n`, { mode: 0o755 });
+    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: stub, DISPLAY: '', WAYLAND_DISPLAY: '' } });
+    try {
+      await expect.poll(() => opened.stdout.join('\n')).toMatch(/^No display here \(DISPLAY and WAYLAND_DISPLAY are unset\): open the Kiosk UI address above/m);
+      expect(opened.stdout.indexOf(`Kiosk UI: ${opened.url}`)).toBeLessThan(opened.stdout.findIndex((line) => line.startsWith('No display here')));
+      expect(fs.existsSync(path.join(dir, 'started'))).toBe(false);
+    } finally {
+      await opened.stop();
+    }
+  });
+
   it('keeps serving when the browser cannot start, and says so', async () => {
-    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: path.join(tempDir('kiosk-no-browser-'), 'chromium') } });
+    const opened = await startBrowserHostProcess({ open: true, env: { KIOSK_BROWSER: path.join(tempDir('kiosk-no-browser-'), 'chromium'), DISPLAY: ':99' } });
     try {
       await expect.poll(() => opened.stdout.join('\n')).toMatch(/^Could not open .*chromium/m);
       expect((await fetch(opened.url)).status).toBe(200);
