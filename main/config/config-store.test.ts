@@ -170,7 +170,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('idle.timeoutSeconds')).toBe(45);
     const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
     expect(written.schemaVersion).toBe(CONFIG_SCHEMA_VERSION);
-    expect(written.idle).toEqual({ timeoutSeconds: 45 });
+    expect(written.idle).toEqual({ timeoutSeconds: 45, afterRedeemSeconds: 20 });
   });
 
   it('keeps every valid key when one value is bad: only that key falls back to its default, logged by name', () => {
@@ -180,7 +180,7 @@ describe('ConfigStore', () => {
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('idle.timeoutSeconds')).toBe(60);
-    expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60 } });
+    expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60, afterRedeemSeconds: 20 } });
     expect(lines.filter((line) => line.startsWith('warn'))).toEqual([expect.stringMatching(/^warn config key idle\.timeoutSeconds is invalid; using its default/)]);
     // Repaired on disk, with the file as it was kept beside it.
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual(store.get());

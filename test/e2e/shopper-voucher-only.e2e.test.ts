@@ -64,8 +64,8 @@ describe('shopper journey: voucher scanned before the card', () => {
     const hers = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data;
     expect(hers.filter((own) => own.status === 'REDEEMED').map((own) => own.code)).toEqual(['KFR2D8WM']);
 
-    // Back from the redeemed screen: Sanne's home, the visit goes on.
-    await page.getByRole('button', { name: 'Back' }).click();
+    // Another voucher, from the redeemed screen: Sanne's home, the visit goes on.
+    await page.getByRole('button', { name: 'Another voucher' }).click();
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
     await page.close();
