@@ -85,6 +85,10 @@ describe('accessible kiosk: keys only, with speech', () => {
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'confirm-screen', visible: true });
     await heard(/^Deze voucher nu inwisselen\?/, 'nl');
 
+    // More time, by keys: the countdown starts again, and the focus stays on the button.
+    await moveTo(page, /^Meer tijd$/);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusOf(page)).toMatchObject({ text: 'Meer tijd', screen: 'confirm-screen' });
     await moveTo(page, /^Ja, inwisselen$/);
     await expect.poll(() => focusOf(page)).toMatchObject({ visible: true, outline: 'solid 4px' });
     await page.keyboard.press('Enter');
