@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
+import { until } from '../../test/support/until.std.ts';
 import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands, type FleetCommandOptions } from './fleet-commands.node.ts';
 import { commandMemory } from './command-memory.node.ts';
@@ -117,14 +118,6 @@ function kiosk(overrides: Partial<FleetClientOptions> = {}): FleetClient {
 
 /** The next message the observer sees on `topic` that `accept` takes. */
 const nextMessage = (topic: string, accept?: (text: string) => boolean, trigger?: () => unknown) => nextOn(observer, topic, accept, trigger);
-
-async function until(condition: () => boolean, timeoutMs = 8_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /**
  * A loopback link to the broker that passes the broker's first packet (its CONNACK) and holds back

@@ -3,14 +3,11 @@ import { defaultConfig, type KioskConfig } from '../../common/config-schema.std.
 import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { recordingEspeak } from '../../test/support/espeak-recorder.node.ts';
-import { SpeechService } from './speech-service.node.ts';
+import { until } from '../../test/support/until.std.ts';
 
-async function until(condition: () => boolean) {
-  for (const deadline = Date.now() + 5_000; !condition(); ) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Speech starts within a moment: looked for every 10 ms, for 5 s at most. */
+const soon = (condition: () => boolean) => until(condition, { timeoutMs: 5_000, pollMs: 10 });
+import { SpeechService } from './speech-service.node.ts';
 
 function speechWith(audio: Partial<KioskConfig['accessibility']['audio']> = {}) {
   const espeak = recordingEspeak();
@@ -23,7 +20,7 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     const { speech, espeak } = speechWith();
     for (const [locale, text] of [['nl', 'Scan je klantenkaart'], ['de', 'Kundenkarte scannen'], ['fr', 'Scannez votre carte'], ['en', 'Scan your card']] as const) {
       void speech.say({ locale, parts: [{ text }] });
-      await until(() => espeak.last()?.text === text);
+      await soon(() => espeak.last()?.text === text);
       expect(espeak.last()).toMatchObject({ voice: locale, volume: 100 });
     }
     speech.stop();
@@ -32,21 +29,21 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
   it('stops what it is saying when new speech starts, and when told to', async () => {
     const { speech, espeak } = speechWith();
     void speech.say({ locale: 'en', parts: [{ text: 'first' }] });
-    await until(() => espeak.utterances().length === 1);
+    await soon(() => espeak.utterances().length === 1);
     void speech.say({ locale: 'en', parts: [{ text: 'second' }] });
-    await until(() => espeak.utterances()[0]!.stopped && espeak.utterances().length === 2);
+    await soon(() => espeak.utterances()[0]!.stopped && espeak.utterances().length === 2);
     speech.stop();
-    await until(() => espeak.utterances()[1]!.stopped);
+    await soon(() => espeak.utterances()[1]!.stopped);
   });
 
   it('says the last thing again on repeat, and changes the volume in steps until the visit ends', async () => {
     const { speech, espeak } = speechWith({ volume: 100 });
     void speech.say({ locale: 'en', parts: [{ text: 'Your voucher' }] });
-    await until(() => espeak.utterances().length === 1);
+    await soon(() => espeak.utterances().length === 1);
     expect(speech.changeVolume(1)).toBe(120);
     expect(speech.changeVolume(1)).toBe(140);
     speech.repeat();
-    await until(() => espeak.utterances().length === 2);
+    await soon(() => espeak.utterances().length === 2);
     expect(espeak.last()).toMatchObject({ text: 'Your voucher', volume: 140 });
     for (let step = 0; step < 20; step++) speech.changeVolume(-1);
     expect(speech.volume).toBe(10);
@@ -55,7 +52,7 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     expect(speech.volume).toBe(100);
     speech.repeat();
     void speech.say({ locale: 'en', parts: [{ text: 'Next shopper' }] });
-    await until(() => espeak.last()?.text === 'Next shopper');
+    await soon(() => espeak.last()?.text === 'Next shopper');
     // Nothing of the last visit was left to repeat.
     expect(espeak.utterances().map((said) => said.text)).toEqual(['Your voucher', 'Your voucher', 'Next shopper']);
     speech.stop();
@@ -65,13 +62,13 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     const home = { locale: 'en' as const, parts: [{ text: 'Hello' }, { text: 's•••@example.nl', private: true }, { text: 'Credits' }, { text: '1,250', private: true }] };
     const speaker = speechWith({ private: false });
     void speaker.speech.say(home);
-    await until(() => speaker.espeak.utterances().length === 1);
+    await soon(() => speaker.espeak.utterances().length === 1);
     expect(speaker.espeak.last()!.text).toBe(`Hello. ${PRIVATE_STAND_IN.en}. Credits. ${PRIVATE_STAND_IN.en}`);
     speaker.speech.stop();
 
     const headset = speechWith({ private: true });
     void headset.speech.say(home);
-    await until(() => headset.espeak.utterances().length === 1);
+    await soon(() => headset.espeak.utterances().length === 1);
     expect(headset.espeak.last()!.text).toBe('Hello. s•••@example.nl. Credits. 1,250');
     headset.speech.stop();
   });

@@ -10,6 +10,7 @@ import { ServiceHealth } from '../../main/loyalty/service-health.node.ts';
 import { ScannerService } from '../../main/scanner/scanner-service.node.ts';
 import { UpdateService } from '../../main/update/update-service.node.ts';
 import { startMosquitto } from '../support/mosquitto.node.ts';
+import { until } from '../support/until.std.ts';
 import type { BenchReport } from './stats.std.ts';
 
 /** The default health interval (fleet-client.node.ts) and the issue's budget: 1% of one core. */
@@ -58,7 +59,7 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
     healthIntervalMs: 3_600_000,
   });
   try {
-    await until(() => client.state().state === 'online');
+    await until(() => client.state().state === 'online', { timeoutMs: 10_000, failure: 'the fleet client did not come online' });
     const build = await cpuPerCall(counts, health);
     const publish = await cpuPerCall(counts, () => client.publishHealth());
     const idle = await idleShare(IDLE_MS);
@@ -107,13 +108,6 @@ async function idleShare(durationMs: number): Promise<number> {
   return ((cpu.user + cpu.system) / 1000 / durationMs) * 100;
 }
 
-async function until(condition: () => boolean, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('the fleet client did not come online');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 const percent = (value: number) => `${value.toFixed(4)} %`;

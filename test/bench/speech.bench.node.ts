@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../support/chromium.node.ts';
 import { openKiosk, startKiosk } from '../support/kiosk-journey.node.ts';
+import { until } from '../support/until.std.ts';
 import { epochNow } from './kiosk-page.node.ts';
 import { ms, percentile, type BenchReport } from './stats.std.ts';
 
@@ -37,23 +38,19 @@ function timedEspeak(kind: 'stand-in' | 'real') {
   return { path: `${dir}${path.delimiter}${process.env.PATH ?? ''}`, starts };
 }
 
-async function until(condition: () => boolean, timeoutMs = 5_000) {
-  for (const deadline = Date.now() + timeoutMs; !condition(); ) {
-    if (Date.now() > deadline) throw new Error('speech did not start in time');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+/** Speech's start, looked for every 2 ms: the delay measured is no coarser than that. */
+const speechStarted = (condition: () => boolean) => until(condition, { timeoutMs: 5_000, pollMs: 2, failure: 'speech did not start in time' });
 
 /** Key press (the bench's clock, just before the key is sent) to the start of the speech it causes. */
 async function keyToSpeech(page: Page, espeak: ReturnType<typeof timedEspeak>, presses: number): Promise<number[]> {
   await page.keyboard.press('Tab');
-  await until(() => espeak.starts().length > 0);
+  await speechStarted(() => espeak.starts().length > 0);
   const delays: number[] = [];
   for (let press = 0; press < presses; press++) {
     const before = espeak.starts().length;
     const pressedAt = epochNow();
     await page.keyboard.press('ArrowDown');
-    await until(() => espeak.starts().length > before);
+    await speechStarted(() => espeak.starts().length > before);
     delays.push(espeak.starts()[before]! - pressedAt);
   }
   return delays;
