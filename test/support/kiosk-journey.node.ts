@@ -46,14 +46,18 @@ export async function startKiosk(
 }
 
 /**
- * One demo kiosk (with `settings`, and `env` for its process) and one Chromium for a describe block: started before its
+ * One demo kiosk (with `settings`, and `env` for its process) and one Chromium (with `chromiumArgs`) for a describe block: started before its
  * tests, stopped after them. Read `kiosk` and `browser` inside the tests, once they are running.
  */
-export function kioskSuite(settings: Record<string, unknown> = {}, env: NodeJS.ProcessEnv = {}): { readonly kiosk: KioskUnderTest; readonly browser: Browser } {
+export function kioskSuite(
+  settings: Record<string, unknown> = {},
+  env: NodeJS.ProcessEnv = {},
+  chromiumArgs: string[] = [],
+): { readonly kiosk: KioskUnderTest; readonly browser: Browser } {
   let kiosk: KioskUnderTest | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [kiosk, browser] = await Promise.all([startKiosk(settings, undefined, env), launchChromium()]);
+    [kiosk, browser] = await Promise.all([startKiosk(settings, undefined, env), launchChromium({ args: chromiumArgs })]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -76,11 +80,14 @@ export function kioskSuite(settings: Record<string, unknown> = {}, env: NodeJS.P
 export interface KioskPageOptions {
   /** The page's Date and timers run on `page.clock` from its first script: the test moves time on instead of waiting. */
   fakeClock?: boolean;
+  /** Runs on the new page before the kiosk loads (a route to set up, say). */
+  beforeLoad?: (page: Page) => Promise<unknown>;
 }
 
-async function newKioskPage(browser: Browser, viewport: keyof typeof KIOSK_VIEWPORTS, { fakeClock = false }: KioskPageOptions): Promise<Page> {
+async function newKioskPage(browser: Browser, viewport: keyof typeof KIOSK_VIEWPORTS, { fakeClock = false, beforeLoad }: KioskPageOptions): Promise<Page> {
   const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
   if (fakeClock) await page.clock.install();
+  await beforeLoad?.(page);
   await throttleCpu(page);
   return page;
 }
