@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../common/config-schema.std.ts';
 import { shopperMessages } from '../../renderer/i18n/messages/shopper.std.ts';
-import { cardOf, kioskSuite, openKiosk, scannerBurst } from '../support/kiosk-journey.node.ts';
+import { cardOf, kioskSuite, openKiosk, scannerBurst, stopPageClock } from '../support/kiosk-journey.node.ts';
 import { busyBridge } from '../support/busy-bridge.node.ts';
 import { walkSizes } from '../support/layout.node.ts';
 
@@ -27,7 +27,9 @@ describe('layout: every shopper screen fits every kiosk', () => {
   it.each(LANGUAGES)('in %s', async (language) => {
     const t = (key: keyof (typeof shopperMessages)['en']) => shopperMessages[language][key];
     let bridge!: Awaited<ReturnType<typeof busyBridge>>;
-    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { beforeLoad: async (page) => (bridge = await busyBridge(page)) });
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true, beforeLoad: async (page) => (bridge = await busyBridge(page)) });
+    // Time stands still while a screen is walked: no idle time or countdown ends one half-way.
+    await stopPageClock(page);
     const problems: string[] = [];
     const walk = async (screen: string) => problems.push(...(await walkSizes(page, language, screen)));
     const button = (name: string) => page.getByRole('button', { name, exact: true });
@@ -91,6 +93,24 @@ describe('layout: every shopper screen fits every kiosk', () => {
     await walk('redeemed');
 
     await page.getByTestId('another-voucher').click();
+    await page.getByTestId('voucher-list').waitFor();
+    await page.clock.runFor(20_000);
+    await shows('idle-warning');
+    await walk('idle-warning');
+    await page.keyboard.press('Shift');
+    await page.getByTestId('idle-warning').waitFor({ state: 'detached' });
+
+    // A visit a reload cut short is told so, and starts again.
+    await page.clock.resume();
+    await page.reload();
+    await shows('interrupted-screen');
+    await page.locator('#boot-cover').waitFor({ state: 'detached' });
+    await stopPageClock(page);
+    // A new visit, in the store's language: this shopper chooses theirs again.
+    await button(shopperMessages[language]['language.name']).click();
+    await walk('interrupted');
+
+    await scannerBurst(page, sanne);
     await page.getByTestId('voucher-list').waitFor();
     await button(t('session.start.regular')).click();
     await shows('portal-screen');

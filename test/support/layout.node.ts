@@ -46,11 +46,6 @@ export function layoutProblems(page: Page): Promise<string[]> {
   });
 }
 
-/** Two frames: the layout a resize caused is painted. */
-function settled(page: Page): Promise<void> {
-  return page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
-}
-
 /**
  * Shows the page at every size of LAYOUT_SIZES, saves each as `test-results/layout/<set>/<screen>-<w>x<h>.png`
  * (look at them) and returns the layout's problems, each named with its screen and size. The page
@@ -63,9 +58,10 @@ export async function walkSizes(page: Page, set: string, screen: string): Promis
   const problems: string[] = [];
   for (const size of LAYOUT_SIZES) {
     await page.setViewportSize(size);
-    await settled(page);
-    for (const problem of await layoutProblems(page)) problems.push(`${set} ${screen} ${size.width}x${size.height}: ${problem}`);
+    // The screenshot waits for a frame drawn at the new size (resize observers run before it), and
+    // needs no timer of the page's: its clock may stand still.
     await page.screenshot({ path: path.join(dir, `${screen}-${size.width}x${size.height}.png`) });
+    for (const problem of await layoutProblems(page)) problems.push(`${set} ${screen} ${size.width}x${size.height}: ${problem}`);
   }
   await page.setViewportSize(shown);
   return problems;
