@@ -256,6 +256,12 @@ describe('never covering the field', () => {
     vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
       return this.dataset.testid === 'on-screen-keyboard' ? keyboardHeight : 0;
     });
+    // Drawn at the bottom of the window (its top, not its height, is where the field must clear).
+    const unplaced = HTMLElement.prototype.getBoundingClientRect;
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      if (this.dataset.testid !== 'on-screen-keyboard') return unplaced.call(this);
+      return new DOMRect(0, window.innerHeight - keyboardHeight, window.innerWidth, keyboardHeight);
+    });
   });
 
   it('publishes its height as --osk-height while shown', () => {
@@ -281,7 +287,8 @@ describe('never covering the field', () => {
     let scrollTop = 0;
     Object.defineProperty(screen, 'scrollTop', { get: () => scrollTop, set: (value: number) => (scrollTop = value) });
     const fieldBottom = window.innerHeight - 100;
-    vi.spyOn(field, 'getBoundingClientRect').mockImplementation(() => new DOMRect(0, fieldBottom - 88 - scrollTop, 600, 88));
+    // Its own method (a spy would replace the prototype's, the keyboard's too).
+    Object.defineProperty(field, 'getBoundingClientRect', { value: () => new DOMRect(0, fieldBottom - 88 - scrollTop, 600, 88) });
     show('text');
     expect(field.getBoundingClientRect().bottom).toBeLessThanOrEqual(window.innerHeight - keyboardHeight);
     expect(scrollTop).toBe(keyboardHeight - 100 + 24);
