@@ -195,6 +195,12 @@ export const KioskConfig = z
           .prefault({}),
       })
       .prefault({}),
+    registration: z
+      .object({
+        /** The programme terms a shopper agrees to on joining, readable on the kiosk (plain text; null: none shown). */
+        termsText: z.string().trim().min(1).max(20_000).nullable().default(null),
+      })
+      .prefault({}),
     idle: z
       .object({
         timeoutSeconds: z.number().int().min(10).max(3600).default(60),
@@ -306,6 +312,10 @@ export const DEMO_DEFAULTS: Readonly<Record<string, unknown>> = {
   'session.enable_email_identification': true,
   'session.enable_registration': true,
   'session.enable_on_screen_keyboard': true,
+  'registration.termsText':
+    'Demo programme terms.\n\nMembership is free. You collect credits with every purchase and receive vouchers by e-mail. ' +
+    'You can leave at any time by asking a member of staff; your account and its credits are then removed.\n\n' +
+    'This is a demo kiosk: nothing you enter here is sent anywhere but its own sample data.',
 };
 
 export function defaultConfig(): KioskConfig {

@@ -119,6 +119,7 @@ function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
     cameraFormats: config.scanner.camera.formats,
     idleTimeoutSeconds: config.idle.timeoutSeconds,
     idleAfterRedeemSeconds: config.idle.afterRedeemSeconds,
+    registrationTerms: config.registration.termsText,
     accessibility: config.accessibility,
     locale: { default: locale, enabled: ['en', 'nl'] },
     brand: config.brand,

@@ -63,6 +63,10 @@ describe('layout: every shopper screen fits every kiosk', () => {
     await button(t('attract.join')).click();
     await shows('register-screen');
     await walk('register');
+    await button(t('register.terms.read')).click();
+    await shows('terms-dialog');
+    await walk('register-terms');
+    await button(t('common.close')).click();
     await back(page, t);
 
     await scannerBurst(page, suite.kiosk.manifest.unlinked_identifiers[0]!);

@@ -27,9 +27,9 @@ export function layoutProblems(page: Page): Promise<string[]> {
     const describe = (element: HTMLElement) =>
       `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
     for (const control of controls) {
-      if (control.closest('.visually-hidden, [inert], [aria-hidden="true"]') || !control.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
-      // A hidden native checkbox is hit through its label, the control the shopper sees.
+      // A checkbox is hit through its label, the control the shopper sees (its native box may be hidden).
       const target = control.matches('input[type="checkbox"], input[type="radio"]') ? (control.closest('label') ?? control) : control;
+      if (target.closest('.visually-hidden, [inert], [aria-hidden="true"]') || !target.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
       const box = target.getBoundingClientRect();
       if (box.width === 0 || box.height === 0) continue;
       const slack = 0.5;
