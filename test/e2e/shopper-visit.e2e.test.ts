@@ -9,6 +9,7 @@ import {
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
+  stopPageClock,
 } from '../support/kiosk-journey.node.ts';
 
 /**
@@ -37,7 +38,9 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
   });
 
   it('a blocked card gets its own notice, and no Join button (landscape)', async () => {
-    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    // The page's time stands still while the notice is looked at: it would go by itself.
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape', { fakeClock: true });
+    await stopPageClock(page);
     const blocked = suite.kiosk.manifest.inactive_identifiers?.[0];
     expect(blocked).toBeDefined();
     // In the platform: the card is known, and refused as inactive.
@@ -54,8 +57,39 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
     await page.close();
   });
 
+  it('a notice goes by itself 15 s after the last touch: a visit with nobody identified ends, an identified shopper goes home', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true });
+    await stopPageClock(page);
+    await page.getByRole('button', { name: 'Nederlands' }).tap();
+    await scannerBurst(page, suite.kiosk.manifest.inactive_identifiers![0]!);
+    const notice = page.getByTestId('notice-screen');
+    await notice.waitFor();
+
+    await page.clock.runFor(14_000);
+    await expect(notice.isVisible()).resolves.toBe(true);
+    // A touch anywhere: the shopper is still reading, and gets the whole time again.
+    await page.getByRole('heading', { level: 1 }).tap();
+    await page.clock.runFor(14_000);
+    await expect(notice.isVisible()).resolves.toBe(true);
+    await page.clock.runFor(1_000);
+    await page.getByTestId('attract-screen').waitFor();
+    // The visit ended: the next shopper starts in the store's language.
+    await expect(heading(page)).resolves.toBe('Scan your loyalty card');
+
+    await scannerBurst(page, sanne().card);
+    await page.getByTestId('voucher-list').waitFor();
+    await scannerBurst(page, 'NOSUCH42');
+    await notice.waitFor();
+    await expect(heading(page)).resolves.toBe('Sorry, we don’t recognise this code.');
+    await page.clock.runFor(15_000);
+    await page.getByTestId('home-screen').waitFor();
+    await expect(heading(page)).resolves.toBe('Welcome back, s•••@example.nl');
+    await page.close();
+  });
+
   it('an unlinked card with registration off is told so, with no Join button (portrait)', async () => {
-    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true });
+    await stopPageClock(page);
     const unlinked = suite.kiosk.manifest.unlinked_identifiers[0]!;
     expect((await suite.kiosk.platform.findContactIdentifier({ contact_identifier_value: unlinked })).data).toMatchObject({ active: true, contact: null });
     await expect(page.getByRole('button', { name: 'Join now' }).count()).resolves.toBe(0);

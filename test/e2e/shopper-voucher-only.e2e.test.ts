@@ -6,6 +6,7 @@ import {
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
+  stopPageClock,
 } from '../support/kiosk-journey.node.ts';
 
 /**
@@ -72,7 +73,9 @@ describe('shopper journey: voucher scanned before the card', () => {
   });
 
   it('turns away an unknown code and an already used voucher (landscape)', async () => {
-    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    // The page's time stands still while the notice is looked at: it would go by itself.
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape', { fakeClock: true });
+    await stopPageClock(page);
     await checkShopperScreen(page, 'voucher-only-attract');
 
     await scannerBurst(page, 'NOSUCH42');
