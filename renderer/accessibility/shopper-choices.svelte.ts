@@ -2,7 +2,7 @@ import type { Locale } from '../../common/config-schema.std.ts';
 import type { Speech } from './speech.svelte.ts';
 
 /**
- * What a shopper chose for themselves: their language, speech mode and high contrast. Kept for the whole visit,
+ * What a shopper chose for themselves: their language, speech mode, high contrast and large text. Kept for the whole visit,
  * Back to the attract screen included, and forgotten when it ends: the next shopper starts with the
  * store's.
  */
@@ -10,6 +10,8 @@ export class ShopperChoices {
   readonly speech: Speech;
   /** Black on white and white on black, no tints (one tap on the attract screen). */
   highContrast = $state(false);
+  /** Every size of type half as big again (one tap on the attract screen). */
+  largeText = $state(false);
   readonly #language: { readonly locale: Locale; use(locale: Locale): void };
   readonly #storeLocale: () => Locale | null;
 
@@ -22,7 +24,7 @@ export class ShopperChoices {
   /** Whether anything differs from the store's defaults: an idle attract screen then ends the visit too. */
   get personal(): boolean {
     const storeLocale = this.#storeLocale();
-    return this.speech.on || this.highContrast || (storeLocale !== null && this.#language.locale !== storeLocale);
+    return this.speech.on || this.highContrast || this.largeText || (storeLocale !== null && this.#language.locale !== storeLocale);
   }
 
   forget() {
@@ -30,5 +32,6 @@ export class ShopperChoices {
     if (storeLocale) this.#language.use(storeLocale);
     this.speech.end();
     this.highContrast = false;
+    this.largeText = false;
   }
 }

@@ -5,6 +5,7 @@ export const messages: ShopperMessages = {
   'language.name': 'Deutsch',
   'language.choose': 'Sprache wählen',
   'display.high_contrast': 'Hoher Kontrast',
+  'display.large_text': 'Große Schrift',
   'demo.badge': 'Demo',
   'demo.explain': 'Demomodus: Beispieldaten, es wird nichts abgebucht',
   'attract.title': 'Willkommen',

@@ -6,6 +6,7 @@ export const messages = {
   'language.name': 'English',
   'language.choose': 'Choose your language',
   'display.high_contrast': 'High contrast',
+  'display.large_text': 'Large text',
   'demo.badge': 'Demo',
   'demo.explain': 'Demo mode: sample data, nothing is charged',
   'attract.title': 'Welcome',

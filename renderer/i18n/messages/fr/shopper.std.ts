@@ -5,6 +5,7 @@ export const messages: ShopperMessages = {
   'language.name': 'Français',
   'language.choose': 'Choisissez votre langue',
   'display.high_contrast': 'Contraste élevé',
+  'display.large_text': 'Grand texte',
   'demo.badge': 'Démo',
   'demo.explain': 'Mode démo : données d’exemple, rien n’est débité',
   'attract.title': 'Bienvenue',

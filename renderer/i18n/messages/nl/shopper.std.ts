@@ -5,6 +5,7 @@ export const messages: ShopperMessages = {
   'language.name': 'Nederlands',
   'language.choose': 'Kies je taal',
   'display.high_contrast': 'Hoog contrast',
+  'display.large_text': 'Grote tekst',
   'demo.badge': 'Demo',
   'demo.explain': 'Demomodus: voorbeeldgegevens, er wordt niets afgeschreven',
   'attract.title': 'Welkom',

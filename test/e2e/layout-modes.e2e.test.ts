@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { kioskSuite } from '../support/kiosk-journey.node.ts';
+import { LAYOUT_KIOSK_SETTINGS, LAYOUT_LANGUAGES, walkShopperScreens } from '../support/layout-journey.node.ts';
+import { ORIENTATIONS } from '../support/layout.node.ts';
+
+/**
+ * The shopper's display choices, on every shopper screen in both orientations and every language:
+ * nothing cut off, covered or out of reach of scrolling, and axe at 0 serious or critical. The
+ * screenshots land in test-results/layout/<mode>-<language>.
+ */
+describe('layout: large text (1.5x) fits every screen', () => {
+  const suite = kioskSuite(LAYOUT_KIOSK_SETTINGS);
+
+  it.each(LAYOUT_LANGUAGES)('in %s', async (language) => {
+    const options = { sizes: ORIENTATIONS, scrolling: true, axe: true };
+    expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, display: ['large-text'], set: `large-text-${language}`, options })).toEqual([]);
+  });
+});
+
+describe('layout: high contrast fits every screen', () => {
+  const suite = kioskSuite(LAYOUT_KIOSK_SETTINGS);
+
+  it.each(LAYOUT_LANGUAGES)('in %s', async (language) => {
+    const options = { sizes: ORIENTATIONS, axe: true };
+    expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, display: ['high-contrast'], set: `high-contrast-${language}`, options })).toEqual([]);
+  });
+});
