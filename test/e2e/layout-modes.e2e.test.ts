@@ -25,3 +25,12 @@ describe('layout: high contrast fits every screen', () => {
     expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, display: ['high-contrast'], set: `high-contrast-${language}`, options })).toEqual([]);
   });
 });
+
+describe('layout: forced colours (Windows high contrast) keep every control outlined', () => {
+  const suite = kioskSuite(LAYOUT_KIOSK_SETTINGS);
+
+  it.each(['en', 'de'] as const)('in %s', async (language) => {
+    const options = { sizes: ORIENTATIONS, outlined: true };
+    expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, forcedColors: true, set: `forced-colors-${language}`, options })).toEqual([]);
+  });
+});

@@ -23,6 +23,8 @@ export interface ShopperScreensWalk {
   language: Locale;
   /** The shopper's display choices (test ids of the attract screen's toggles: large-text, high-contrast). */
   display?: readonly string[];
+  /** Windows high contrast, as Chromium emulates it. */
+  forcedColors?: boolean;
   /** Where the screenshots go: test-results/layout/<set>. */
   set: string;
   options?: WalkOptions;
@@ -33,11 +35,12 @@ export interface ShopperScreensWalk {
  * with the shopper's `display` choices: the problems found (empty when every screen fits). The
  * page's time stands still while a screen is walked: no idle time or countdown ends one half-way.
  */
-export async function walkShopperScreens(browser: Browser, kiosk: KioskUnderTest, { language, display = [], set, options = {} }: ShopperScreensWalk): Promise<string[]> {
+export async function walkShopperScreens(browser: Browser, kiosk: KioskUnderTest, { language, display = [], forcedColors = false, set, options = {} }: ShopperScreensWalk): Promise<string[]> {
   const t = (key: keyof (typeof shopperMessages)['en']) => shopperMessages[language][key];
   let bridge!: Awaited<ReturnType<typeof busyBridge>>;
   const page = await openKiosk(browser, kiosk, 'portrait', { fakeClock: true, beforeLoad: async (page) => (bridge = await busyBridge(page)) });
   await stopPageClock(page);
+  if (forcedColors) await page.emulateMedia({ forcedColors: 'active' });
   const problems: string[] = [];
   const walk = async (screen: string) => problems.push(...(await walkSizes(page, set, screen, options)));
   const button = (name: string) => page.getByRole('button', { name, exact: true });

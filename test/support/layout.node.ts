@@ -26,6 +26,8 @@ export interface LayoutRules {
    * the focus there does) shows it whole and uncovered: large text needs more room than a screen has.
    */
   scrolling?: boolean;
+  /** Every control shows its outline: a border of its own (forced colours draw no backgrounds or shadows). */
+  outlined?: boolean;
 }
 
 /**
@@ -34,8 +36,8 @@ export interface LayoutRules {
  * by another element, or clipped by a scrolling box), and every button whose label is cut off.
  * Behind an open modal, only the modal counts.
  */
-export function layoutProblems(page: Page, { scrolling = false }: LayoutRules = {}): Promise<string[]> {
-  return page.evaluate((scrolling) => {
+export function layoutProblems(page: Page, { scrolling = false, outlined = false }: LayoutRules = {}): Promise<string[]> {
+  return page.evaluate(({ scrolling, outlined }) => {
     const problems: string[] = [];
     const modal = document.querySelector<HTMLElement>('[aria-modal="true"]');
     const scope: ParentNode = modal ?? document;
@@ -66,6 +68,9 @@ export function layoutProblems(page: Page, { scrolling = false }: LayoutRules = 
         target.scrollIntoView({ block: 'center', inline: 'nearest' });
         wrong = wrongWith(target);
       }
+      const border = getComputedStyle(target.matches('label') ? (target.querySelector('input + *') ?? target) : target);
+      const pressable = target.matches('button, input, select, textarea, [role="button"], label');
+      if (outlined && pressable && !(border.borderTopStyle !== 'none' && parseFloat(border.borderTopWidth) >= 1)) wrong ??= 'shows no outline';
       if (wrong) problems.push(`${describe(target)} ${wrong}`);
       else if (target.tagName === 'BUTTON' && (target.scrollWidth > target.clientWidth + 1 || target.scrollHeight > target.clientHeight + 1)) {
         problems.push(`${describe(target)} has its label cut off`);
@@ -73,7 +78,7 @@ export function layoutProblems(page: Page, { scrolling = false }: LayoutRules = 
     }
     for (const [box, top] of scrolledAt) box.scrollTop = top;
     return problems;
-  }, scrolling);
+  }, { scrolling, outlined });
 }
 
 export interface WalkOptions extends LayoutRules {
