@@ -220,6 +220,10 @@ export const KioskConfig = z
           .prefault({}),
         /** In speech mode every timeout (the idle warning, the confirm countdown) is this many times longer. */
         speechTimeoutFactor: z.number().min(2).max(5).default(2),
+        /** The mounting, for the low-reach mode: the screen's visible area starts this high above the floor. */
+        screenBottomMm: z.number().int().min(0).max(2500).default(900),
+        /** The visible area's height as mounted (null: a 32" panel's, 708 mm upright or 398 mm wide). */
+        screenHeightMm: z.number().int().min(100).max(3000).nullable().default(null),
         /** The keys (KeyboardEvent.key) of each action: a kiosk keypad's code table, or a standard keyboard's. */
         keys: z
           .object({

@@ -1,6 +1,5 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { followPanelSize } from './layout/panel-scale.dom.ts';
 import { reportError } from './report-error.dom.ts';
 import './styles/global.css';
 
@@ -8,5 +7,4 @@ import './styles/global.css';
 window.addEventListener('error', (event) => reportError(event.error ?? event.message, 'window.onerror'));
 window.addEventListener('unhandledrejection', (event) => reportError(event.reason, 'unhandledrejection'));
 
-followPanelSize(window);
 mount(App, { target: document.getElementById('app') as HTMLElement });

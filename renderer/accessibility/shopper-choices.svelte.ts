@@ -2,7 +2,8 @@ import type { Locale } from '../../common/config-schema.std.ts';
 import type { Speech } from './speech.svelte.ts';
 
 /**
- * What a shopper chose for themselves: their language, speech mode, high contrast and large text. Kept for the whole visit,
+ * What a shopper chose for themselves: their language, speech mode, high contrast, large text and
+ * low reach. Kept for the whole visit,
  * Back to the attract screen included, and forgotten when it ends: the next shopper starts with the
  * store's.
  */
@@ -12,6 +13,8 @@ export class ShopperChoices {
   highContrast = $state(false);
   /** Every size of type half as big again (one tap on the attract screen). */
   largeText = $state(false);
+  /** The shopper's own say on low reach; until they have one, it follows speech mode. */
+  #lowReach = $state<boolean | null>(null);
   readonly #language: { readonly locale: Locale; use(locale: Locale): void };
   readonly #storeLocale: () => Locale | null;
 
@@ -21,10 +24,19 @@ export class ShopperChoices {
     this.#storeLocale = parts.storeLocale;
   }
 
+  /** Every control within the band a hand reaches (one tap on the attract screen; on by itself in speech mode). */
+  get lowReach(): boolean {
+    return this.#lowReach ?? this.speech.on;
+  }
+
+  set lowReach(on: boolean) {
+    this.#lowReach = on;
+  }
+
   /** Whether anything differs from the store's defaults: an idle attract screen then ends the visit too. */
   get personal(): boolean {
     const storeLocale = this.#storeLocale();
-    return this.speech.on || this.highContrast || this.largeText || (storeLocale !== null && this.#language.locale !== storeLocale);
+    return this.speech.on || this.highContrast || this.largeText || this.lowReach || (storeLocale !== null && this.#language.locale !== storeLocale);
   }
 
   forget() {
@@ -33,5 +45,6 @@ export class ShopperChoices {
     this.speech.end();
     this.highContrast = false;
     this.largeText = false;
+    this.#lowReach = null;
   }
 }

@@ -28,6 +28,8 @@ export interface LayoutRules {
   scrolling?: boolean;
   /** Every control shows its outline: a border of its own (forced colours draw no backgrounds or shadows). */
   outlined?: boolean;
+  /** Every control lies within this band of the screen's height (fractions from the top): the reach band. */
+  band?: { top: number; bottom: number };
 }
 
 /**
@@ -36,8 +38,8 @@ export interface LayoutRules {
  * by another element, or clipped by a scrolling box), and every button whose label is cut off.
  * Behind an open modal, only the modal counts.
  */
-export function layoutProblems(page: Page, { scrolling = false, outlined = false }: LayoutRules = {}): Promise<string[]> {
-  return page.evaluate(({ scrolling, outlined }) => {
+export function layoutProblems(page: Page, { scrolling = false, outlined = false, band = { top: 0, bottom: 1 } }: LayoutRules = {}): Promise<string[]> {
+  return page.evaluate(({ scrolling, outlined, band }) => {
     const problems: string[] = [];
     const modal = document.querySelector<HTMLElement>('[aria-modal="true"]');
     const scope: ParentNode = modal ?? document;
@@ -49,8 +51,10 @@ export function layoutProblems(page: Page, { scrolling = false, outlined = false
     const wrongWith = (target: HTMLElement): string | null => {
       const box = target.getBoundingClientRect();
       const slack = 0.5;
-      if (box.left < -slack || box.top < -slack || box.right > innerWidth + slack || box.bottom > innerHeight + slack) {
-        return `at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} is outside ${innerWidth}x${innerHeight}`;
+      const [top, bottom] = [band.top * innerHeight, band.bottom * innerHeight];
+      if (box.left < -slack || box.top < top - slack || box.right > innerWidth + slack || box.bottom > bottom + slack) {
+        const where = band.top > 0 || band.bottom < 1 ? `the band ${Math.round(top)}-${Math.round(bottom)} of ` : '';
+        return `at ${Math.round(box.left)},${Math.round(box.top)}-${Math.round(box.right)},${Math.round(box.bottom)} is outside ${where}${innerWidth}x${innerHeight}`;
       }
       const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
       return hit && target.contains(hit) ? null : `is covered at its centre by ${hit ? describe(hit as HTMLElement) : 'nothing'}`;
@@ -78,11 +82,30 @@ export function layoutProblems(page: Page, { scrolling = false, outlined = false
     }
     for (const [box, top] of scrolledAt) box.scrollTop = top;
     return problems;
-  }, { scrolling, outlined });
+  }, { scrolling, outlined, band });
 }
 
-export interface WalkOptions extends LayoutRules {
+/**
+ * Two frames drawn: a screenshot taken right after a tap can show the frame before it. The frames
+ * are counted in a world of their own beside the page's, whose clock (and requestAnimationFrame)
+ * a test may hold still.
+ */
+async function framesDrawn(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { executionContextId: contextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'frames' });
+    const expression = 'new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn(true))))';
+    await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true });
+  } finally {
+    await cdp.detach();
+  }
+}
+
+export interface WalkOptions extends Omit<LayoutRules, 'band'> {
   sizes?: readonly Size[];
+  /** The band every control must lie in, at a size (low reach's, which depends on the orientation). */
+  bandAt?: (size: Size) => LayoutRules['band'];
   /** axe on the screen too, at the first size: 0 serious or critical. */
   axe?: boolean;
 }
@@ -92,17 +115,16 @@ export interface WalkOptions extends LayoutRules {
  * (look at them) and returns the layout's problems, each named with its screen and size. The page
  * is left at the size it had.
  */
-export async function walkSizes(page: Page, set: string, screen: string, { sizes = LAYOUT_SIZES, axe = false, ...rules }: WalkOptions = {}): Promise<string[]> {
+export async function walkSizes(page: Page, set: string, screen: string, { sizes = LAYOUT_SIZES, axe = false, bandAt, ...rules }: WalkOptions = {}): Promise<string[]> {
   const shown = page.viewportSize()!;
   const dir = path.join('test-results', 'layout', set);
   fs.mkdirSync(dir, { recursive: true });
   const problems: string[] = [];
   for (const [at, size] of sizes.entries()) {
     await page.setViewportSize(size);
-    // The screenshot waits for a frame drawn at the new size (resize observers run before it), and
-    // needs no timer of the page's: its clock may stand still.
+    await framesDrawn(page);
     await page.screenshot({ path: path.join(dir, `${screen}-${size.width}x${size.height}.png`) });
-    for (const problem of await layoutProblems(page, rules)) problems.push(`${set} ${screen} ${size.width}x${size.height}: ${problem}`);
+    for (const problem of await layoutProblems(page, { ...rules, band: bandAt?.(size) })) problems.push(`${set} ${screen} ${size.width}x${size.height}: ${problem}`);
     if (axe && at === 0) await expectAccessible(page, `${set} ${screen}`).catch((error: Error) => problems.push(error.message));
   }
   await page.setViewportSize(shown);

@@ -6,6 +6,7 @@ export const messages: ShopperMessages = {
   'language.choose': 'Sprache wählen',
   'display.high_contrast': 'Hoher Kontrast',
   'display.large_text': 'Große Schrift',
+  'display.low_reach': 'In Reichweite',
   'demo.badge': 'Demo',
   'demo.explain': 'Demomodus: Beispieldaten, es wird nichts abgebucht',
   'attract.title': 'Willkommen',

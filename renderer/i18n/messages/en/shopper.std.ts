@@ -7,6 +7,7 @@ export const messages = {
   'language.choose': 'Choose your language',
   'display.high_contrast': 'High contrast',
   'display.large_text': 'Large text',
+  'display.low_reach': 'Within reach',
   'demo.badge': 'Demo',
   'demo.explain': 'Demo mode: sample data, nothing is charged',
   'attract.title': 'Welcome',

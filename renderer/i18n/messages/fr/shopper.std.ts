@@ -6,6 +6,7 @@ export const messages: ShopperMessages = {
   'language.choose': 'Choisissez votre langue',
   'display.high_contrast': 'Contraste élevé',
   'display.large_text': 'Grand texte',
+  'display.low_reach': 'À portée de main',
   'demo.badge': 'Démo',
   'demo.explain': 'Mode démo : données d’exemple, rien n’est débité',
   'attract.title': 'Bienvenue',

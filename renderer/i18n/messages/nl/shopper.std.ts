@@ -6,6 +6,7 @@ export const messages: ShopperMessages = {
   'language.choose': 'Kies je taal',
   'display.high_contrast': 'Hoog contrast',
   'display.large_text': 'Grote tekst',
+  'display.low_reach': 'Binnen bereik',
   'demo.badge': 'Demo',
   'demo.explain': 'Demomodus: voorbeeldgegevens, er wordt niets afgeschreven',
   'attract.title': 'Welkom',
