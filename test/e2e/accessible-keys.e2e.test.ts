@@ -21,7 +21,8 @@ function focusOf(page: Page) {
       text: focused?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
       screen: focused?.closest('[data-screen]')?.getAttribute('data-testid') ?? null,
       visible: focused?.matches(':focus-visible') ?? false,
-      outline: style ? `${style.outlineStyle} ${style.outlineWidth}` : null,
+      // WCAG 2.4.13 asks at least 2 px as shown (the page may be scaled to its panel, or to the reach band).
+      outline: style ? `${style.outlineStyle} ${parseFloat(style.outlineWidth) >= 2 ? 'at least 2px' : style.outlineWidth}` : null,
     };
   });
 }
@@ -52,6 +53,8 @@ describe('accessible kiosk: keys only, with speech', () => {
     // The first navigation key on the attract screen starts speech mode: it says how the keys work.
     await page.keyboard.press('Tab');
     await heard(/Speech is on\. Arrow Down \/ Arrow Right moves to the next choice/, 'en');
+    // Speech mode lowers the screens into the reach band by itself (a wide 32" panel from 900 mm).
+    await page.locator('main.kiosk.low-reach').waitFor();
 
     // Dutch, chosen with the keys: the screen is said again in Dutch, in the Dutch voice.
     await moveTo(page, /^Nederlands$/);
@@ -70,7 +73,7 @@ describe('accessible kiosk: keys only, with speech', () => {
 
     await moveTo(page, /Gratis koffie/);
     // The ring settles once the button's own transition has run.
-    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'BUTTON', visible: true, outline: 'solid 4px' });
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'BUTTON', visible: true, outline: 'solid at least 2px' });
     await heard(/^Gratis koffie, Geldig tot .*\. knop\. \d+ van \d+$/, 'nl');
     await page.keyboard.press('Enter');
     await page.getByTestId('voucher-screen').waitFor();
@@ -90,7 +93,7 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => focusOf(page)).toMatchObject({ text: 'Meer tijd', screen: 'confirm-screen' });
     await moveTo(page, /^Ja, inwisselen$/);
-    await expect.poll(() => focusOf(page)).toMatchObject({ visible: true, outline: 'solid 4px' });
+    await expect.poll(() => focusOf(page)).toMatchObject({ visible: true, outline: 'solid at least 2px' });
     await page.keyboard.press('Enter');
     await page.getByTestId('redeemed-screen').waitFor();
     // The receipt: what was redeemed and when, in full.
