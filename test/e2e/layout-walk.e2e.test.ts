@@ -1,40 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { shopperMessages } from '../../renderer/i18n/messages/shopper.std.ts';
-import { cardOf, kioskSuite, openKiosk, scannerBurst } from '../support/kiosk-journey.node.ts';
-import { LAYOUT_KIOSK_SETTINGS, LAYOUT_LANGUAGES, walkShopperScreens } from '../support/layout-journey.node.ts';
-import { busyBridge } from '../support/busy-bridge.node.ts';
-import { walkSizes } from '../support/layout.node.ts';
+import { walkEveryLanguage } from '../support/layout-journey.node.ts';
 
 /**
  * Every shopper screen at every kiosk size (LAYOUT_SIZES), in each language: every control lies
  * wholly inside the screen and is not covered. The screenshots land in test-results/layout/<language>.
  */
-describe('layout: every shopper screen fits every kiosk', () => {
-  const suite = kioskSuite(LAYOUT_KIOSK_SETTINGS);
-
-  it.each(LAYOUT_LANGUAGES)('in %s', async (language) => {
-    expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, set: language })).toEqual([]);
-  });
-});
-
-describe('layout: the attract screen with the camera picture fits every kiosk', () => {
-  // Chromium's own fake camera (a moving test pattern), allowed without asking.
-  const suite = kioskSuite({ 'session.scanner_type': 'camera', 'locale.enabled': LAYOUT_LANGUAGES }, {}, [
-    '--use-fake-device-for-media-stream',
-    '--use-fake-ui-for-media-stream',
-  ]);
-
-  it.each(LAYOUT_LANGUAGES)('in %s', async (language) => {
-    let bridge!: Awaited<ReturnType<typeof busyBridge>>;
-    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { beforeLoad: async (page) => (bridge = await busyBridge(page)) });
-    await page.getByRole('button', { name: shopperMessages[language]['language.name'], exact: true }).click();
-    await page.locator('[data-testid="camera-scan"] video').waitFor();
-    const problems = await walkSizes(page, `${language}-camera`, 'attract');
-    bridge.busyOnce('lookupScan');
-    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
-    await page.getByTestId('problem').waitFor();
-    problems.push(...(await walkSizes(page, `${language}-camera`, 'attract-busy')));
-    expect(problems).toEqual([]);
-    await page.close();
-  });
-});
+walkEveryLanguage('layout: every shopper screen fits every kiosk', (language) => ({ set: language }));

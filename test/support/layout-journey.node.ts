@@ -1,8 +1,9 @@
 import type { Browser } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Locale } from '../../common/config-schema.std.ts';
 import { shopperMessages } from '../../renderer/i18n/messages/shopper.std.ts';
 import { busyBridge } from './busy-bridge.node.ts';
-import { cardOf, openKiosk, scannerBurst, stopPageClock, type KioskUnderTest } from './kiosk-journey.node.ts';
+import { cardOf, kioskSuite, openKiosk, scannerBurst, stopPageClock, type KioskUnderTest } from './kiosk-journey.node.ts';
 import { walkSizes, type WalkOptions } from './layout.node.ts';
 
 export const LAYOUT_LANGUAGES: readonly Locale[] = ['en', 'nl', 'de', 'fr'];
@@ -146,3 +147,23 @@ export async function walkShopperScreens(browser: Browser, kiosk: KioskUnderTest
   return problems;
 }
 
+
+/**
+ * A describe block of its own kiosk (LAYOUT_KIOSK_SETTINGS and `settings`) with a test per
+ * language that walks every shopper screen the way `walk` says for it, and expects no problem.
+ */
+export function walkEveryLanguage(
+  title: string,
+  walk: (language: Locale) => Omit<ShopperScreensWalk, 'language'>,
+  settings: Record<string, unknown> = {},
+): void {
+  describe(title, () => {
+    const suite = kioskSuite({ ...LAYOUT_KIOSK_SETTINGS, ...settings });
+    it.each(LAYOUT_LANGUAGES)('in %s', async (language) => {
+      expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, ...walk(language) })).toEqual([]);
+    });
+  });
+}
+
+/** axe on every screen in these languages (the short and the long words): what it checks does not change with the rest. */
+export const axeIn = (language: Locale) => language === 'en' || language === 'de';
