@@ -259,7 +259,16 @@ export const KioskConfig = z
           .default('#1f5fbf'),
       })
       .prefault({}),
-    manager: z.object({ pinHash: pinHash.nullable().default(null) }).prefault({}),
+    manager: z
+      .object({
+        pinHash: pinHash.nullable().default(null),
+        /**
+         * The PIN was set on a first run whose keychain could not be read: secrets found in it later
+         * with no origin are nobody's known, and are removed rather than bound to the next origin.
+         */
+        secretsUnchecked: z.boolean().default(false),
+      })
+      .prefault({}),
     fleet: z
       .object({
         /** null: the hostname (resolved in main; this schema runs where there is no os). */

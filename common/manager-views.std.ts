@@ -17,10 +17,14 @@ export const ManagerStatus = z.object({
   pinSet: z.boolean(),
   /**
    * Why the console cannot open at all, with no PIN set: `pin_required` when the kiosk has stored
-   * secrets or a platform address, `keychain_unavailable` when the keychain cannot say whether it
-   * has secrets. Either way the PIN is set with `kioskctl pin set`. Null otherwise.
+   * secrets or a platform address; the PIN is then set with `kioskctl pin set`. Null otherwise.
    */
-  setupBlocked: z.enum(['pin_required', 'keychain_unavailable']).nullable(),
+  setupBlocked: z.enum(['pin_required']).nullable(),
+  /**
+   * A fresh demo kiosk whose keychain cannot be read: its first-run wizard keeps the demo and sets
+   * the PIN (in the config file), nothing more; connecting waits for a keychain.
+   */
+  setupDemoOnly: z.boolean(),
   unlocked: z.boolean(),
   /** Epoch ms until which the PIN pad is locked after repeated wrong PINs. */
   lockedUntil: z.number().int().nullable(),

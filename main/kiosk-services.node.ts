@@ -11,7 +11,7 @@ import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
 import { KeytarSecretStore, kioskKeychain, type SecretStore } from './secrets/secret-store.node.ts';
-import { configuredOrigins, SecretOriginGuard } from './secrets/secret-origin.node.ts';
+import { secretOriginGuardFor, type SecretOriginGuard } from './secrets/secret-origin.node.ts';
 import { createDemoSandbox, type DemoSandbox } from './demo/demo-sandbox.node.ts';
 import type { EmbeddedSandbox } from './demo/embedded-sandbox.node.ts';
 import { createPlatformConnection, type PlatformConnection } from './loyalty/platform-connection.node.ts';
@@ -142,7 +142,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
 
   // Not awaited: a slow keychain must not hold the start up; every platform call waits for the
   // check instead (secretsSettled).
-  const secretOrigin = new SecretOriginGuard(secrets, () => configuredOrigins(config.get()), logger);
+  const secretOrigin = secretOriginGuardFor(secrets, config, logger);
   void secretOrigin.reconcile();
   const connection = createPlatformConnection({ config, secrets, sandbox: demo.current, logger, secretsSettled: () => secretOrigin.settled() });
   const health = new ServiceHealth({

@@ -4,6 +4,7 @@ import {
   calls,
   isCallName,
   isManagerCall,
+  type ManagerCallName,
   type ShopperCallName,
   type BridgeError,
   type BridgeResult,
@@ -50,7 +51,8 @@ export type InputOnlyHandlers<K extends ShopperCallName> = {
  * not open, and extends the session when it is.
  */
 export interface ConsoleGate {
-  admit(connection: BridgeConnection): Promise<void>;
+  /** Passes, or throws `forbidden`: `call` from `connection` may run now. */
+  admit(connection: BridgeConnection, call: ManagerCallName): Promise<void>;
 }
 
 export type Dispatch = (call: unknown, payload: unknown, connection: BridgeConnection) => Promise<BridgeResult<unknown>>;
@@ -74,7 +76,7 @@ export function createDispatcher(handlers: CallHandlers, logger: Logger, console
       return failure('invalid_payload', message);
     }
     try {
-      if (isManagerCall(call)) await consoleGate.admit(connection);
+      if (isManagerCall(call)) await consoleGate.admit(connection, call);
       const handler = handlers[call] as (input: unknown, connection: BridgeConnection) => Promise<unknown>;
       const value = calls[call].output.parse(await handler(input.data, connection));
       return { ok: true, value };

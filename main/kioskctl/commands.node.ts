@@ -117,6 +117,16 @@ function configuredOriginsOnDisk(dataDir: string, logger: Logger): ConfiguredOri
   };
 }
 
+/** Whether config.json marks the keychain's contents unchecked (read without opening the settings, like configuredOriginsOnDisk). */
+function secretsUncheckedOnDisk(dataDir: string): boolean {
+  try {
+    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { manager?: { secretsUnchecked?: unknown } };
+    return saved.manager?.secretsUnchecked === true;
+  } catch {
+    return false;
+  }
+}
+
 /** After a change of the platform's or the broker's origin (from `before`): the old origin's secrets are removed, and the admin told. */
 async function followOrigins(context: KioskctlContext, tools: Tools, before: ConfiguredOrigins) {
   const after = originsNow(tools);
@@ -202,6 +212,8 @@ const commands: Record<string, Command> = {
     stdin: 'the secret',
     run: async (context, tools, arg, value) => {
       await storeSecretFor(tools.secrets(), secretName(arg), value, configuredOriginsOnDisk(context.dataDir, tools.logger), tools.logger);
+      // The admin vouches for what the keychain holds now: nothing in it is unchecked any more.
+      if (secretsUncheckedOnDisk(context.dataDir)) tools.config().set('manager.secretsUnchecked', false);
       context.stdout(`${arg} stored in the keychain\n`);
       return EXIT.ok;
     },

@@ -4,6 +4,7 @@ import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-views.std.ts';
+import type { ManagerCallName } from '../../common/contract.std.ts';
 import { verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
 
@@ -35,15 +36,19 @@ export function createConsoleSession(options: {
   const isOpen = (connection: BridgeConnection) => (openUntil.get(connection) ?? 0) > now();
   const keepOpen = (connection: BridgeConnection) => void openUntil.set(connection, now() + CONSOLE_TIMEOUT_MS);
   const pinSet = () => config.get().manager.pinHash !== null;
-  const setupBlocked = () => whySetupIsBlocked(config, secrets);
+  const setup = () => firstRunSetup(config, secrets);
 
-  const status = async (connection: BridgeConnection): Promise<ManagerStatus> => ({
-    pinSet: pinSet(),
-    setupBlocked: await setupBlocked(),
-    unlocked: isOpen(connection),
-    lockedUntil: lockout.lockedUntil(),
-    attemptsLeft: lockout.attemptsLeft(),
-  });
+  const status = async (connection: BridgeConnection): Promise<ManagerStatus> => {
+    const allowed = await setup();
+    return {
+      pinSet: pinSet(),
+      setupBlocked: allowed === 'none' ? 'pin_required' : null,
+      setupDemoOnly: allowed === 'demo',
+      unlocked: isOpen(connection),
+      lockedUntil: lockout.lockedUntil(),
+      attemptsLeft: lockout.attemptsLeft(),
+    };
+  };
 
   const checkPin = async (pin: string, connection: BridgeConnection): Promise<ManagerStatus> => {
     // Whoever asks to unlock is starting a new console session: the old one ends here.
@@ -82,27 +87,38 @@ export function createConsoleSession(options: {
      * credentials before it sets the PIN, but once the session ends (lock, cancel, timeout) a
      * kiosk left with credentials and no PIN stays locked.
      */
-    async admit(connection) {
+    async admit(connection, call) {
       const open = isOpen(connection);
       if (!open && pinSet()) throw new BridgeFailure('forbidden', 'the console is locked');
-      if (!open && (await setupBlocked()) !== null) {
-        throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
+      if (!pinSet()) {
+        const allowed = await setup();
+        if (!open && allowed === 'none') {
+          throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
+        }
+        if (allowed === 'demo' && !DEMO_SETUP_CALLS.has(call)) {
+          throw new BridgeFailure('forbidden', 'the keychain cannot be read: a first run keeps the demo and sets the PIN, nothing more');
+        }
       }
       keepOpen(connection);
     },
   };
 }
 
+/** What a demo-only first run may call: read its settings (the demo is kept as it is) and set the PIN. */
+const DEMO_SETUP_CALLS: ReadonlySet<ManagerCallName> = new Set(['getConsoleSettings', 'setManagerPin']);
+
 /**
- * Only a fresh kiosk (demo, nothing in the keychain) may be set up without a PIN. One that has
- * a platform address or stored secrets but lost its PIN (a damaged config.json) stays locked:
- * else anyone at the screen could point the stored API key at a server of their own. A keychain
- * that cannot say what it holds counts as holding something.
+ * What a first run (no PIN) may set up. Only a fresh kiosk (demo, nothing in the keychain) gets
+ * the whole wizard. One that has a platform address or stored secrets but lost its PIN (a damaged
+ * config.json) gets none: else anyone at the screen could point the stored API key at a server of
+ * their own. A demo kiosk whose keychain cannot say what it holds keeps the demo and gets its PIN
+ * (a demo needs no secrets); what the keychain turns out to hold is dealt with when it can be read
+ * (manager.secretsUnchecked).
  */
-async function whySetupIsBlocked(config: ConfigStore, secrets: SecretStore): Promise<ManagerStatus['setupBlocked']> {
-  if (config.get().manager.pinHash !== null) return null;
-  if (!config.isDemo()) return 'pin_required';
+async function firstRunSetup(config: ConfigStore, secrets: SecretStore): Promise<'all' | 'demo' | 'none' | 'done'> {
+  if (config.get().manager.pinHash !== null) return 'done';
+  if (!config.isDemo()) return 'none';
   const stored = await secrets.status();
-  if (stored.keychain === 'unavailable') return 'keychain_unavailable';
-  return Object.values(stored.stored).some(Boolean) ? 'pin_required' : null;
+  if (stored.keychain === 'unavailable') return 'demo';
+  return Object.values(stored.stored).some(Boolean) ? 'none' : 'all';
 }

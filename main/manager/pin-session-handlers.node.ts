@@ -14,7 +14,10 @@ export function createPinSessionHandlers({ session, config, logger }: { session:
       return null;
     },
     setManagerPin: async ({ pin }, connection) => {
+      // A first run that could not read the keychain: whatever it holds is checked once it can be read.
+      const unchecked = (await session.status(connection)).setupDemoOnly;
       config.set('manager.pinHash', await hashPin(pin));
+      if (unchecked) config.set('manager.secretsUnchecked', true);
       session.keepOpen(connection);
       logger.info('manager PIN set');
       return session.status(connection);

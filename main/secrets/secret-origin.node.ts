@@ -1,4 +1,5 @@
 import type { KioskConfig } from '../../common/config-schema.std.ts';
+import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { bindingOf, PLATFORM_SECRET_NAMES, SECRETS_BOUND_TO, type SecretBinding, type SecretName, type SecretStore } from './secret-store.node.ts';
 
@@ -106,6 +107,12 @@ export class SecretOriginGuard {
     private readonly secrets: SecretStore,
     private readonly configured: () => ConfiguredOrigins,
     private readonly logger: Logger,
+    /**
+     * manager.secretsUnchecked: the PIN was set by whoever first reached a kiosk whose keychain
+     * could not be read. Secrets the keychain turns out to hold with no origin are then removed,
+     * never bound: else that person could point them at a server of their own.
+     */
+    private readonly unchecked: { is(): boolean; clear(): void } = { is: () => false, clear: () => {} },
   ) {}
 
   /** Resolves once every check asked for so far is done (a config change may have just asked for one). */
@@ -127,8 +134,26 @@ export class SecretOriginGuard {
   }
 
   async #reconcile(): Promise<Record<SecretBinding, SecretOriginOutcome>> {
+    const purged = await this.#purgeUnchecked();
     const origins = this.configured();
-    return { platform: await this.#follow('platform', origins.platform), broker: await this.#follow('broker', origins.broker) };
+    const outcome = { platform: await this.#follow('platform', origins.platform), broker: await this.#follow('broker', origins.broker) };
+    return { platform: purged.platform ?? outcome.platform, broker: purged.broker ?? outcome.broker };
+  }
+
+  /** Removes unbound secrets while they are unchecked, once the keychain can be read; then they are checked. */
+  async #purgeUnchecked(): Promise<Partial<Record<SecretBinding, 'removed'>>> {
+    if (!this.unchecked.is()) return {};
+    const { keychain } = await this.secrets.status();
+    if (keychain === 'unavailable') return {};
+    const purged: Partial<Record<SecretBinding, 'removed'>> = {};
+    for (const binding of ['platform', 'broker'] as const) {
+      if ((await this.secrets.boundOrigin(binding)) !== null) continue;
+      if (!(await forgetSecrets(this.secrets, binding, null))) continue;
+      this.logger.warn('secrets of no known origin removed: the PIN was set while the keychain could not be read; store them again', { binding });
+      purged[binding] = 'removed';
+    }
+    this.unchecked.clear();
+    return purged;
   }
 
   async #follow(binding: SecretBinding, origin: string | null): Promise<SecretOriginOutcome> {
@@ -146,4 +171,12 @@ export class SecretOriginGuard {
     this.logger.warn(REMOVED_MESSAGES[binding], { from: bound, to: origin });
     return 'removed';
   }
+}
+
+/** The kiosk's guard: the origins, and the unchecked mark, read from (and cleared in) its settings. */
+export function secretOriginGuardFor(secrets: SecretStore, config: ConfigStore, logger: Logger): SecretOriginGuard {
+  return new SecretOriginGuard(secrets, () => configuredOrigins(config.get()), logger, {
+    is: () => config.get().manager.secretsUnchecked,
+    clear: () => config.set('manager.secretsUnchecked', false),
+  });
 }

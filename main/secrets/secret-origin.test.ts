@@ -168,6 +168,42 @@ describe('secrets bound to their platform origin', () => {
     expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
   });
 
+  it('removes secrets of no origin found once the keychain can be read after a first run without one, so the PIN holder cannot send them anywhere', async () => {
+    // An admin stored them before any address; the PIN was then set by whoever reached the kiosk
+    // while its keychain could not be read (the demo-only wizard marks that).
+    for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-unchecked-'));
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ manager: { pinHash: await hashPin('2580'), secretsUnchecked: true } }));
+    const services = await startKioskServices({ dataDir, version: 'test', keychainService });
+    running.push(services);
+    await services.dispatch('unlockManager', { pin: '2580' }, manager);
+    const moved = await services.dispatch('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl, 'api.shopUuid': platform.manifest.shops[0]!.uuid } }, manager);
+    expect(moved).toMatchObject({ ok: true, value: { secrets: { stored: NOTHING_STORED } } });
+    await services.dispatch('getServiceStatus', {}, shopper);
+    expect(heardAnySecret()).toBe(false);
+    expect(services.config.get().manager.secretsUnchecked).toBe(false);
+    expect(log(services)).toContain('secrets of no known origin removed');
+  });
+
+  it('keeps what an admin stores with kioskctl after such a first run: the admin vouches for the keychain', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-vouched-'));
+    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ manager: { pinHash: await hashPin('2580'), secretsUnchecked: true } }));
+    const exit = await runKioskctl({
+      dataDir,
+      args: ['secrets', 'set', 'api-key'],
+      keychainService,
+      stdin: { isTTY: false, read: async () => credentials.apiKey },
+      stdout: () => {},
+      stderr: () => {},
+    });
+    expect(exit).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')).manager.secretsUnchecked).toBe(false);
+    const services = await startKioskServices({ dataDir, version: 'test', keychainService });
+    running.push(services);
+    await services.dispatch('getServiceStatus', {}, shopper);
+    expect((await secrets.status()).stored).toMatchObject({ apiKey: true });
+  });
+
   it('kioskctl doctor leaves secrets not yet bound as they are: binding is for the kiosk to do at start', async () => {
     for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-doctor-look-'));

@@ -4,7 +4,7 @@ import type { ManagerStatus } from '../../common/manager-views.std.ts';
 import { ManagerConsole, type ConsoleBridge } from './console.svelte.ts';
 
 const ok = <T>(value: T): BridgeResult<T> => ({ ok: true, value });
-const STATUS: ManagerStatus = { pinSet: true, setupBlocked: null, unlocked: true, lockedUntil: null, attemptsLeft: 5 };
+const STATUS: ManagerStatus = { pinSet: true, setupBlocked: null, setupDemoOnly: false, unlocked: true, lockedUntil: null, attemptsLeft: 5 };
 
 describe('the manager console', () => {
   it('ends the visit as the shopper screens come back, not after main answers: a scan made then is the next visit\'s (#19)', async () => {

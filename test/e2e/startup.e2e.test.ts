@@ -8,7 +8,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore } from '../../main/secrets/secret-store.node.ts';
 import { launchChromium, KIOSK_VIEWPORTS } from '../support/chromium.node.ts';
 import { screenshot } from '../support/kiosk-journey.node.ts';
-import { tapCorner } from '../support/manager-console.node.ts';
+import { setPinInWizard, tapCorner } from '../support/manager-console.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { makeFolderReadOnly } from '../support/read-only-folder.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
@@ -131,17 +131,30 @@ describe('browser host: a kiosk that lost its PIN', () => {
     expect(fs.readdirSync(dataDir).some((name) => name.startsWith('config.json.corrupt-'))).toBe(true);
   });
 
-  it('keeps a fresh kiosk locked too when the keychain cannot say whether it holds credentials', async () => {
-    const host = await startBrowserHostProcess({ dataDir: tempDir(), env: { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
+  it('sets a fresh demo kiosk up without a keychain: its wizard keeps the demo and sets the PIN, and nothing more', async () => {
+    const dataDir = tempDir();
+    const host = await startBrowserHostProcess({ dataDir, env: { ...env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' } });
     cleanups.push(() => host.stop('SIGKILL'));
     const browser = await launchChromium();
     cleanups.push(() => browser.close());
     const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
-    await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: 'keychain_unavailable' } });
+    await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: null, setupDemoOnly: true } });
+    // Main holds the line, whatever the page asks: no address, no credentials before a PIN.
+    const forbidden = { ok: false, error: { code: 'forbidden', message: expect.stringMatching(/keychain cannot be read/) } };
+    await expect(page.evaluate(() => window.kiosk.updateSettings({ values: { 'api.baseUrl': 'https://loyalty.example/api' } }))).resolves.toMatchObject(forbidden);
+    await expect(page.evaluate(() => window.kiosk.setSecret({ name: 'apiKey', value: 'k' }))).resolves.toMatchObject(forbidden);
+
     await tapCorner(page);
-    await expect(page.getByTestId('pin-setup-blocked').textContent()).resolves.toMatch(/keychain cannot be read.*kioskctl pin set/);
-    await expect(page.getByTestId('wizard-demo').count()).resolves.toBe(0);
+    await page.getByTestId('wizard-demo-only').waitFor();
+    await expect(page.getByTestId('wizard-connect').isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'console-wizard-demo-only');
+    await page.getByTestId('wizard-demo').tap();
+    await setPinInWizard(page);
+    // The PIN is in the config file; the keychain's contents stay to be checked once it can be read.
+    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
+    expect(saved.manager).toMatchObject({ pinHash: expect.stringMatching(/^scrypt\$/), secretsUnchecked: true });
+    expect(saved.api.baseUrl).toBeNull();
   });
 });
