@@ -3,9 +3,8 @@ import type { Speech } from './speech.svelte.ts';
 
 /**
  * What a shopper chose for themselves: their language, speech mode, high contrast, large text and
- * low reach. Kept for the whole visit,
- * Back to the attract screen included, and forgotten when it ends: the next shopper starts with the
- * store's.
+ * low reach. Kept for the whole visit, Back to the attract screen included, and forgotten when it
+ * ends: the next shopper starts with the store's.
  */
 export class ShopperChoices {
   readonly speech: Speech;
