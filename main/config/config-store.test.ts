@@ -201,7 +201,7 @@ describe('ConfigStore', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify(bad));
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
-    expect(store.get().manager).toEqual(storedKiosk.manager);
+    expect(store.get().manager).toMatchObject(storedKiosk.manager);
     expect(store.get().api).toEqual(storedKiosk.api);
     expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     expect(store.getKey('scanner.serial.baudRate')).toBe(9600);
@@ -227,7 +227,7 @@ describe('ConfigStore', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), newer);
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
-    expect(store.get().manager).toEqual(storedKiosk.manager);
+    expect(store.get().manager).toMatchObject(storedKiosk.manager);
     expect(store.get().api).toEqual(storedKiosk.api);
     expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
     expect(lines.join('\n')).toMatch(/^error config file is from a newer kiosk: opened read-only/m);

@@ -148,7 +148,7 @@ const commands: Record<string, Command> = {
     readOnly: true,
     run: (context, tools) => {
       const config = tools.config().get();
-      const shown = { ...config, manager: { pinHash: pinHashShown(config.manager.pinHash) } };
+      const shown = { ...config, manager: { ...config.manager, pinHash: pinHashShown(config.manager.pinHash) } };
       context.stdout(`${JSON.stringify(shown, null, 2)}\n`);
       return EXIT.ok;
     },
