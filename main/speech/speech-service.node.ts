@@ -4,6 +4,7 @@ import type { Utterance } from '../../common/speech.std.ts';
 import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { startEspeak } from './espeak.node.ts';
+import { headsetPluggedIn } from './headset.node.ts';
 import { spokenText } from './spoken-text.std.ts';
 
 /** One press of a volume key moves espeak-ng's amplitude this much (of 0 to 200). */
@@ -21,23 +22,31 @@ export class SpeechService {
   #last: Utterance | null = null;
   #volume: number | null = null;
   #missingLogged = false;
+  /** Counts every say and stop: a say that waited for the headset check and is no longer the latest stays silent. */
+  #turn = 0;
   readonly #audio: () => KioskConfig['accessibility']['audio'];
+  readonly #headset: () => Promise<boolean>;
   readonly #logger: Logger;
   readonly #command: string | undefined;
 
-  /** `command`: the espeak-ng to run (default: `espeak-ng` from PATH). */
-  constructor(options: { audio: () => KioskConfig['accessibility']['audio']; logger: Logger; command?: string }) {
+  /**
+   * `command`: the espeak-ng to run (default: `espeak-ng` from PATH); `headset`: whether the OS
+   * reports a headset in use (default: asked of pactl).
+   */
+  constructor(options: { audio: () => KioskConfig['accessibility']['audio']; logger: Logger; command?: string; headset?: () => Promise<boolean> }) {
     this.#audio = options.audio;
+    this.#headset = options.headset ?? (() => headsetPluggedIn());
     this.#logger = options.logger;
     this.#command = options.command;
   }
 
   /** Says `utterance`, cutting off what was being said; settles when it has been said, stopped or failed. */
-  say(utterance: Utterance): Promise<void> {
+  async say(utterance: Utterance): Promise<void> {
     this.stop();
+    const turn = this.#turn;
     this.#last = utterance;
-    const text = spokenText(utterance, this.#audio().private);
-    if (!text) return Promise.resolve();
+    const text = spokenText(utterance, await this.#privateListening(utterance));
+    if (!text || turn !== this.#turn) return;
     const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, command: this.#command });
     this.#speaking = child;
     return new Promise((resolve) => {
@@ -53,8 +62,15 @@ export class SpeechService {
   }
 
   stop(): void {
+    this.#turn++;
     this.#speaking?.kill('SIGTERM');
     this.#speaking = null;
+  }
+
+  /** Private parts are said on a headset only: one configured (audio.private), or one the OS reports plugged in. */
+  async #privateListening({ parts }: Utterance): Promise<boolean> {
+    if (this.#audio().private) return true;
+    return parts.some((part) => part.private) && (await this.#headset());
   }
 
   /** Says the last utterance again (the repeat key). */

@@ -9,9 +9,10 @@ import { until } from '../../test/support/until.std.ts';
 const soon = (condition: () => boolean) => until(condition, { timeoutMs: 5_000, pollMs: 10 });
 import { SpeechService } from './speech-service.node.ts';
 
-function speechWith(audio: Partial<KioskConfig['accessibility']['audio']> = {}) {
+/** `headset`: what the OS reports (by default nothing plugged in). */
+function speechWith(audio: Partial<KioskConfig['accessibility']['audio']> = {}, headset: () => Promise<boolean> = async () => false) {
   const espeak = recordingEspeak();
-  const speech = new SpeechService({ audio: () => ({ ...defaultConfig().accessibility.audio, ...audio }), logger: silentLogger, command: espeak.program });
+  const speech = new SpeechService({ audio: () => ({ ...defaultConfig().accessibility.audio, ...audio }), logger: silentLogger, command: espeak.program, headset });
   return { speech, espeak };
 }
 
@@ -71,6 +72,24 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     await soon(() => headset.espeak.utterances().length === 1);
     expect(headset.espeak.last()!.text).toBe('Hello. s•••@example.nl. Credits. 1,250');
     headset.speech.stop();
+  });
+
+  it('says private data when the OS reports a headset plugged in, and stays silent for a say overtaken while it asked', async () => {
+    const home = { locale: 'en' as const, parts: [{ text: 'Credits' }, { text: '1,250', private: true }] };
+    let answer!: (pluggedIn: boolean) => void;
+    const { speech, espeak } = speechWith({ private: false }, () => new Promise((resolve) => (answer = resolve)));
+    const first = speech.say(home);
+    // The shopper acts while the OS is asked: that say is over before it began.
+    speech.stop();
+    answer(true);
+    await first;
+    expect(espeak.utterances()).toEqual([]);
+
+    void speech.say(home);
+    answer(true);
+    await soon(() => espeak.utterances().length === 1);
+    expect(espeak.last()!.text).toBe('Credits. 1,250');
+    speech.stop();
   });
 
   it('logs once that espeak-ng is missing, and goes on without a voice', async () => {
