@@ -8,7 +8,11 @@ import type { Translate } from '../i18n/message-types.std.ts';
  * besides its heading; an input's value is private, a password never said.
  */
 
-const CONTROLS = 'button, input, select, textarea, a[href], iframe, [role="button"]';
+/**
+ * No frame: a frame of another origin (the platform's hosted page) takes the keys and never hands
+ * them back, so the arrows of a keypad would be stuck in it. Tab enters and leaves it, natively.
+ */
+const CONTROLS = 'button, input, select, textarea, a[href], [role="button"]';
 /** More controls than this on a screen are counted rather than named. */
 const NAMED_CONTROLS_MAX = 6;
 

@@ -176,6 +176,19 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.getByTestId('home-screen').waitFor();
     await heard(/^Welcome/, 'en');
     expect((await suite.kiosk.platform.findContactByEmail({ email: 'new.member@example.nl' })).data).toMatchObject({ email: 'new.member@example.nl' });
+
+    // The platform's hosted page, in and out by keys: My account opens it, and the back key
+    // (or I'm done, which the arrows reach, never stuck in the page's frame) leaves it and ends the visit.
+    await moveTo(page, /^My account/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('portal-screen').waitFor();
+    await heard(/^Your loyalty account\. Continue on your phone: scan this code\. You can choose\. I’m done$/, 'en');
+    await moveTo(page, /^I’m done$/);
+    await heard(/^I’m done\. button\. 1 of 1$/, 'en');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'BUTTON', text: 'I’m done' });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('attract-screen').waitFor();
     await page.close();
   });
 
