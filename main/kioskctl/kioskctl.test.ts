@@ -316,12 +316,12 @@ describe('kioskctl on a kiosk\'s own files', () => {
   it('config show and config get never print the PIN hash, only whether one is set', async () => {
     const dir = tempDir();
     const unset = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
-    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set' });
+    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set', secretsUnchecked: false });
     expect(unset[1]).toMatchObject({ code: 0, stdout: '"not set"\n' });
     expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
     const hash = JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).manager.pinHash as string;
     const [shown, got] = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
-    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set' });
+    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set', secretsUnchecked: false });
     expect(got).toMatchObject({ code: 0, stdout: '"set"\n' });
     for (const run of [shown, got]) expect(run.stdout + run.stderr).not.toContain(hash.split('$').at(-1));
   });
