@@ -12,5 +12,5 @@ const bandAt = (size: Size) => reachBand(mounting, size.height > size.width);
 walkEveryLanguage(
   'layout: low reach puts every control within 380 to 1220 mm of the floor',
   (language) => ({ display: ['low-reach'], set: `low-reach-${language}`, options: { sizes: ORIENTATIONS, bandAt, scrolling: true, axe: axeIn(language) } }),
-  { 'accessibility.screenBottomMm': mounting.screenBottomMm, 'accessibility.screenHeightMm': mounting.screenHeightMm },
+  { settings: { 'accessibility.screenBottomMm': mounting.screenBottomMm, 'accessibility.screenHeightMm': mounting.screenHeightMm } },
 );

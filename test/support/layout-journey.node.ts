@@ -150,20 +150,25 @@ export async function walkShopperScreens(browser: Browser, kiosk: KioskUnderTest
 
 /**
  * A describe block of its own kiosk (LAYOUT_KIOSK_SETTINGS and `settings`) with a test per
- * language that walks every shopper screen the way `walk` says for it, and expects no problem.
+ * language of `languages` that walks every shopper screen the way `walk` says for it, and expects
+ * no problem.
  */
 export function walkEveryLanguage(
   title: string,
   walk: (language: Locale) => Omit<ShopperScreensWalk, 'language'>,
-  settings: Record<string, unknown> = {},
+  { settings = {}, languages = LAYOUT_LANGUAGES }: { settings?: Record<string, unknown>; languages?: readonly Locale[] } = {},
 ): void {
   describe(title, () => {
     const suite = kioskSuite({ ...LAYOUT_KIOSK_SETTINGS, ...settings });
-    it.each(LAYOUT_LANGUAGES)('in %s', async (language) => {
+    it.each(languages)('in %s', async (language) => {
       expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, ...walk(language) })).toEqual([]);
     });
   });
 }
 
-/** axe on every screen in these languages (the short and the long words): what it checks does not change with the rest. */
-export const axeIn = (language: Locale) => language === 'en' || language === 'de';
+/**
+ * The short words and the long ones: what depends on colour only (axe, forced colours' outlines)
+ * is walked in these, while the layout, which the words change, is walked in every language.
+ */
+export const SHORT_AND_LONG: readonly Locale[] = ['en', 'de'];
+export const axeIn = (language: Locale) => SHORT_AND_LONG.includes(language);
