@@ -98,33 +98,34 @@ function originsNow(tools: Tools): ConfiguredOrigins {
   return configuredOrigins(tools.config().get());
 }
 
+/** The parts of config.json a secrets command reads; each may be missing or of any type. */
+interface SavedOnDisk {
+  api?: { baseUrl?: unknown };
+  fleet?: { mqtt?: { url?: unknown } };
+  manager?: { secretsUnchecked?: unknown };
+}
+
 /**
- * The configured platform's and broker's origins, read without opening the settings (which may
- * rewrite config.json, racing a `config` command run beside this one).
+ * config.json as saved, read without opening the settings (which may rewrite it, racing a
+ * `config` command run beside this one); nothing saved yet reads as empty.
  */
+function savedOnDisk(dataDir: string): SavedOnDisk {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as SavedOnDisk;
+  } catch {
+    return {};
+  }
+}
+
+/** The configured platform's and broker's origins: provisioned, else saved. */
 function configuredOriginsOnDisk(dataDir: string, logger: Logger): ConfiguredOrigins {
   const provisioned = readProvisioning(provisioningFilePath(), logger);
-  let saved: { api?: { baseUrl?: unknown }; fleet?: { mqtt?: { url?: unknown } } } = {};
-  try {
-    saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as typeof saved;
-  } catch {
-    // No settings saved yet: nothing configured but what is provisioned.
-  }
+  const saved = savedOnDisk(dataDir);
   const text = (value: unknown) => (typeof value === 'string' ? value : null);
   return {
     platform: originOf(text(provisioned['api.baseUrl']) ?? text(saved.api?.baseUrl)),
     broker: originOf(text(provisioned['fleet.mqtt.url']) ?? text(saved.fleet?.mqtt?.url)),
   };
-}
-
-/** Whether config.json marks the keychain's contents unchecked (read without opening the settings, like configuredOriginsOnDisk). */
-function secretsUncheckedOnDisk(dataDir: string): boolean {
-  try {
-    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as { manager?: { secretsUnchecked?: unknown } };
-    return saved.manager?.secretsUnchecked === true;
-  } catch {
-    return false;
-  }
 }
 
 /** After a change of the platform's or the broker's origin (from `before`): the old origin's secrets are removed, and the admin told. */
@@ -213,7 +214,7 @@ const commands: Record<string, Command> = {
     run: async (context, tools, arg, value) => {
       await storeSecretFor(tools.secrets(), secretName(arg), value, configuredOriginsOnDisk(context.dataDir, tools.logger), tools.logger);
       // The admin vouches for what the keychain holds now: nothing in it is unchecked any more.
-      if (secretsUncheckedOnDisk(context.dataDir)) tools.config().set('manager.secretsUnchecked', false);
+      if (savedOnDisk(context.dataDir).manager?.secretsUnchecked === true) tools.config().set('manager.secretsUnchecked', false);
       context.stdout(`${arg} stored in the keychain\n`);
       return EXIT.ok;
     },
