@@ -208,17 +208,30 @@ export async function expectAccessible(page: Page, screen = ''): Promise<void> {
  * DevTools evaluation is outside the kiosk's CSP (script-src 'self'), which rightly refuses an inline <script>.
  */
 async function runAxe(page: Page): Promise<AxeFinding[]> {
+  return inWorldOfItsOwn(page, 'axe', async (evaluate) => {
+    await evaluate(fs.readFileSync(AXE_SCRIPT, 'utf8'));
+    // The portal's frame holds the platform's hosted page, not the kiosk's; axe checks the frame element itself.
+    return (await evaluate(`axe.run(document, { iframes: false }).then(({ violations }) =>
+      violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) })))`)) as AxeFinding[];
+  });
+}
+
+/**
+ * Runs `use` with an `evaluate` into a JavaScript world of its own beside the page's (DevTools'
+ * isolated world): the page's DOM, but its own globals and timers, untouched by the page's fake
+ * clock, and outside the page's CSP. `evaluate` awaits a promise, returns the value and throws
+ * what the script threw.
+ */
+export async function inWorldOfItsOwn<T>(page: Page, worldName: string, use: (evaluate: (expression: string) => Promise<unknown>) => Promise<T>): Promise<T> {
   const cdp = await page.context().newCDPSession(page);
   try {
     const { frameTree } = await cdp.send('Page.getFrameTree');
-    const { executionContextId: contextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'axe' });
-    await cdp.send('Runtime.evaluate', { contextId, expression: fs.readFileSync(AXE_SCRIPT, 'utf8') });
-    // The portal's frame holds the platform's hosted page, not the kiosk's; axe checks the frame element itself.
-    const expression = `axe.run(document, { iframes: false }).then(({ violations }) =>
-      violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map(({ target }) => ({ target })) })))`;
-    const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true, returnByValue: true });
-    if (exceptionDetails) throw new Error(`axe failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
-    return result.value as AxeFinding[];
+    const { executionContextId: contextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName });
+    return await use(async (expression) => {
+      const { result, exceptionDetails } = await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true, returnByValue: true });
+      if (exceptionDetails) throw new Error(`${worldName} failed: ${exceptionDetails.exception?.description ?? exceptionDetails.text}`);
+      return result.value;
+    });
   } finally {
     await cdp.detach();
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { expectAccessible } from './kiosk-journey.node.ts';
+import { expectAccessible, inWorldOfItsOwn } from './kiosk-journey.node.ts';
 
 export interface Size {
   width: number;
@@ -91,15 +91,7 @@ export function layoutProblems(page: Page, { scrolling = false, outlined = false
  * a test may hold still.
  */
 async function framesDrawn(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { frameTree } = await cdp.send('Page.getFrameTree');
-    const { executionContextId: contextId } = await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'frames' });
-    const expression = 'new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn(true))))';
-    await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true });
-  } finally {
-    await cdp.detach();
-  }
+  await inWorldOfItsOwn(page, 'frames', (evaluate) => evaluate('new Promise((drawn) => requestAnimationFrame(() => requestAnimationFrame(() => drawn(true))))'));
 }
 
 export interface WalkOptions extends Omit<LayoutRules, 'band'> {
