@@ -126,6 +126,9 @@ const quietRange = LocalTimeRange.nullable().default(null);
 /** MQTT topic levels: no wildcards, no separators, nothing empty. */
 const topicLevels = z.string().min(1).max(120).regex(/^[^#+\u0000]+$/, 'no # or + in a topic');
 const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
+/** `all` and `group` name the fleet-wide and group command topics beside the kiosks' own. */
+export const FLEET_RESERVED_LEVELS = ['all', 'group'];
+const kioskIdLevel = topicLevel.refine((id) => !FLEET_RESERVED_LEVELS.includes(id), 'all and group are kept for fleet-wide and group commands');
 
 /**
  * The keys of one accessibility action. Named keys only (a single character is typing, and a
@@ -272,13 +275,29 @@ export const KioskConfig = z
     fleet: z
       .object({
         /** null: the hostname (resolved in main; this schema runs where there is no os). */
-        kioskId: topicLevel.nullable().default(null),
+        kioskId: kioskIdLevel.nullable().default(null),
+        /**
+         * Tags (store, region, pilot) from provisioning: the kiosk also takes commands sent to
+         * `<prefix>/group/<group>/cmd/<name>` for each, and says them in its health.
+         */
+        groups: z
+          .array(topicLevel)
+          .max(16)
+          .default([])
+          .refine((groups) => new Set(groups).size === groups.length, 'each group once'),
         mqtt: z
           .object({
             /** null: no fleet broker, no heartbeat, no remote commands. */
             url: mqttUrl.nullable().default(null),
             username: z.string().min(1).nullable().default(null),
             topicPrefix: topicLevels.default('loyalty-kiosk'),
+          })
+          .prefault({}),
+        /** Home Assistant MQTT discovery: one device per kiosk, its configs retained under `prefix`. */
+        homeAssistant: z
+          .object({
+            discovery: z.boolean().default(false),
+            prefix: topicLevels.default('homeassistant'),
           })
           .prefault({}),
       })

@@ -93,6 +93,17 @@ export const AdminRewardAttribute = z.object({
 });
 export type AdminRewardAttribute = z.infer<typeof AdminRewardAttribute>;
 
+/** One fleet command the kiosk took: its outcome in words (`ok`, `waiting: …`, or the error). */
+export const FleetCommandEntry = z.object({
+  at: z.number().int(),
+  command: z.string(),
+  id: z.string().nullable(),
+  /** The topic it came on: the kiosk's own, a group's or the whole fleet's. */
+  via: z.string(),
+  outcome: z.string(),
+});
+export type FleetCommandEntry = z.infer<typeof FleetCommandEntry>;
+
 /** The kiosk's line to its fleet broker, for the console: never the credentials. */
 export const FleetConnection = z.object({
   /**
@@ -106,6 +117,8 @@ export const FleetConnection = z.object({
   kioskId: z.string().nullable(),
   /** When health was last published (epoch ms), or null: not yet. */
   lastHealthAt: z.number().int().nullable(),
+  /** The latest fleet commands, newest last. */
+  recentCommands: z.array(FleetCommandEntry),
 });
 export type FleetConnection = z.infer<typeof FleetConnection>;
 

@@ -46,7 +46,14 @@ describe('kiosk services on a fleet broker', () => {
   const window = new FakeBrowserWindow({});
 
   beforeAll(async () => {
-    broker = await startMosquitto({ users: { kiosk: 'kiosk-pw', fleet: 'fleet-pw' }, acl: { kiosk: ['loyalty-kiosk/k1/#'], fleet: ['loyalty-kiosk/#'] } });
+    broker = await startMosquitto({
+      users: { kiosk: 'kiosk-pw', fleet: 'fleet-pw' },
+      acl: {
+        // The README's kiosk rules: its own topics, group and fleet-wide commands, its discovery configs.
+        kiosk: ['loyalty-kiosk/k1/#', 'read loyalty-kiosk/all/cmd/+', 'read loyalty-kiosk/group/+/cmd/+', 'write homeassistant/+/loyalty-kiosk-k1/#'],
+        fleet: ['loyalty-kiosk/#', 'read homeassistant/#'],
+      },
+    });
     observer = await mqtt.connectAsync(broker.url, { username: 'fleet', password: 'fleet-pw' });
     await secrets.set('mqttPassword', 'kiosk-pw');
     services = await startKioskServices({
@@ -85,8 +92,85 @@ describe('kiosk services on a fleet broker', () => {
     );
     expect(await online).toBe('online');
     const parsed = FleetHealth.parse(JSON.parse(await health));
-    expect(parsed).toMatchObject({ version: 'test', mode: 'demo', locksHeld: 0, scanner: { connection: 'keyboard', lastScanAt: null } });
+    expect(parsed).toMatchObject({
+      version: 'test',
+      mode: 'demo',
+      locksHeld: 0,
+      scanner: { connection: 'keyboard', lastScanAt: null },
+      kioskId: 'k1',
+      shop: null,
+      groups: [],
+      asleep: false,
+      settings: expect.stringMatching(/^[0-9a-f]{12}$/),
+    });
     expect(parsed.freeDiskBytes).toBeGreaterThan(0);
+    expect(parsed.at).toBeGreaterThan(Date.now() - 60_000);
+    expect(parsed.countersSince).toBeLessThanOrEqual(parsed.at);
+  });
+
+  it('keeps its health on the broker: a dashboard that subscribes later has it at once, with the last scan of any scanner (#23)', async () => {
+    const screen = new BridgeConnection('wedge-screen');
+    await services.dispatch('reportScan', { source: 'keyboard' }, screen);
+    // A screen that reports itself is a change health goes out for.
+    const scanned = nextMessage('loyalty-kiosk/k1/health', (text) => JSON.parse(text).scanner.lastScanAt !== null, () => services.dispatch('reportScreen', { screen: 'attract' }, screen));
+    expect(FleetHealth.parse(JSON.parse(await scanned)).scanner.lastScanAt).toBeGreaterThan(Date.now() - 60_000);
+    const dashboard = await mqtt.connectAsync(broker.url, { username: 'fleet', password: 'fleet-pw' });
+    try {
+      const retained = await nextOn(dashboard, 'loyalty-kiosk/k1/health');
+      expect(FleetHealth.parse(JSON.parse(retained)).scanner.lastScanAt).not.toBeNull();
+    } finally {
+      await dashboard.endAsync();
+      services.activity.forget(screen);
+    }
+  });
+
+  it('takes commands for its groups and the whole fleet once fleet.groups lists them, answering on its own topic (#23)', async () => {
+    await nextMessage('loyalty-kiosk/k1/health', (text) => JSON.parse(text).groups.includes('north'), () => services.config.setMany({ 'fleet.groups': ['north', 'pilot'] }));
+    await expect.poll(consoleFleet, { timeout: 10_000 }).toMatchObject({ state: 'online', lastError: null });
+    const answer = (id: string) => (text: string) => JSON.parse(text).id === id;
+    const viaGroup = await nextMessage('loyalty-kiosk/k1/cmd/doctor/result', answer('group-1'), () =>
+      observer.publishAsync('loyalty-kiosk/group/north/cmd/doctor', '{"id":"group-1"}', { qos: 1 }),
+    );
+    expect(JSON.parse(viaGroup)).toMatchObject({ id: 'group-1', ok: true });
+    const viaAll = await nextMessage('loyalty-kiosk/k1/cmd/doctor/result', answer('all-1'), () => observer.publishAsync('loyalty-kiosk/all/cmd/doctor', '{"id":"all-1"}', { qos: 1 }));
+    expect(JSON.parse(viaAll)).toMatchObject({ id: 'all-1', ok: true });
+    // Diagnostics show each command with the topic it came on and how it went.
+    const { recentCommands } = (await consoleFleet()) as { recentCommands: Array<{ id: string; via: string; outcome: string }> };
+    expect(recentCommands).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: 'group-1', via: 'loyalty-kiosk/group/north/cmd/doctor', outcome: 'ok' }),
+        expect.objectContaining({ id: 'all-1', via: 'loyalty-kiosk/all/cmd/doctor', outcome: 'ok' }),
+      ]),
+    );
+  });
+
+  it('publishes Home Assistant discovery when switched on, and removes every config when switched off (#23)', async () => {
+    const configs = new Map<string, string>();
+    const record = (topic: string, payload: Buffer) => topic.startsWith('homeassistant/') && configs.set(topic, payload.toString());
+    observer.on('message', record);
+    await observer.subscribeAsync('homeassistant/#', { qos: 1 });
+    try {
+      services.config.setMany({ 'fleet.homeAssistant.discovery': true });
+      await expect.poll(() => [...configs.values()].filter(Boolean).length, { timeout: 10_000 }).toBe(10);
+      for (const [topic, payload] of configs) {
+        expect(topic).toMatch(/^homeassistant\/(sensor|binary_sensor|button|update)\/loyalty-kiosk-k1\/[a-z_]+\/config$/);
+        expect(JSON.parse(payload)).toMatchObject({ availability_topic: 'loyalty-kiosk/k1/status', device: { identifiers: ['loyalty-kiosk-k1'] } });
+      }
+      services.config.setMany({ 'fleet.homeAssistant.discovery': false });
+      await expect.poll(() => [...configs.values()].filter(Boolean).length, { timeout: 10_000 }).toBe(0);
+      expect(configs.size).toBe(10);
+    } finally {
+      observer.off('message', record);
+      await observer.unsubscribeAsync('homeassistant/#');
+    }
+    // Gone from the broker too: a dashboard that subscribes now finds no config.
+    const retained: string[] = [];
+    const late = await mqtt.connectAsync(broker.url, { username: 'fleet', password: 'fleet-pw' });
+    late.on('message', (topic) => topic.startsWith('homeassistant/') && retained.push(topic));
+    await late.subscribeAsync('homeassistant/#', { qos: 1 });
+    await nextOn(late, 'loyalty-kiosk/k1/status');
+    await late.endAsync();
+    expect(retained).toEqual([]);
   });
 
   it('answers doctor with the kioskctl doctor report and diagnostics with the console\'s', async () => {
@@ -99,14 +183,22 @@ describe('kiosk services on a fleet broker', () => {
     );
     expect(diagnostics).toMatchObject({ id: 'diag-1', ok: true, result: { version: 'test', demo: true } });
     // The console's diagnostics show the fleet link: its state, the broker's host (no credentials), the kiosk id.
-    expect(diagnostics.result.fleet).toEqual({ state: 'online', lastError: null, broker: `127.0.0.1:${broker.port}`, kioskId: 'k1', lastHealthAt: expect.any(Number) });
+    expect(diagnostics.result.fleet).toEqual({
+      state: 'online',
+      lastError: null,
+      broker: `127.0.0.1:${broker.port}`,
+      kioskId: 'k1',
+      lastHealthAt: expect.any(Number),
+      recentCommands: expect.arrayContaining([expect.objectContaining({ command: 'doctor', id: 'doc-1', via: 'loyalty-kiosk/k1/cmd/doctor', outcome: 'ok' })]),
+    });
   });
 
   it('takes a flood of doctors over the broker one at a time, from one check: the rest wait or are busy (#20 §6)', async () => {
     const topic = 'loyalty-kiosk/k1/cmd/doctor/result';
     const total = 20;
     const answers: Array<{ id: string; ok: boolean; result?: { checkedAt: number }; error?: string }> = [];
-    const onMessage = (at: string, payload: Buffer) => at === topic && answers.push(JSON.parse(payload.toString()));
+    // Results only: those that waited their turn said so first.
+    const onMessage = (at: string, payload: Buffer) => at === topic && 'ok' in JSON.parse(payload.toString()) && answers.push(JSON.parse(payload.toString()));
     observer.on('message', onMessage);
     await observer.subscribeAsync(topic, { qos: 1 });
     await Promise.all(Array.from({ length: total }, (_, index) => observer.publishAsync('loyalty-kiosk/k1/cmd/doctor', JSON.stringify({ id: `flood-${index}` }), { qos: 1 })));
@@ -192,6 +284,7 @@ describe('kiosk services on a fleet broker', () => {
       broker: null,
       kioskId: null,
       lastHealthAt: null,
+      recentCommands: expect.any(Array),
     });
   });
 

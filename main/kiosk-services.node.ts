@@ -32,6 +32,8 @@ import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { FrameOrigins } from './security/frame-origins.node.ts';
 import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
+import { keepHealthCounters, loadHealthCounters } from './loyalty/health-counters.node.ts';
+import { LastScan } from './scanner/last-scan.std.ts';
 import { startHeartbeatWatchdog, type HeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
 import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
 import { createSpeechHandlers, SpeechService } from './speech/speech-service.node.ts';
@@ -145,13 +147,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   const secretOrigin = secretOriginGuardFor(secrets, config, logger);
   void secretOrigin.reconcile();
   const connection = createPlatformConnection({ config, secrets, sandbox: demo.current, logger, secretsSettled: () => secretOrigin.settled() });
-  const health = new ServiceHealth({
-    probe: () => connection.client().listVouchers({ limit: 0 }),
-    onChange: (status) => events.emit('serviceStatus', status),
-    logger,
-    retryMs: options.serviceRetryMs,
-  });
-  void health.check();
+  const { health, counters } = startServiceHealth(options, foundation, connection);
   for (const react of Object.values(configReactions({ events, secretOrigin, demo, health, logger }))) config.onChange(react);
   const stopWatchingConfig = config.watchExternalChanges();
 
@@ -163,6 +159,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit), logger });
   const scannedHere = new ScannedHere();
   const scanner = startScanner(foundation, scannedHere);
+  const lastScan = new LastScan(() => scanner.status().lastScanAt);
   const { platformOrigin, frameOrigins } = kioskOrigins(options.dataDir, foundation, demo);
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
   const schedule = startScheduleService({
@@ -177,14 +174,14 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   const update = startUpdates(options, foundation, activity);
   // The console shows the fleet link, and the fleet sends the console's diagnostics: the link is read when asked.
   let fleet: FleetService | null = null;
-  const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null };
+  const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null, recentCommands: [] };
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, redemptions, speech, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
   const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
   const secretsSettled = () => secretOrigin.settled();
-  fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, diagnostics, activity, update, secretsSettled });
+  fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, lastScan, diagnostics, activity, schedule, update, secretsSettled });
 
   return {
     ...foundation,
@@ -210,6 +207,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
       speech.stop();
       redemptions.close();
       health.close();
+      await counters.stop();
       await scanner.close();
       await demo.close();
       await watchdog.stop();
@@ -217,6 +215,20 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
       dataDirLock.release();
     },
   };
+}
+
+/** Whether the platform serves: probed now and while idle, its counters carried across restarts. */
+function startServiceHealth(options: KioskServicesOptions, { events, logger }: Foundation, connection: PlatformConnection) {
+  const countersFile = path.join(options.dataDir, 'health-counters.json');
+  const health = new ServiceHealth({
+    probe: () => connection.client().listVouchers({ limit: 0 }),
+    onChange: (status) => events.emit('serviceStatus', status),
+    logger,
+    retryMs: options.serviceRetryMs,
+    counters: loadHealthCounters(countersFile, logger),
+  });
+  void health.check();
+  return { health, counters: keepHealthCounters(countersFile, health, logger) };
 }
 
 /**
@@ -329,6 +341,7 @@ function callHandlers(
     redemptions: RedemptionService;
     speech: SpeechService;
     scanner: ScannerService;
+    lastScan: LastScan;
     scannedHere: ScannedHere;
     platformOrigin: () => string | null;
     consoleSession: ConsoleSession;
@@ -341,7 +354,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, speech, scanner, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -373,6 +386,7 @@ function callHandlers(
       secretOrigin,
       connection,
       scanner,
+      lastScan,
       logSink,
       logger,
       host: hostOf(options, logger),

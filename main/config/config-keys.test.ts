@@ -30,6 +30,9 @@ const FLEET_KEYS = [
   'fleet.mqtt.url',
   'fleet.mqtt.username',
   'fleet.mqtt.topicPrefix',
+  'fleet.groups',
+  'fleet.homeAssistant.discovery',
+  'fleet.homeAssistant.prefix',
   'update.channel',
   'update.feedUrl',
   'update.window',
@@ -69,8 +72,24 @@ describe('config keys', () => {
   });
 
   it('default to no broker, the hostname as kiosk id and the loyalty-kiosk prefix', () => {
-    expect(KioskConfig.parse({}).fleet).toEqual({ kioskId: null, mqtt: { url: null, username: null, topicPrefix: 'loyalty-kiosk' } });
+    expect(KioskConfig.parse({}).fleet).toEqual({
+      kioskId: null,
+      groups: [],
+      mqtt: { url: null, username: null, topicPrefix: 'loyalty-kiosk' },
+      homeAssistant: { discovery: false, prefix: 'homeassistant' },
+    });
     expect(KioskConfig.safeParse({ fleet: { kioskId: 'a/b' } }).success).toBe(false);
+  });
+
+  it('keep "all" and "group" from kiosk ids, and take groups as single topic levels, each once', () => {
+    const fleet = (value: unknown) => KioskConfig.safeParse({ fleet: value }).success;
+    expect(fleet({ kioskId: 'all' })).toBe(false);
+    expect(fleet({ kioskId: 'group' })).toBe(false);
+    expect(fleet({ kioskId: 'store-0042' })).toBe(true);
+    expect(fleet({ groups: ['store-0042', 'region-north', 'pilot'] })).toBe(true);
+    expect(fleet({ groups: ['north/east'] })).toBe(false);
+    expect(fleet({ groups: ['+'] })).toBe(false);
+    expect(fleet({ groups: ['pilot', 'pilot'] })).toBe(false);
   });
 
   it('take an update feed over https (or on this computer), a window and weekday quiet hours', () => {

@@ -1,29 +1,47 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Logger } from '../logging/logger.std.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
-import { CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
+import type { CommandLog } from './command-log.std.ts';
+import { CommandRequest, type CommandAnswer, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
+import { reconnectWaitMs } from './reconnect-wait.std.ts';
+
+/** What a command may say before its result: that it waits (for idle, or its turn), and why. */
+export interface CommandProgress {
+  waiting(reason: string): void;
+}
 
 /** A command's work: its arguments are the request's fields; what it returns is the answer. */
-export type FleetCommandHandler = (request: Record<string, unknown>) => Promise<unknown>;
+export type FleetCommandHandler = (request: Record<string, unknown>, progress: CommandProgress) => Promise<unknown>;
+
+/** Publishes one retained message (empty: removes it); rejects when the broker refuses. */
+export type RetainedPublish = (topic: string, payload: string) => Promise<void>;
 
 export interface FleetClientOptions {
   url: string;
   username: string | null;
   password: string | null;
   /**
-   * Read again after a refused connect, for the next attempt: a password fixed in the keychain
-   * (`kioskctl secrets set mqtt-password`) is used without restarting the kiosk.
+   * Read again before every reconnect: a password changed in the keychain (the console, or
+   * `kioskctl secrets set mqtt-password`) is used on the very next try, without a restart.
    */
   readPassword?: () => Promise<string | null>;
   kioskId: string;
   topicPrefix: string;
+  /** fleet.groups: commands sent to each group's topic reach this kiosk too. */
+  groups?: readonly string[];
+  /** Run once the kiosk is online, at each connect: Home Assistant discovery publishes its configs here. */
+  onOnline?: (publish: RetainedPublish) => Promise<void>;
+  /** Where each command and its outcome is noted, for diagnostics. */
+  commandLog?: CommandLog;
   health: () => Promise<FleetHealth>;
   commands: Record<string, FleetCommandHandler>;
   logger: Logger;
   /** Default 60 s. */
   healthIntervalMs?: number;
-  /** First wait before reconnecting; doubled after each failed attempt up to 60 s. Default 1 s. */
+  /** The first reconnect's ceiling (reconnectWaitMs); doubled after each failed attempt up to 60 s. Default 10 s. */
   reconnectMs?: number;
+  /** In [0, 1): where in its window each reconnect falls (default Math.random). */
+  random?: () => number;
   /** The commands acted on, kept across restarts; default: in memory only. */
   memory?: CommandMemory;
   /** Epoch ms, for a command's `expiresAt`. */
@@ -48,30 +66,32 @@ export interface FleetClient {
   close(): Promise<void>;
 }
 
-const MAX_RECONNECT_MS = 60_000;
-
 /**
  * The kiosk's line to its fleet broker: a retained `online` status with a Last Will of `offline`,
- * health on a timer and on change, and commands answered with their correlation id.
+ * retained health on a timer and on change, and commands (its own, its groups', the whole
+ * fleet's) answered on its own result topics with their correlation id.
  *
  * Health goes out at QoS 0 and only while connected (`queueQoSZero: false`): mqtt.js would otherwise
  * queue every publish made offline. The latest health is published again on each connect, so the
  * backlog is at most one message by construction, however long the broker is away.
+ *
+ * Reconnects are the kiosk's own (mqtt.js's fixed-period timer is off): each waits a random time
+ * in a window that doubles (full jitter), and reads the password first.
  */
 export function startFleetClient(options: FleetClientOptions): FleetClient {
-  const topics = fleetTopics(options.topicPrefix, options.kioskId);
+  const topics = fleetTopics(options.topicPrefix, options.kioskId, options.groups);
   const logger = options.logger.child({ part: 'fleet' });
-  const baseReconnectMs = options.reconnectMs ?? 1_000;
   let state: FleetConnectionState = 'connecting';
   let lastError: string | null = null;
   let lastHealthAt: number | null = null;
 
-  const client: MqttClient = mqtt.connect(options.url, connectOptions(options, topics.status, baseReconnectMs));
+  const client: MqttClient = mqtt.connect(options.url, connectOptions(options));
+  const reconnects = jitteredReconnects(client, options);
   const answer = commandTaker({
     commands: options.commands,
     memory: options.memory ?? commandMemory(null, logger),
     now: options.now ?? Date.now,
-    publish: resultPublisher(client, topics, logger),
+    publish: resultPublisher(client, topics, logger, options.commandLog, options.now ?? Date.now),
   });
 
   const setState = (next: FleetConnectionState, error: string | null = lastError) => {
@@ -85,7 +105,8 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     if (!client.connected) return;
     try {
       const health = await options.health();
-      await client.publishAsync(topics.health, JSON.stringify(health), { qos: 0, retain: false });
+      // Retained: a dashboard that subscribes sees every kiosk at once; `at` tells how old it is.
+      await client.publishAsync(topics.health, JSON.stringify(health), { qos: 0, retain: true });
       lastHealthAt = Date.now();
     } catch (error) {
       logger.warn('fleet health not published', { error: String(error) });
@@ -93,7 +114,6 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   };
 
   client.on('connect', () => {
-    client.options.reconnectPeriod = baseReconnectMs;
     // Online once commands can reach the kiosk: a command sent the moment it says so is heard.
     void subscribeCommands(client, topics.commands).then((refusal) => (refusal === null ? announceOnline() : client.connected && setState('refused', refusal)));
   });
@@ -105,10 +125,11 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
       if (client.connected) setState('refused', `the broker refused the kiosk's status (check its ACL): ${String(error)}`);
     });
     void publishHealth();
+    const publishRetained: RetainedPublish = async (topic, payload) => void (await client.publishAsync(topic, payload, { qos: 1, retain: true }));
+    options.onOnline?.(publishRetained).catch((error: unknown) => logger.warn('fleet announcements not published', { error: String(error) }));
   }
-  // Backoff: each failed attempt doubles the wait mqtt.js takes before the next one.
+
   client.on('reconnect', () => {
-    client.options.reconnectPeriod = Math.min(MAX_RECONNECT_MS, (client.options.reconnectPeriod ?? baseReconnectMs) * 2);
     if (state !== 'refused') setState('connecting');
   });
   client.on('close', () => {
@@ -117,10 +138,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   client.on('error', (error) => {
     const code = (error as { code?: number }).code;
     // CONNACK 4/5 (v3.1.1) and 134/135 (v5): bad credentials or not authorized.
-    if (code === 4 || code === 5 || code === 134 || code === 135) {
-      setState('refused', `the broker refused the kiosk: ${error.message}`);
-      void rereadPassword();
-    }
+    if (code === 4 || code === 5 || code === 134 || code === 135) setState('refused', `the broker refused the kiosk: ${error.message}`);
     else setState(state === 'online' ? 'offline' : state, error.message);
   });
   client.on('message', (topic, payload, packet) => {
@@ -128,13 +146,8 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     if (name === null) return;
     // A broker that ignores retain handling still marks what it replays from its store.
     if (packet.retain) logger.warn('a retained fleet command was ignored: clear it on the broker', { command: name });
-    else void answer(name, payload);
+    else void answer(name, payload, topic);
   });
-
-  async function rereadPassword() {
-    const password = await options.readPassword?.().catch(() => undefined);
-    if (password !== undefined) client.options.password = password ?? undefined;
-  }
 
   const timer = setInterval(() => void publishHealth(), options.healthIntervalMs ?? 60_000);
   timer.unref();
@@ -143,6 +156,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     state: () => ({ state, lastError, lastHealthAt }),
     publishHealth,
     async close() {
+      reconnects.stop();
       clearInterval(timer);
       if (client.connected) await client.publishAsync(topics.status, 'offline', { qos: 1, retain: true }).catch(() => undefined);
       await client.endAsync();
@@ -152,48 +166,88 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
 }
 
 /**
- * Subscribes to the kiosk's commands: why the broker refused, or null. Retain handling 2: a
- * retained command (left on the broker by mistake or by malice) is never delivered.
+ * Reconnects after each lost or failed connection, one at a time: after a wait drawn in a window
+ * that doubles with each failed try (reconnectWaitMs), with the password as stored now.
  */
-async function subscribeCommands(client: MqttClient, topic: string): Promise<string | null> {
+function jitteredReconnects(client: MqttClient, options: Pick<FleetClientOptions, 'reconnectMs' | 'random' | 'readPassword'>) {
+  const baseMs = options.reconnectMs ?? 10_000;
+  const random = options.random ?? Math.random;
+  let failedAttempts = 0;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  const rereadPassword = async () => {
+    const password = await options.readPassword?.().catch(() => undefined);
+    if (password !== undefined) client.options.password = password ?? undefined;
+  };
+  client.on('connect', () => (failedAttempts = 0));
+  client.on('close', () => {
+    if (stopped || retry) return;
+    retry = setTimeout(async () => {
+      await rereadPassword();
+      retry = undefined;
+      if (!stopped) client.reconnect();
+    }, reconnectWaitMs(failedAttempts++, baseMs, random));
+  });
+  return {
+    stop() {
+      stopped = true;
+      clearTimeout(retry);
+    },
+  };
+}
+
+/**
+ * Subscribes to the kiosk's commands (its own, its groups', the fleet's): why the broker refused,
+ * or null. Retain handling 2: a retained command (left on the broker by mistake or by malice) is
+ * never delivered. (Mosquitto grants a subscription its ACL does not let through, and delivers
+ * nothing on it: a group the ACL leaves out shows as kiosks that do not answer.)
+ */
+async function subscribeCommands(client: MqttClient, commandTopics: string[]): Promise<string | null> {
   try {
-    const granted = await client.subscribeAsync(topic, { qos: 1, rh: 2 });
+    const granted = await client.subscribeAsync(commandTopics, { qos: 1, rh: 2 });
     return granted.some(({ qos }) => qos >= 128) ? 'the broker refused the command subscription (check its ACL)' : null;
   } catch (error) {
     return `the broker refused the command subscription: ${String(error)}`;
   }
 }
 
-/** How mqtt.js connects: the Last Will, no offline queue for QoS 0, reconnects that start at `reconnectMs`. */
-function connectOptions(options: FleetClientOptions, statusTopic: string, reconnectMs: number): IClientOptions {
+/** How mqtt.js connects: the Last Will, no offline queue for QoS 0, and no reconnects of its own. */
+function connectOptions(options: FleetClientOptions): IClientOptions {
   return {
     username: options.username ?? undefined,
     password: options.password ?? undefined,
     clientId: `${options.topicPrefix}-${options.kioskId}`,
     protocolVersion: 5,
     clean: true,
-    reconnectPeriod: reconnectMs,
+    reconnectPeriod: 0,
     connectTimeout: 10_000,
     queueQoSZero: false,
-    // A refused password may be fixed in the keychain meanwhile (readPassword); the backoff keeps the tries rare.
-    reconnectOnConnackError: true,
-    will: { topic: statusTopic, payload: Buffer.from('offline'), qos: 1, retain: true },
+    will: { topic: fleetTopics(options.topicPrefix, options.kioskId).status, payload: Buffer.from('offline'), qos: 1, retain: true },
   };
 }
 
-/** Publishes a command's answer on its result topic, and logs its outcome (never its payload). */
-function resultPublisher(client: MqttClient, topics: ReturnType<typeof fleetTopics>, logger: Logger) {
-  return async (name: string, result: CommandResult) => {
-    logger.info('fleet command', { command: name, id: result.id, ok: result.ok, ...(result.replayed ? { replayed: true } : {}) });
-    await client.publishAsync(topics.result(name), JSON.stringify(result), { qos: 1 }).catch((error: unknown) => {
+/** Publishes a command's answers on its result topic, and notes each outcome (never its payload). */
+function resultPublisher(client: MqttClient, topics: ReturnType<typeof fleetTopics>, logger: Logger, log: CommandLog | undefined, now: () => number) {
+  return async (name: string, answer: CommandAnswer, via: string) => {
+    const outcome = 'state' in answer ? { waiting: answer.reason } : { ok: answer.ok, ...(answer.replayed ? { replayed: true as const } : {}) };
+    logger.info('fleet command', { command: name, id: answer.id, via, ...outcome });
+    log?.add({ at: now(), command: name, id: answer.id, via, outcome: outcomeOf(answer) });
+    await client.publishAsync(topics.result(name), JSON.stringify(answer), { qos: 1 }).catch((error: unknown) => {
       logger.warn('fleet command result not published', { command: name, error: String(error) });
     });
   };
 }
 
+/** A command's outcome in a few words: `ok`, `waiting: …`, or its error; `(replayed)` when answered from memory. */
+function outcomeOf(answer: CommandAnswer): string {
+  const words = 'state' in answer ? `waiting: ${answer.reason}` : answer.ok ? 'ok' : answer.error;
+  return 'replayed' in answer && answer.replayed ? `${words} (replayed)` : words;
+}
+
 /**
  * Takes the broker's commands: each is checked at once (malformed, expired, seen before, too many
- * waiting) and answered there, or run in turn, one at a time, and answered when done.
+ * waiting) and answered there, or run in turn, one at a time, and answered when done. One that
+ * must wait its turn says so at once.
  */
 function commandTaker({
   commands,
@@ -204,26 +258,28 @@ function commandTaker({
   commands: Record<string, FleetCommandHandler>;
   memory: CommandMemory;
   now: () => number;
-  publish: (name: string, result: CommandResult) => Promise<void>;
+  publish: (name: string, answer: CommandAnswer, via: string) => Promise<void>;
 }) {
   let turn: Promise<void> = Promise.resolve();
   /** Commands taken and not yet answered: the one running and those waiting their turn. */
   let taken = 0;
-  return async (name: string, payload: Buffer) => {
+  return async (name: string, payload: Buffer, via: string) => {
     const request = readRequest(commands, name, payload, now());
-    if (!request.ok) return publish(name, request.result);
+    if (!request.ok) return publish(name, request.result, via);
     const { id } = request;
     const recalled = memory.recall(name, id);
-    if (recalled) return publish(name, recalled);
-    if (taken > MAX_WAITING_COMMANDS) return publish(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' });
+    if (recalled) return publish(name, recalled, via);
+    if (taken > MAX_WAITING_COMMANDS) return publish(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' }, via);
     memory.started(name, id);
+    if (taken > 0) void publish(name, { id, state: 'waiting', reason: 'behind another command' }, via);
     taken += 1;
+    const progress: CommandProgress = { waiting: (reason) => void publish(name, { id, state: 'waiting', reason }, via) };
     const run = turn.then(async () => {
       // It may have waited its turn past its expiry.
-      const result = isExpired(request.fields, now()) ? expired(id) : await runCommand(request.handler, id, request.fields);
+      const result = isExpired(request.fields, now()) ? expired(id) : await runCommand(request.handler, id, request.fields, progress);
       taken -= 1;
       memory.finished(name, id, result);
-      await publish(name, result);
+      await publish(name, result, via);
     });
     turn = run.catch(() => undefined);
     await run;
@@ -259,9 +315,9 @@ function readRequest(commands: Record<string, FleetCommandHandler>, name: string
 }
 
 /** One command, never thrown: a failing command is an error answer. */
-async function runCommand(handler: FleetCommandHandler, id: string, fields: Record<string, unknown>): Promise<CommandResult> {
+async function runCommand(handler: FleetCommandHandler, id: string, fields: Record<string, unknown>, progress: CommandProgress): Promise<CommandResult> {
   try {
-    return { id, ok: true, result: await handler(fields) };
+    return { id, ok: true, result: await handler(fields, progress) };
   } catch (error) {
     return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }

@@ -12,6 +12,7 @@ import { until } from '../../test/support/until.std.ts';
 import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands, type FleetCommandOptions } from './fleet-commands.node.ts';
 import { commandMemory } from './command-memory.node.ts';
+import { CommandLog } from './command-log.std.ts';
 import { FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
@@ -45,6 +46,13 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 
 const PREFIX = 'loyalty-kiosk';
 const HEALTH: FleetHealth = {
+  at: 1_700_000_000_000,
+  kioskId: 'k1',
+  shop: null,
+  groups: [],
+  settings: '0123456789ab',
+  asleep: false,
+  countersSince: 1_690_000_000_000,
   version: '1.2.3',
   mode: 'demo',
   platform: { available: true, checkedAt: 1_700_000_000_000 },
@@ -79,9 +87,11 @@ const clients: FleetClient[] = [];
 
 beforeAll(async () => {
   broker = await startMosquitto({
-    users: { kiosk: 'kiosk-pw', kiosk2: 'kiosk2-pw', fleet: 'fleet-pw' },
-    // What a fleet must set: each kiosk reads and writes its own topics only.
+    users: { kiosk: 'kiosk-pw', kiosk2: 'kiosk2-pw', fleet: 'fleet-pw', k5: 'k5-pw', k6: 'k6-pw' },
+    // What a fleet must set: each kiosk reads and writes its own topics only (kiosk and kiosk2 as
+    // before groups; k5 and k6 by the README's patterns, which add group and fleet-wide commands).
     acl: { kiosk: [`${PREFIX}/k1/#`], kiosk2: [`${PREFIX}/k2/#`], fleet: [`${PREFIX}/#`] },
+    patterns: [`readwrite ${PREFIX}/%u/#`, `read ${PREFIX}/all/cmd/+`, `read ${PREFIX}/group/+/cmd/+`],
   });
   observer = await connectObserver();
 });
@@ -159,6 +169,24 @@ async function holdingLink(brokerPort: number) {
 /** Every command name sent to the kiosk, so a test can check that each one round-tripped. */
 const sentCommands = new Set<string>();
 
+/** The first `count` answers `kiosk` publishes for command id `id`, in order; subscribed when this returns. */
+async function answersTo(name: string, id: string, count: number, kioskId = 'k1') {
+  const topic = `${PREFIX}/${kioskId}/cmd/${name}/result`;
+  const seen: unknown[] = [];
+  const all = new Promise<unknown[]>((resolve) => {
+    const onMessage = (received: string, payload: Buffer) => {
+      if (received !== topic || (JSON.parse(payload.toString()) as { id: unknown }).id !== id) return;
+      seen.push(JSON.parse(payload.toString()));
+      if (seen.length < count) return;
+      observer.off('message', onMessage);
+      resolve(seen);
+    };
+    observer.on('message', onMessage);
+  });
+  await observer.subscribeAsync(topic, { qos: 1 });
+  return { all };
+}
+
 /** Sends a command as the fleet would and returns its answer. */
 async function command(name: string, payload: string) {
   sentCommands.add(name);
@@ -169,7 +197,9 @@ async function command(name: string, payload: string) {
       return null;
     }
   })();
-  const answer = await nextMessage(`${PREFIX}/k1/cmd/${name}/result`, (text) => (JSON.parse(text) as { id: unknown }).id === id, () =>
+  // Its result, past any "waiting" said before it.
+  const isResult = (text: string) => (JSON.parse(text) as { id: unknown }).id === id && 'ok' in JSON.parse(text);
+  const answer = await nextMessage(`${PREFIX}/k1/cmd/${name}/result`, isResult, () =>
     observer.publishAsync(`${PREFIX}/k1/cmd/${name}`, payload, { qos: 1 }),
   );
   return JSON.parse(answer) as { id: string | null; ok: boolean; result?: unknown; error?: string };
@@ -408,11 +438,13 @@ describe('fleet client against a real Mosquitto', () => {
     await until(() => client.state().state === 'online');
     const total = 1 + MAX_WAITING_COMMANDS + 3;
     const answers = new Map<string, { ok: boolean; error?: string }>();
+    const waiting = new Set<string>();
     const all = new Promise<void>((resolve) => {
       const topic = `${PREFIX}/k1/cmd/diagnostics/result`;
       const onMessage = (received: string, payload: Buffer) => {
         if (received !== topic) return;
-        const answer = JSON.parse(payload.toString()) as { id: string; ok: boolean; error?: string };
+        const answer = JSON.parse(payload.toString()) as { id: string; ok: boolean; error?: string; state?: 'waiting' };
+        if (answer.state === 'waiting') return void waiting.add(answer.id);
         answers.set(answer.id, answer);
         if (answers.size < total) return;
         observer.off('message', onMessage);
@@ -425,6 +457,8 @@ describe('fleet client against a real Mosquitto', () => {
     // One runs, MAX_WAITING wait their turn, the rest are turned away at once.
     await until(() => answers.size === total - 1 - MAX_WAITING_COMMANDS);
     expect([...answers.values()].every((answer) => !answer.ok && /^busy/.test(answer.error!))).toBe(true);
+    // Those in the queue said at once that they wait their turn.
+    await until(() => waiting.size === MAX_WAITING_COMMANDS);
     release();
     await all;
     await observer.unsubscribeAsync(`${PREFIX}/k1/cmd/diagnostics/result`);
@@ -461,7 +495,13 @@ describe('fleet client against a real Mosquitto', () => {
     });
     await until(() => client.state().state === 'online');
 
-    expect(await command(name, '{"id":"busy"}')).toMatchObject({ id: 'busy', ok: false, error: expect.stringMatching(/busy/) });
+    // Said at once: it waits for idle; then, the visit going on, its error.
+    const busy = await answersTo(name, 'busy', 2);
+    await observer.publishAsync(`${PREFIX}/k1/cmd/${name}`, '{"id":"busy"}', { qos: 1 });
+    expect(await busy.all).toEqual([
+      { id: 'busy', state: 'waiting', reason: expect.stringMatching(/visit/) },
+      { id: 'busy', ok: false, error: expect.stringMatching(/busy/) },
+    ]);
     expect(done[name]).toBe(0);
     expect(await command(name, '{"id":"forced","force":true}')).toMatchObject({ id: 'forced', ok: true, result: { [name]: 'scheduled' } });
     await until(() => done[name] === 1);
@@ -485,6 +525,35 @@ describe('fleet client against a real Mosquitto', () => {
       await client.close();
       link.close();
     }
+  });
+
+  it('takes commands sent to each of its groups and to the whole fleet, and answers each on its own result topic (#23)', async () => {
+    const logs = { k5: new CommandLog(), k6: new CommandLog() };
+    const member = (kioskId: 'k5' | 'k6', groups: string[]) =>
+      kiosk({ username: kioskId, password: `${kioskId}-pw`, kioskId, groups, commands: commandsWith(), commandLog: logs[kioskId] });
+    const [north, south] = [member('k5', ['north', 'pilot']), member('k6', ['south'])];
+    await until(() => north.state().state === 'online' && south.state().state === 'online');
+    expect(north.state().lastError).toBeNull();
+
+    const northAnswers = await answersTo('diagnostics', 'to-north', 1, 'k5');
+    await observer.publishAsync(`${PREFIX}/group/north/cmd/diagnostics`, '{"id":"to-north"}', { qos: 1 });
+    expect(await northAnswers.all).toEqual([{ id: 'to-north', ok: true, result: {} }]);
+    const everyone = await Promise.all(['k5', 'k6'].map((kioskId) => answersTo('diagnostics', 'to-all', 1, kioskId)));
+    await observer.publishAsync(`${PREFIX}/all/cmd/diagnostics`, '{"id":"to-all"}', { qos: 1 });
+    for (const answers of everyone) expect(await answers.all).toEqual([{ id: 'to-all', ok: true, result: {} }]);
+    // The south kiosk heard the fleet-wide command and not the north group's: its log has the one.
+    expect(logs.k6.recent().map(({ id, via }) => [id, via])).toEqual([['to-all', `${PREFIX}/all/cmd/diagnostics`]]);
+    expect(logs.k5.recent().map(({ id, via, outcome }) => [id, via, outcome])).toEqual([
+      ['to-north', `${PREFIX}/group/north/cmd/diagnostics`, 'ok'],
+      ['to-all', `${PREFIX}/all/cmd/diagnostics`, 'ok'],
+    ]);
+  });
+
+  it('stays online on a broker whose ACL predates groups, and answers on its own topic as before (#23)', async () => {
+    const client = kiosk({ groups: ['north'], commands: commandsWith() });
+    await until(() => client.state().state === 'online');
+    expect(client.state().lastError).toBeNull();
+    expect(await command('diagnostics', '{"id":"own-topic"}')).toMatchObject({ id: 'own-topic', ok: true });
   });
 
   it('says so when the broker\'s ACL keeps it from its own topics', async () => {
@@ -523,7 +592,7 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await nextMessage(`${PREFIX}/k1/status`, (text) => text === 'online')).toBe('online');
   });
 
-  it('backs off between reconnects, doubling each wait, instead of retrying at a fixed pace', async () => {
+  it('backs off between reconnects in windows that double, each wait drawn at random within its window (#23)', async () => {
     // A "broker" that takes each connection and hangs up at once: every attempt fails, and is counted.
     const attempts: number[] = [];
     const server = net.createServer((socket) => {
@@ -531,18 +600,34 @@ describe('fleet client against a real Mosquitto', () => {
       socket.destroy();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // Each wait at the top of its window: 40, 80, 160, 320 ms after the first attempt's failure.
+    const draws: number[] = [];
+    const random = () => (draws.push(draws.length), 0.999_999);
     try {
-      kiosk({ url: `mqtt://127.0.0.1:${(server.address() as net.AddressInfo).port}`, reconnectMs: 50 });
-      await new Promise((resolve) => setTimeout(resolve, 1_700));
-      // 50 ms fixed would be ~30 attempts; doubling from 50 ms is 1 + 50 + 100 + 200 + 400 + 800 ms: 6 at most.
-      expect(attempts.length).toBeGreaterThanOrEqual(4);
-      expect(attempts.length).toBeLessThanOrEqual(6);
+      kiosk({ url: `mqtt://127.0.0.1:${(server.address() as net.AddressInfo).port}`, reconnectMs: 40, random });
+      await until(() => attempts.length === 5, { timeoutMs: 10_000, failure: 'the kiosk stopped trying' });
       const gaps = attempts.slice(1).map((at, index) => at - attempts[index]!);
-      // Loose on purpose (a loaded machine delays timers): the last wait is several times the first.
-      expect(gaps.at(-1)!).toBeGreaterThan(3 * gaps[0]!);
+      // Timers never fire early; a loaded machine may fire them late, so only the floors are sure.
+      gaps.forEach((gap, index) => expect(gap).toBeGreaterThanOrEqual(40 * 2 ** index - 5));
+      expect(draws.length).toBeGreaterThanOrEqual(4);
     } finally {
       server.close();
     }
+  });
+
+  it('reads the password again before every reconnect: one changed while online is used on the very next try (#23)', async () => {
+    let stored = 'kiosk-pw';
+    let reads = 0;
+    const client = kiosk({ readPassword: async () => ((reads += 1), stored), reconnectMs: 50 });
+    await until(() => client.state().state === 'online');
+    stored = 'wrong';
+    await broker.restart();
+    // Never a refusal seen before: the first try after the broker came back already used the new password.
+    await until(() => client.state().state === 'refused', { timeoutMs: 10_000, failure: 'the new password was not used' });
+    expect(reads).toBeGreaterThanOrEqual(1);
+    stored = 'kiosk-pw';
+    await until(() => client.state().state === 'online', { timeoutMs: 10_000, failure: 'the fixed password was not used' });
+    await until(() => observer.connected, { timeoutMs: 10_000, failure: 'the observer did not reconnect' });
   });
 
   it('keeps at most its latest health while the broker is away', async () => {
@@ -554,14 +639,15 @@ describe('fleet client against a real Mosquitto', () => {
     observer.on('message', (topic, payload) => topic === `${PREFIX}/k1/health` && seen.push(JSON.parse(payload.toString()).uptimeSeconds));
     await broker.down();
     await until(() => client.state().state !== 'online');
+    seen.length = 0;
     for (let i = 0; i < 50; i += 1) await client.publishHealth();
     await broker.restart();
     await until(() => client.state().state === 'online' && observer.connected);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    // Health built twice, at each connect: none of the 50 asked for offline was built or queued, and
-    // the fleet saw at most that one (it may resubscribe after the kiosk published).
+    // Retained: the fleet has the kiosk's health as soon as it is back, live or from the broker's store.
+    await until(() => seen.includes(2), { failure: 'the health made at reconnect never reached the fleet' });
+    // Health built twice, at each connect: none of the 50 asked for offline was built or queued.
     expect(sent).toBe(2);
-    expect(seen.length).toBeLessThanOrEqual(1);
+    expect(seen.every((uptime) => uptime === 2)).toBe(true);
   });
 
   // Last in the file: every command the kiosk knows was sent over the broker and answered above.

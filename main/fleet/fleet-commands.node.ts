@@ -12,7 +12,7 @@ export interface FleetCommandOptions {
   /** The redacted diagnostics, as the console exports them. */
   diagnostics: () => Promise<unknown>;
   /** Restart and reload wait for its idle moment: the attract screen, and no voucher lock; screenshot needs the attract screen. */
-  activity: Pick<KioskActivity, 'whenIdle' | 'screen' | 'onChange'>;
+  activity: Pick<KioskActivity, 'whenIdle' | 'isIdle' | 'screen' | 'onChange'>;
   restart: () => void;
   /** Absent where the host cannot reload without a restart: the command answers `unsupported`. */
   reload?: () => void;
@@ -32,9 +32,13 @@ export interface FleetCommandOptions {
 /** The commands a fleet broker may send this kiosk; each returns its answer or throws a plain-words error. */
 export function fleetCommands(options: FleetCommandOptions): Record<FleetCommandName, FleetCommandHandler> {
   const { config, logger, update } = options;
-  const whenIdle = (action: string, run: () => void) => async (request: Record<string, unknown>) => {
+  const whenIdle = (action: string, run: () => void): FleetCommandHandler => async (request, progress) => {
     const { force } = RestartArgs.parse(request);
-    if (!force) await waitForIdle(options);
+    if (!force && !options.activity.isIdle()) {
+      // The fleet hears at once that it was taken, not only when the visit ends.
+      progress.waiting('a visit, the console or a voucher lock is on: it runs once the kiosk is idle');
+      await waitForIdle(options);
+    }
     logger.info(`${action} requested by the fleet`, { force });
     // After the answer is on its way: a restart ends this process.
     setImmediate(() => {

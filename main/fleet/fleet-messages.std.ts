@@ -9,15 +9,28 @@ import { UpdateState } from '../../common/update-state.std.ts';
  */
 export const FleetHealth = z
   .object({
+    /** When this health was made (epoch ms): retained health that is old tells of a kiosk gone quiet. */
+    at: z.number().int(),
+    kioskId: z.string(),
+    /** api.shopUuid; null in demo mode or before it is set. */
+    shop: z.string().nullable(),
+    /** fleet.groups, from provisioning. */
+    groups: z.array(z.string()),
+    /** A short hash of the settings in force (the PIN hash left out): kiosks that differ stand out. */
+    settings: z.string(),
+    /** Quiet hours: the screen is black and the scanner closed until a touch or the hours end. */
+    asleep: z.boolean(),
+    /** Since when `platformErrors` and `outOfServiceMinutes` count (epoch ms); they survive restarts. */
+    countersSince: z.number().int(),
     version: z.string(),
     mode: z.enum(['demo', 'connected']),
     /** The platform as the kiosk last found it (ServiceHealth). */
     platform: ServiceStatus,
     /** The platform's last probe: its answer time in ms (null: no answer) and when (epoch ms); null before the first. */
     platformProbe: z.object({ latencyMs: z.number().int().min(0).nullable(), at: z.number().int() }).strict().nullable(),
-    /** Failed platform calls since start, by `kind[:httpStatus[:platformCode]]`, e.g. `{"conflict:409:80005": 2}`. */
+    /** Failed platform calls since `countersSince`, by `kind[:httpStatus[:platformCode]]`, e.g. `{"conflict:409:80005": 2}`. */
     platformErrors: z.record(z.string(), z.number().int().min(1)),
-    /** Minutes the kiosk showed "out of service" since start (one decimal), the current outage included. */
+    /** Minutes the kiosk showed "out of service" since `countersSince` (one decimal), the current outage included. */
     outOfServiceMinutes: z.number().min(0),
     /** What the screens show: `visit` (a shopper), `console` (a manager), `attract`, or `none` reported yet. */
     screen: z.union([KioskScreen, z.literal('none')]),
@@ -67,19 +80,46 @@ export const CommandResult = z.discriminatedUnion('ok', [
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 
-/** The topics of one kiosk: `<prefix>/<kioskId>/…`. */
-export function fleetTopics(prefix: string, kioskId: string) {
+/**
+ * Said at once, on the same result topic, by a command that cannot run yet (a visit is on, or it
+ * waits behind another command); its result follows when it has run.
+ */
+export const CommandWaiting = z.strictObject({ id: z.string(), state: z.literal('waiting'), reason: z.string() });
+export type CommandWaiting = z.infer<typeof CommandWaiting>;
+
+/** Anything a kiosk publishes on a result topic. */
+export const CommandAnswer = z.union([CommandResult, CommandWaiting]);
+export type CommandAnswer = z.infer<typeof CommandAnswer>;
+
+/** The topics of one kiosk: `<prefix>/<kioskId>/…`, and the group and fleet-wide ones it takes commands on. */
+export function fleetTopics(prefix: string, kioskId: string, groups: readonly string[] = []) {
   const base = `${prefix}/${kioskId}`;
+  /** Where commands come from: the kiosk's own topic, each of its groups', and the whole fleet's. */
+  const commandBases = [base, ...groups.map((group) => `${prefix}/group/${group}`), `${prefix}/all`];
   return {
     base,
     status: `${base}/status`,
     health: `${base}/health`,
-    commands: `${base}/cmd/+`,
+    commands: commandBases.map((commandBase) => `${commandBase}/cmd/+`),
     result: (name: string) => `${base}/cmd/${name}/result`,
     /** The command a topic names, or null for a topic that is none (a result, another level). */
     commandOf: (topic: string) => {
-      const match = topic.startsWith(`${base}/cmd/`) ? topic.slice(base.length + 5) : null;
-      return match && !match.includes('/') ? match : null;
+      const commandBase = commandBases.find((candidate) => topic.startsWith(`${candidate}/cmd/`));
+      const name = commandBase === undefined ? null : topic.slice(commandBase.length + 5);
+      return name && !name.includes('/') ? name : null;
     },
+  };
+}
+
+/** The topics an operator reads and writes for the whole fleet under one prefix. */
+export function fleetWideTopics(prefix: string) {
+  return {
+    statuses: `${prefix}/+/status`,
+    healths: `${prefix}/+/health`,
+    results: (name: string) => `${prefix}/+/cmd/${name}/result`,
+    /** The kiosk a `<prefix>/<kioskId>/…` topic is about, or null. */
+    kioskOf: (topic: string) => (topic.startsWith(`${prefix}/`) ? (topic.slice(prefix.length + 1).split('/')[0] ?? null) : null),
+    command: (target: { kioskId: string } | { group: string } | 'all', name: string) =>
+      target === 'all' ? `${prefix}/all/cmd/${name}` : 'group' in target ? `${prefix}/group/${target.group}/cmd/${name}` : `${prefix}/${target.kioskId}/cmd/${name}`,
   };
 }

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,9 +16,14 @@ import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
+import { CommandLog } from './command-log.std.ts';
+import { discoveryPublisher } from './discovery-publisher.node.ts';
+import { discoveryMessages } from './home-assistant.std.ts';
 import type { FleetHealth } from './fleet-messages.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
+import type { LastScan } from '../scanner/last-scan.std.ts';
+import type { ScheduleService } from '../schedule/schedule-service.node.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
 
 export interface FleetServiceParts {
@@ -31,6 +37,10 @@ export interface FleetServiceParts {
   logSink: FileLogSink;
   health: ServiceHealth;
   scanner: ScannerService;
+  /** The last scan from any scanner. */
+  lastScan: Pick<LastScan, 'latest'>;
+  /** Quiet hours: whether the kiosk sleeps now. */
+  schedule: Pick<ScheduleService, 'asleep'>;
   /** The console's diagnostics report (redacted as the log was written). */
   diagnostics: () => Promise<unknown>;
   /** Whether a shopper, a manager or a voucher lock would be cut short. */
@@ -67,6 +77,9 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   });
   const health = () => fleetHealth(parts, startedAt);
   const memory = commandMemory(path.join(parts.dataDir, 'fleet-commands.json'), logger);
+  const commandLog = new CommandLog();
+  const publishDiscovery = discoveryPublisher(path.join(parts.dataDir, 'fleet-discovery.json'), logger);
+  const link: FleetLink = { parts, health, commands, memory, commandLog, publishDiscovery };
 
   let client: FleetClient | null = null;
   let applied = '';
@@ -78,7 +91,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
     applied = key;
     switching = switching.then(async () => {
       await client?.close();
-      client = current.fleet.mqtt.url ? await connect(current, parts, health, commands, memory) : null;
+      client = current.fleet.mqtt.url ? await connect(current, link) : null;
     });
   };
   apply(config.get());
@@ -91,7 +104,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const stopFollowingScreens = parts.activity.onChange(() => void client?.publishHealth());
 
   return {
-    status: () => connectionStatus(config.get(), client),
+    status: () => ({ ...connectionStatus(config.get(), client), recentCommands: commandLog.recent() }),
     async close() {
       stopWatching();
       stopListening();
@@ -104,7 +117,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   };
 }
 
-function connectionStatus(current: KioskConfig, client: FleetClient | null): FleetConnection {
+function connectionStatus(current: KioskConfig, client: FleetClient | null): Omit<FleetConnection, 'recentCommands'> {
   const { url } = current.fleet.mqtt;
   const { state, lastError, lastHealthAt } = client?.state() ?? { state: 'off', lastError: null, lastHealthAt: null };
   return {
@@ -119,14 +132,20 @@ function connectionStatus(current: KioskConfig, client: FleetClient | null): Fle
 
 const kioskIdOf = (current: KioskConfig) => current.fleet.kioskId ?? os.hostname();
 
-async function connect(
-  current: KioskConfig,
-  parts: FleetServiceParts,
-  health: () => Promise<FleetHealth>,
-  commands: ReturnType<typeof fleetCommands>,
-  memory: CommandMemory,
-): Promise<FleetClient> {
+/** What every fleet client of this kiosk shares, whichever broker it connects to. */
+interface FleetLink {
+  parts: FleetServiceParts;
+  health: () => Promise<FleetHealth>;
+  commands: ReturnType<typeof fleetCommands>;
+  memory: CommandMemory;
+  commandLog: CommandLog;
+  publishDiscovery: ReturnType<typeof discoveryPublisher>;
+}
+
+async function connect(current: KioskConfig, { parts, health, commands, memory, commandLog, publishDiscovery }: FleetLink): Promise<FleetClient> {
   const broker = originOf(current.fleet.mqtt.url);
+  const { kioskId, topicPrefix, homeAssistant } = { ...current.fleet, kioskId: kioskIdOf(current), topicPrefix: current.fleet.mqtt.topicPrefix };
+  const discovery = homeAssistant.discovery ? discoveryMessages({ discoveryPrefix: homeAssistant.prefix, topicPrefix, kioskId, version: parts.version }) : [];
   // Once the secrets follow this config: a password stored for another broker is never read for this one.
   const lookUpPassword = async () => {
     await parts.secretsSettled();
@@ -141,11 +160,14 @@ async function connect(
       username: current.fleet.mqtt.username,
       password,
       readPassword: async () => (await lookUpPassword()).password,
-      kioskId: kioskIdOf(current),
-      topicPrefix: current.fleet.mqtt.topicPrefix,
+      kioskId,
+      topicPrefix,
+      groups: current.fleet.groups,
+      onOnline: (publish) => publishDiscovery(discovery, publish),
       health,
       commands,
       memory,
+      commandLog,
       logger: parts.logger,
     });
   const { password, needed } = await lookUpPassword();
@@ -191,27 +213,45 @@ function waitForPassword(
 }
 
 /** What health is built from. */
-export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'logSink' | 'dataDir' | 'update'>;
+export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'lastScan' | 'schedule' | 'logSink' | 'dataDir' | 'update'>;
 
 /** The kiosk's state for the fleet: no shopper data, no scan value, no secret. Exported for the bench. */
 export async function fleetHealth(parts: HealthParts, startedAt: number): Promise<FleetHealth> {
   const scanner = parts.scanner.status();
+  const current = parts.config.get();
+  const counters = parts.health.counters();
   return {
+    at: Date.now(),
+    kioskId: kioskIdOf(current),
+    shop: current.api.shopUuid,
+    groups: current.fleet.groups,
+    settings: settingsFingerprint(current),
+    asleep: parts.schedule.asleep(),
+    countersSince: counters.since,
     version: parts.version,
     mode: parts.config.isDemo() ? 'demo' : 'connected',
     platform: parts.health.status(),
     platformProbe: parts.health.lastProbe(),
-    platformErrors: parts.health.errorCounts(),
-    outOfServiceMinutes: Math.round(parts.health.outOfServiceMs() / 6_000) / 10,
+    platformErrors: counters.errors,
+    outOfServiceMinutes: Math.round(counters.outOfServiceMs / 6_000) / 10,
     screen: parts.activity.screen(),
     locksHeld: parts.activity.locksHeld(),
-    scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: scanner.lastScanAt ?? null },
+    scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: parts.lastScan.latest()?.at ?? null },
     logLinesDropped: parts.logSink.drops().droppedLines,
     freeDiskBytes: await freeDiskBytes(parts.dataDir),
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     channel: parts.config.get().update.channel,
     update: parts.update.state(),
   };
+}
+
+/**
+ * Twelve hex digits of a hash of the settings in force, the same on every kiosk set alike. The PIN
+ * hash is left out: a hash of few digits could be guessed back from it.
+ */
+export function settingsFingerprint(current: KioskConfig): string {
+  const { pinHash: _pinHash, ...manager } = current.manager;
+  return crypto.createHash('sha256').update(JSON.stringify({ ...current, manager })).digest('hex').slice(0, 12);
 }
 
 async function freeDiskBytes(dir: string): Promise<number | null> {

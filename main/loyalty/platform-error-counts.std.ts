@@ -4,11 +4,16 @@ import { LoyaltyError } from './errors.std.ts';
 const MAX_KEYS = 50;
 
 /**
- * How often platform calls failed since start, by `kind`, HTTP status and platform error code
+ * How often platform calls failed since the counts began, by `kind`, HTTP status and platform error code
  * (`conflict:409:80005`, `network`): counts only, never a message, so no shopper data can ride along.
  */
 export class PlatformErrorCounts {
-  readonly #counts = new Map<string, number>();
+  readonly #counts: Map<string, number>;
+
+  /** `carried`: the counts of earlier runs, to go on from. */
+  constructor(carried: Record<string, number> = {}) {
+    this.#counts = new Map(Object.entries(carried).slice(0, MAX_KEYS));
+  }
 
   count(error: unknown): void {
     if (!(error instanceof LoyaltyError)) return;

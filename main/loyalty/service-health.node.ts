@@ -15,9 +15,28 @@ export interface ServiceHealthOptions {
   probe: () => Promise<unknown>;
   onChange: (status: ServiceStatus) => void;
   logger: Logger;
-  /** How often an unavailable platform is tried again; nothing runs while it is available. */
+  /** How often an unavailable platform is tried again. */
   retryMs?: number;
+  /**
+   * How long an available platform may go unheard before it is probed (default 45 s): an idle
+   * kiosk finds an outage within a minute too, not only when a shopper scans.
+   */
+  idleProbeMs?: number;
+  /** The counters of earlier runs, to go on from (HealthCounters); default: counting starts now. */
+  counters?: CountersSoFar;
   now?: () => number;
+}
+
+/** What the kiosk counts across restarts: since when, failed calls by key, and time out of service. */
+export interface CountersSoFar {
+  since: number;
+  errors: Record<string, number>;
+  outOfServiceMs: number;
+}
+
+/** A call whose `not_found` is an answer ("no such card"), not a failure: it is not counted. */
+export interface TrackOptions {
+  missIsAnswer?: boolean;
 }
 
 /** The last probe: how long the platform took to answer (null: it did not), and when (epoch ms). */
@@ -32,21 +51,28 @@ export interface ProbeTiming {
  */
 export class ServiceHealth {
   #status: ServiceStatus;
+  /** The retry while unavailable, or the idle probe while available. */
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
   readonly #now: () => number;
-  readonly #errors = new PlatformErrorCounts();
+  readonly #errors: PlatformErrorCounts;
+  readonly #countingSince: number;
   #lastProbe: ProbeTiming | null = null;
   /** Time out of service in outages that ended, and when the current one began (null: serving). */
-  #pastOutagesMs = 0;
+  #pastOutagesMs: number;
   #outageSince: number | null = null;
   /** Calls numbered as they start, and the number of the call whose outcome set the status last. */
   #started = 0;
   #toldBy = 0;
+  #retrying = false;
 
   constructor(private readonly options: ServiceHealthOptions) {
     this.#now = options.now ?? Date.now;
     this.#status = { available: true, checkedAt: this.#now() };
+    this.#errors = new PlatformErrorCounts(options.counters?.errors);
+    this.#countingSince = options.counters?.since ?? this.#now();
+    this.#pastOutagesMs = options.counters?.outOfServiceMs ?? 0;
+    this.#scheduleProbe();
   }
 
   status(): ServiceStatus {
@@ -57,25 +83,26 @@ export class ServiceHealth {
     return this.#lastProbe && { ...this.#lastProbe };
   }
 
-  /** Failed platform calls since start, by kind, status and platform code (every call passes through track). */
-  errorCounts(): Record<string, number> {
-    return this.#errors.snapshot();
-  }
-
-  /** How long the kiosk has been out of service since start, the current outage included. */
-  outOfServiceMs(): number {
-    return this.#pastOutagesMs + (this.#outageSince === null ? 0 : this.#now() - this.#outageSince);
+  /**
+   * Since when the counters count, failed platform calls by kind, status and platform code (every
+   * call passes through track), and time out of service, the current outage included.
+   */
+  counters(): CountersSoFar {
+    const current = this.#outageSince === null ? 0 : this.#now() - this.#outageSince;
+    return { since: this.#countingSince, errors: this.#errors.snapshot(), outOfServiceMs: this.#pastOutagesMs + current };
   }
 
   /** Runs one platform call and learns from how it went. */
-  async track<T>(call: Promise<T>): Promise<T> {
+  async track<T>(call: Promise<T>, { missIsAnswer = false }: TrackOptions = {}): Promise<T> {
     const order = ++this.#started;
     try {
       const value = await call;
       this.#learn(order, true);
       return value;
     } catch (error) {
-      this.#errors.count(error);
+      const answered = missIsAnswer && error instanceof LoyaltyError && error.kind === 'not_found';
+      if (answered) this.#learn(order, true);
+      else this.#errors.count(error);
       if (isOutage(error)) this.#learn(order, false, error as LoyaltyError);
       throw error;
     }
@@ -117,8 +144,7 @@ export class ServiceHealth {
       else this.options.logger.warn('loyalty platform unavailable; out of service', { kind: error?.kind, status: error?.status });
       this.options.onChange(this.status());
     }
-    if (!available) this.#scheduleProbe();
-    else clearTimeout(this.#timer);
+    this.#scheduleProbe();
   }
 
   #countOutage(available: boolean) {
@@ -129,11 +155,23 @@ export class ServiceHealth {
     }
   }
 
+  /**
+   * The next probe: soon while unavailable (one retry pending is enough); while available, only
+   * once the platform has gone unheard for the idle time (each answer moves it on).
+   */
   #scheduleProbe() {
-    if (this.#closed || this.#timer) return;
-    this.#timer = setTimeout(() => {
-      this.#timer = undefined;
-      void this.check();
-    }, this.options.retryMs ?? 5_000);
+    if (this.#closed) return;
+    const available = this.#status.available;
+    if (!available && this.#timer && this.#retrying) return;
+    clearTimeout(this.#timer);
+    this.#retrying = !available;
+    this.#timer = setTimeout(
+      () => {
+        this.#timer = undefined;
+        void this.check();
+      },
+      available ? (this.options.idleProbeMs ?? 45_000) : (this.options.retryMs ?? 5_000),
+    );
+    this.#timer.unref?.();
   }
 }

@@ -1,14 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logging/logger.std.ts';
 import { LoyaltyError } from './errors.std.ts';
 import { ServiceHealth } from './service-health.node.ts';
 
 /** A ServiceHealth on a clock the test moves, whose probe answers as `platform.up` says. */
-function healthOnClock() {
+function healthOnClock(options: Partial<ConstructorParameters<typeof ServiceHealth>[0]> = {}) {
   const clock = { now: 1_000_000 };
-  const platform = { up: true, delayMs: 0 };
+  const platform = { up: true, delayMs: 0, probes: 0 };
   const health = new ServiceHealth({
     probe: async () => {
+      platform.probes += 1;
       await new Promise((resolve) => setTimeout(resolve, platform.delayMs));
       if (!platform.up) throw new LoyaltyError({ kind: 'network', message: 'connection refused' });
     },
@@ -16,6 +17,7 @@ function healthOnClock() {
     logger: silentLogger,
     retryMs: 60_000,
     now: () => clock.now,
+    ...options,
   });
   return { health, clock, platform };
 }
@@ -59,8 +61,8 @@ describe('ServiceHealth for the fleet', () => {
     await expect(health.track(Promise.reject(busy))).rejects.toBe(busy);
     clock.now += 60_000;
     expect(health.status().available).toBe(true);
-    expect(health.outOfServiceMs()).toBe(0);
-    expect(health.errorCounts()).toEqual({ 'rate_limited:429:429': 2 });
+    expect(health.counters().outOfServiceMs).toBe(0);
+    expect(health.counters().errors).toEqual({ 'rate_limited:429:429': 2 });
     health.close();
   });
 
@@ -71,7 +73,7 @@ describe('ServiceHealth for the fleet', () => {
     await health.track(Promise.reject(new LoyaltyError({ kind: 'timeout', message: 'slow' }))).catch(() => undefined);
     await health.track(Promise.reject(new Error('a bug, not the platform'))).catch(() => undefined);
     await health.track(Promise.resolve('fine'));
-    expect(health.errorCounts()).toEqual({ 'conflict:409:80005': 2, timeout: 1 });
+    expect(health.counters().errors).toEqual({ 'conflict:409:80005': 2, timeout: 1 });
     health.close();
   });
 
@@ -80,15 +82,69 @@ describe('ServiceHealth for the fleet', () => {
     platform.up = false;
     await health.check();
     clock.now += 90_000;
-    expect(health.outOfServiceMs()).toBe(90_000);
+    expect(health.counters().outOfServiceMs).toBe(90_000);
     platform.up = true;
     await health.check();
     clock.now += 600_000;
-    expect(health.outOfServiceMs()).toBe(90_000);
+    expect(health.counters().outOfServiceMs).toBe(90_000);
     platform.up = false;
     await health.check();
     clock.now += 30_000;
-    expect(health.outOfServiceMs()).toBe(120_000);
+    expect(health.counters().outOfServiceMs).toBe(120_000);
     health.close();
+  });
+
+  it('goes on from the counters of earlier runs, and says since when they count', async () => {
+    const { health, clock, platform } = healthOnClock({ counters: { since: 500_000, errors: { timeout: 3 }, outOfServiceMs: 60_000 } });
+    await health.track(Promise.reject(new LoyaltyError({ kind: 'timeout', message: 'slow' }))).catch(() => undefined);
+    platform.up = false;
+    await health.check();
+    clock.now += 30_000;
+    expect(health.counters()).toEqual({ since: 500_000, errors: { timeout: 4, network: 1 }, outOfServiceMs: 90_000 });
+    health.close();
+    const fresh = healthOnClock().health;
+    expect(fresh.counters()).toEqual({ since: 1_000_000, errors: {}, outOfServiceMs: 0 });
+    fresh.close();
+  });
+
+  it('counts no error for a lookup whose miss is an answer, and takes the answer as the platform being there (#23)', async () => {
+    const { health } = healthOnClock();
+    const miss = new LoyaltyError({ kind: 'not_found', status: 404, message: 'no such voucher' });
+    await expect(health.track(Promise.reject(miss), { missIsAnswer: true })).rejects.toBe(miss);
+    expect(health.counters().errors).toEqual({});
+    await expect(health.track(Promise.reject(miss))).rejects.toBe(miss);
+    expect(health.counters().errors).toEqual({ 'not_found:404': 1 });
+    health.close();
+  });
+});
+
+describe('ServiceHealth while the kiosk is idle (#23)', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('probes an available platform once it has gone unheard for the idle time, and finds an outage with no shopper there', async () => {
+    vi.useFakeTimers();
+    const { health, platform } = healthOnClock({ idleProbeMs: 45_000, retryMs: 5_000 });
+    await vi.advanceTimersByTimeAsync(44_000);
+    expect(platform.probes).toBe(0);
+    await health.track(Promise.resolve('a shopper scanned'));
+    await vi.advanceTimersByTimeAsync(44_000);
+    expect(platform.probes).toBe(0);
+    // A second past the probe: it has answered (its own answer takes a timer tick).
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(platform.probes).toBe(1);
+    platform.up = false;
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect(platform.probes).toBe(2);
+    expect(health.status().available).toBe(false);
+    // Unavailable: tried again at the retry pace, then back to idle probing once it answers.
+    platform.up = true;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(platform.probes).toBe(3);
+    expect(health.status().available).toBe(true);
+    await vi.advanceTimersByTimeAsync(43_000);
+    expect(platform.probes).toBe(3);
+    health.close();
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(platform.probes).toBe(3);
   });
 });

@@ -6,7 +6,7 @@ import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
-import type { ScanSource } from '../../common/scan.std.ts';
+import type { LastScan } from '../scanner/last-scan.std.ts';
 import type { UpdateState } from '../../common/update-state.std.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
 import type { ExportDelivery, ManagerHost } from './export-delivery.std.ts';
@@ -18,6 +18,8 @@ export interface DiagnosticsOptions {
   secrets: SecretStore;
   connection: PlatformConnection;
   scanner: ScannerService;
+  /** The last scan from any scanner: serial ones main saw, and those the renderer reports here. */
+  lastScan: LastScan;
   logSink: FileLogSink;
   platformOrigin: () => string | null;
   /** The auto-update's state now. */
@@ -45,15 +47,10 @@ async function probePlatform(connection: PlatformConnection) {
 /** What support needs to see (diagnostics and their export, the last scan) and the kiosk's restart and quit. */
 export function createDiagnosticsHandlers(options: DiagnosticsOptions) {
   const { config, logSink, logger, now } = options;
-  /** The last scan the renderer acted on: when (main's clock) and from where, never what. */
-  let reportedScan: { at: number; source: ScanSource } | null = null;
-
-  /** The scanner's state and the latest scan: a reported one, or a serial one main saw itself (also in the scanner test). */
+  /** The scanner's state and the latest scan from any scanner (also in the scanner test). */
   const scannerDiagnostics = () => {
-    const scanner = options.scanner.status();
-    const serial = scanner.lastScanAt === undefined ? null : { at: scanner.lastScanAt, source: 'serial' as const };
-    const last = reportedScan && reportedScan.at >= (serial?.at ?? 0) ? reportedScan : serial;
-    return { ...scanner, lastScanAt: last?.at, lastScanSource: last?.source };
+    const last = options.lastScan.latest();
+    return { ...options.scanner.status(), lastScanAt: last?.at, lastScanSource: last?.source };
   };
   const diagnostics = async () => ({
     version: options.version,
@@ -71,7 +68,7 @@ export function createDiagnosticsHandlers(options: DiagnosticsOptions) {
   return {
     // A shopper call, open while the console is locked: shoppers' scans are reported then.
     reportScan: async ({ source }) => {
-      reportedScan = { at: now(), source };
+      options.lastScan.report(source);
       return null;
     },
     getDiagnostics: diagnostics,

@@ -6,7 +6,7 @@ import type { ConfigStore } from '../config/config-store.node.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
-import { isOutage, type ServiceHealth } from '../loyalty/service-health.node.ts';
+import { isOutage, type ServiceHealth, type TrackOptions } from '../loyalty/service-health.node.ts';
 import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
@@ -62,8 +62,8 @@ interface ShopperContext {
   visit: VisitLog;
   actionBudgetMs: number;
   logger: Logger;
-  /** A platform call that reports to health. */
-  platform<T>(use: (client: LoyaltyClient) => Promise<T>): Promise<T>;
+  /** A platform call that reports to health; `missIsAnswer`: its not_found is no error. */
+  platform<T>(use: (client: LoyaltyClient) => Promise<T>, options?: TrackOptions): Promise<T>;
   typedCodes: TypedCodeGuard;
   scannedHere: Pick<ScannedHere, 'take'>;
   frameOrigins: Pick<FrameOrigins, 'admit'>;
@@ -82,7 +82,7 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
     visit,
     actionBudgetMs,
     logger: visit.logger,
-    platform: (use) => health.track(use(connection.client())),
+    platform: (use, trackOptions) => health.track(use(connection.client()), trackOptions),
     typedCodes: new TypedCodeGuard(),
     scannedHere,
     frameOrigins,
@@ -107,7 +107,7 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
     },
 
     async identifyByEmail({ email }) {
-      const contact = await orNull(platform((client) => client.findContactByEmail({ email })));
+      const contact = await orNull(platform((client) => client.findContactByEmail({ email }), MISS_IS_ANSWER));
       return contact ? { kind: 'shopper', shopper: toShopperView(contact.data) } : { kind: 'not_found' };
     },
 
@@ -122,13 +122,16 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
   };
 }
 
-/** A scanned value is looked up as a card and as a voucher at once. */
+/** A lookup that may find nothing: "no such card" is an answer, and counts as no platform error. */
+const MISS_IS_ANSWER: TrackOptions = { missIsAnswer: true };
+
+/** A scanned value is looked up as a card and as a voucher at once: one of the two is expected to miss. */
 async function lookupScan(ctx: ShopperContext, value: string): Promise<LookupResult> {
   const { platform, visit, config, logger } = ctx;
   const [card, voucher] = await withTimeBudget(ctx.actionBudgetMs, () =>
     Promise.allSettled([
-      platform((client) => client.findContactIdentifier({ contact_identifier_value: value })),
-      platform((client) => client.findVoucher({ code: value })),
+      platform((client) => client.findContactIdentifier({ contact_identifier_value: value }), MISS_IS_ANSWER),
+      platform((client) => client.findVoucher({ code: value }), MISS_IS_ANSWER),
     ]),
   );
   if (card.status === 'fulfilled') {

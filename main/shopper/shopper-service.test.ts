@@ -62,7 +62,7 @@ describe('shopper handlers', () => {
     const scannedHere = new ScannedHere();
     const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins, scannedHere });
     const logged = () => lines.map((line) => line.message);
-    return { handlers, visit, lines, logged, requested, scannedHere };
+    return { handlers, visit, lines, logged, requested, scannedHere, health };
   }
 
   const sessionType = async (uuid: string) =>
@@ -87,6 +87,18 @@ describe('shopper handlers', () => {
     await expect(handlers.lookupScan({ value: 'KOFFIE24' })).resolves.toMatchObject({ kind: 'voucher' });
     // Taken once: the same value again is the renderer's word only.
     await expect(handlers.lookupScan({ value: 'KOFFIE24' })).rejects.toMatchObject({ code: 'too_many_attempts' });
+  });
+
+  it('counts no platform error for the half of a scan that was expected to miss, nor for an unknown e-mail (#23)', async () => {
+    const { handlers, scannedHere, health } = kioskHandlers(true);
+    const card = sandbox.manifest.contacts[0]!.identifiers[0]!;
+    scannedHere.add(card);
+    await expect(handlers.lookupScan({ value: card })).resolves.toMatchObject({ kind: 'shopper' });
+    scannedHere.add('KOFFIE24');
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).resolves.toMatchObject({ kind: 'voucher' });
+    await expect(handlers.identifyByEmail({ email: 'nobody@example.org' })).resolves.toEqual({ kind: 'not_found' });
+    expect(health.counters().errors).toEqual({});
+    health.close();
   });
 
   it('without one: skipped with a logged notice, and the platform is not asked', async () => {

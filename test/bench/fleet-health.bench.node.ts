@@ -8,6 +8,7 @@ import { fleetHealth, type HealthParts } from '../../main/fleet/fleet-service.no
 import { FileLogSink, createLogger } from '../../main/logging/file-logger.node.ts';
 import { ServiceHealth } from '../../main/loyalty/service-health.node.ts';
 import { ScannerService } from '../../main/scanner/scanner-service.node.ts';
+import { LastScan } from '../../main/scanner/last-scan.std.ts';
 import { UpdateService } from '../../main/update/update-service.node.ts';
 import { startMosquitto } from '../support/mosquitto.node.ts';
 import { until } from '../support/until.std.ts';
@@ -43,6 +44,8 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
     health: new ServiceHealth({ probe: async () => undefined, onChange: () => {}, logger }),
     activity,
     scanner: new ScannerService({ config, logger, onScan: () => {}, onStatus: () => {} }),
+    lastScan: new LastScan(() => undefined),
+    schedule: { asleep: () => false },
     update,
   };
   const startedAt = Date.now();

@@ -22,9 +22,16 @@ export interface Mosquitto {
 
 export interface MosquittoOptions {
   /** user → password */
-  users: Record<string, string>;
-  /** user → the topic patterns it may read and write */
-  acl: Record<string, string[]>;
+  users?: Record<string, string>;
+  /**
+   * user → its topic rules: a topic filter it may read and write, or `read <filter>` / `write
+   * <filter>` for one way only.
+   */
+  acl?: Record<string, string[]>;
+  /** `pattern` rules for every client, as the README's (e.g. `readwrite loyalty-kiosk/%u/#`). */
+  patterns?: string[];
+  /** No password file and no ACL: anyone on loopback may connect (kioskctl's quick start). */
+  anonymous?: boolean;
 }
 
 const MOSQUITTO = fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' : 'mosquitto';
@@ -32,16 +39,9 @@ const MOSQUITTO = fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' :
 export async function startMosquitto(options: MosquittoOptions): Promise<Mosquitto> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mosquitto-'));
   const port = await freePort();
-  const passwords = path.join(dir, 'passwords');
-  fs.writeFileSync(passwords, '', { mode: 0o600 });
-  for (const [user, password] of Object.entries(options.users)) execFileSync('mosquitto_passwd', ['-b', passwords, user, password]);
-  const acl = path.join(dir, 'acl');
-  fs.writeFileSync(acl, Object.entries(options.acl).map(([user, topics]) => [`user ${user}`, ...topics.map((topic) => `topic readwrite ${topic}`)].join('\n')).join('\n\n') + '\n');
   const conf = path.join(dir, 'mosquitto.conf');
-  fs.writeFileSync(
-    conf,
-    [`listener ${port} 127.0.0.1`, 'allow_anonymous false', `password_file ${passwords}`, `acl_file ${acl}`, 'persistence false', 'log_dest stderr', 'log_type error', ...runAsMe(), ''].join('\n'),
-  );
+  const access = options.anonymous ? ['allow_anonymous true'] : accessFiles(dir, options);
+  fs.writeFileSync(conf, [`listener ${port} 127.0.0.1`, ...access, 'persistence false', 'log_dest stderr', 'log_type error', ...runAsMe(), ''].join('\n'));
 
   let broker: ChildProcess | null = null;
   const start = async () => {
@@ -75,6 +75,19 @@ export async function startMosquitto(options: MosquittoOptions): Promise<Mosquit
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The password file and ACL of a broker that lets no one in anonymously. */
+function accessFiles(dir: string, options: MosquittoOptions): string[] {
+  const passwords = path.join(dir, 'passwords');
+  fs.writeFileSync(passwords, '', { mode: 0o600 });
+  for (const [user, password] of Object.entries(options.users ?? {})) execFileSync('mosquitto_passwd', ['-b', passwords, user, password]);
+  const acl = path.join(dir, 'acl');
+  const rule = (topic: string) => (/^(read|write|readwrite) /.test(topic) ? `topic ${topic}` : `topic readwrite ${topic}`);
+  const users = Object.entries(options.acl ?? {}).map(([user, topics]) => [`user ${user}`, ...topics.map(rule)].join('\n'));
+  const patterns = (options.patterns ?? []).map((pattern) => `pattern ${pattern}`);
+  fs.writeFileSync(acl, [...users, patterns.join('\n')].join('\n\n') + '\n');
+  return ['allow_anonymous false', `password_file ${passwords}`, `acl_file ${acl}`];
 }
 
 /** Started as root, Mosquitto switches to the `mosquitto` user, who cannot read our temp files. */

@@ -221,4 +221,5 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.fleet_where': '{broker} als Kiosk {kioskId}',
   'console.diagnostics.fleet_health': 'Status zuletzt gesendet {time}',
   'console.diagnostics.fleet_no_health': 'Noch kein Status gesendet',
+  'console.diagnostics.fleet_commands': 'Letzte Flottenbefehle (neueste zuerst):',
 };

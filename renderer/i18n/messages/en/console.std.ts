@@ -222,6 +222,7 @@ export const messages = {
   'console.diagnostics.fleet_where': '{broker} as kiosk {kioskId}',
   'console.diagnostics.fleet_health': 'Health last sent {time}',
   'console.diagnostics.fleet_no_health': 'No health sent yet',
+  'console.diagnostics.fleet_commands': 'Latest fleet commands (newest first):',
 } as const;
 
 export type ConsoleKey = keyof typeof messages;

@@ -221,4 +221,5 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.fleet_where': '{broker} en tant que borne {kioskId}',
   'console.diagnostics.fleet_health': 'État envoyé pour la dernière fois {time}',
   'console.diagnostics.fleet_no_health': 'Aucun état envoyé pour l’instant',
+  'console.diagnostics.fleet_commands': 'Dernières commandes de la flotte (les plus récentes d’abord) :',
 };

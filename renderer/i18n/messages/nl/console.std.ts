@@ -221,4 +221,5 @@ export const messages: ConsoleMessages = {
   'console.diagnostics.fleet_where': '{broker} als kiosk {kioskId}',
   'console.diagnostics.fleet_health': 'Status laatst verstuurd {time}',
   'console.diagnostics.fleet_no_health': 'Nog geen status verstuurd',
+  'console.diagnostics.fleet_commands': 'Laatste vlootopdrachten (nieuwste eerst):',
 };
