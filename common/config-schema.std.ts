@@ -110,6 +110,8 @@ const apiBaseUrl = secureUrl('https').refine((value) => !value.endsWith('/'), 'l
 
 /** The fleet broker's address: the broker password travels on connect, and commands arrive on it. */
 const mqttUrl = secureUrl('mqtts');
+/** The same rule for an operator's `kioskctl fleet --broker`. */
+export const FleetBrokerUrl = mqttUrl;
 
 /** The update feed (electron-builder's `latest*.yml`): what is installed comes from it. */
 const feedUrl = secureUrl('https');

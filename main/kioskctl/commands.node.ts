@@ -16,6 +16,7 @@ import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
 import { runDoctor } from './doctor.node.ts';
+import { type FleetContext, FleetRefusal, fleetLs, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
 import { formatTable, printable } from './table.std.ts';
 
 export interface KioskctlContext {
@@ -29,6 +30,11 @@ export interface KioskctlContext {
   stderr: (text: string) => void;
   /** The packaged app's autostart files and executable; a checkout's build/linux when left out. */
   autostart?: AutostartSource;
+  /** Resolves on Ctrl-C: `fleet watch` runs until then (default: never). */
+  untilInterrupted?: () => Promise<void>;
+  /** Where an operator's broker password may come from (KIOSKCTL_FLEET_PASSWORD); default none. */
+  env?: Record<string, string | undefined>;
+  stdoutIsTTY?: boolean;
 }
 
 /**
@@ -59,6 +65,16 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   update check                read the feed now: the version it offers, its rollout stage
   update rollback             go back to the installer kept before the last update (AppImage:
                               put back in place; deb, exe: prints the command to run)
+  fleet ls [--group G] [--json|--csv]
+                              every kiosk on the fleet broker: online or offline, version, update,
+                              platform, errors, minutes out of service, locks, scanner, screen
+  fleet send <kioskId|--group G|--all> <command> [json] [--timeout S]
+                              send a fleet command and wait for each kiosk's answer (default 30 s)
+  fleet watch [--group G]     the fleet ls table, kept live; changes marked as they happen
+
+  fleet options: --broker URL (default: fleet.mqtt.url), --user NAME, --prefix P, and
+  --password-stdin; else the password comes from KIOSKCTL_FLEET_PASSWORD or, for the kiosk's
+  own user on its own broker, the keychain. Never from the command line.
 
 Secrets and the PIN are never taken from the command line:
   printf %s "$API_KEY" | npm run kioskctl -- secrets set api-key
@@ -70,6 +86,8 @@ The data folder defaults to the one the kiosk app uses.
 
 interface Command {
   args: string[];
+  /** Takes options and positionals of its own (fleet): the argument count is its to check. */
+  ownArgs?: true;
   /** Only looks: the settings are opened read-only, nothing in the data folder is written or moved. */
   readOnly?: true;
   /** What the command reads from stdin; it is handed to run after the arguments. */
@@ -143,7 +161,37 @@ function secretName(arg: string): SecretName {
   return SECRET_ARGS[arg] as SecretName;
 }
 
+/** A fleet command: the broker's view, never the data folder's files (beyond its settings and keychain). */
+function fleetCommand(run: (context: FleetContext) => Promise<number>): Command {
+  return {
+    args: [],
+    ownArgs: true,
+    readOnly: true,
+    run: async (context, tools, ...args) => {
+      try {
+        return await run({
+          args,
+          stdin: context.stdin,
+          stdout: context.stdout,
+          stdoutIsTTY: context.stdoutIsTTY ?? false,
+          config: () => tools.config().get(),
+          secrets: () => tools.secrets(),
+          untilInterrupted: context.untilInterrupted ?? (() => new Promise(() => {})),
+          env: context.env ?? {},
+        });
+      } catch (error) {
+        if (error instanceof FleetRefusal) throw new Refused(error.message);
+        context.stderr(`kioskctl: ${(error as Error).message}\n`);
+        return EXIT.failed;
+      }
+    },
+  };
+}
+
 const commands: Record<string, Command> = {
+  'fleet ls': fleetCommand(fleetLs),
+  'fleet send': fleetCommand(fleetSend),
+  'fleet watch': fleetCommand(fleetWatch),
   'config show': {
     args: [],
     readOnly: true,
@@ -367,7 +415,7 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
     context.stderr(`kioskctl: ${command.stdin} is read from stdin, never from the command line (it would stay in the shell history): printf %s "$VALUE" | npm run kioskctl -- ${usage}\n`);
     return EXIT.refused;
   }
-  if (args.length !== command.args.length) {
+  if (!command.ownArgs && args.length !== command.args.length) {
     context.stderr(`kioskctl: expected ${usage}\n${USAGE}`);
     return EXIT.refused;
   }

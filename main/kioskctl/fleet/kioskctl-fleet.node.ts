@@ -1,0 +1,195 @@
+import { parseArgs } from 'node:util';
+import type { MqttClient } from 'mqtt';
+import { FleetBrokerUrl, type KioskConfig } from '../../../common/config-schema.std.ts';
+import { type CommandAnswer, FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
+import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
+import type { SecretStore } from '../../secrets/secret-store.node.ts';
+import { formatTable } from '../table.std.ts';
+import { type CommandTarget, connectOperator, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
+import { type KioskRecord, rosterCsv, rosterRows, rosterTable, rowChanges, type RosterRow } from './fleet-roster.std.ts';
+
+/** What a fleet command needs from kioskctl. */
+export interface FleetContext {
+  args: string[];
+  stdin: { isTTY: boolean; read(): Promise<string> };
+  stdout: (text: string) => void;
+  /** stdout is a terminal: `fleet watch` redraws its table there. */
+  stdoutIsTTY: boolean;
+  /** The data folder's settings, when it has any (the broker and prefix to use by default). */
+  config: () => KioskConfig;
+  secrets: () => SecretStore;
+  /** Resolves when the operator stops `fleet watch` (Ctrl-C). */
+  untilInterrupted: () => Promise<void>;
+  env: Record<string, string | undefined>;
+  now?: () => number;
+}
+
+/** A request kioskctl turns down before anything was sent (exit 2). */
+export class FleetRefusal extends Error {}
+
+/** The environment variable an operator's password may come from (CI, a scheduled job). */
+export const FLEET_PASSWORD_ENV = 'KIOSKCTL_FLEET_PASSWORD';
+
+const CONNECTION_OPTIONS = {
+  broker: { type: 'string' },
+  user: { type: 'string' },
+  prefix: { type: 'string' },
+  'password-stdin': { type: 'boolean' },
+} as const;
+
+function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options: { ...CONNECTION_OPTIONS, ...options }, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new FleetRefusal((error as Error).message);
+  }
+}
+
+/**
+ * The broker, user and password to use: `--broker` or the data folder's fleet.mqtt.url; the
+ * password from stdin (`--password-stdin`), the environment, or the keychain when the user is the
+ * kiosk's own and the broker the one its password was stored for. Never from argv.
+ */
+async function connectionFor(context: FleetContext, values: { broker?: string; user?: string; prefix?: string; 'password-stdin'?: boolean }): Promise<OperatorConnection> {
+  const config = context.config();
+  const url = values.broker ?? config.fleet.mqtt.url;
+  if (!url) throw new FleetRefusal('no broker: pass --broker mqtts://host:8883, or set fleet.mqtt.url');
+  const checked = FleetBrokerUrl.safeParse(url);
+  if (!checked.success) throw new FleetRefusal(`--broker: ${checked.error.issues[0]?.message ?? 'not a broker URL'}`);
+  const username = values.user ?? config.fleet.mqtt.username;
+  return { url, username, password: await passwordFor(context, values, url, username), topicPrefix: values.prefix ?? config.fleet.mqtt.topicPrefix };
+}
+
+async function passwordFor(context: FleetContext, values: { 'password-stdin'?: boolean }, url: string, username: string | null): Promise<string | null> {
+  if (values['password-stdin']) {
+    if (context.stdin.isTTY) throw new FleetRefusal('--password-stdin reads the password from a pipe: read -rs P; printf %s "$P" | kioskctl fleet ...');
+    return (await context.stdin.read()).replace(/\r?\n$/, '');
+  }
+  const fromEnv = context.env[FLEET_PASSWORD_ENV];
+  if (fromEnv) return fromEnv;
+  const own = context.config().fleet.mqtt;
+  // The kiosk's own password, to the broker it was stored for only.
+  if (username === null || username !== own.username || originOf(url) !== originOf(own.url)) return null;
+  return (await brokerPasswordFor(context.secrets(), originOf(url)).catch(() => ({ password: null }))).password;
+}
+
+async function withOperator<T>(connection: OperatorConnection, use: (client: MqttClient) => Promise<T>): Promise<T> {
+  let client: MqttClient;
+  try {
+    client = await connectOperator(connection);
+  } catch (error) {
+    throw new Error(`${new URL(connection.url).host}: ${(error as Error).message}`);
+  }
+  try {
+    return await use(client);
+  } finally {
+    await client.endAsync();
+  }
+}
+
+/** `fleet ls [--group G] [--json|--csv]`: every kiosk the broker knows, one line each. */
+export async function fleetLs(context: FleetContext): Promise<number> {
+  const { values } = parse(context.args, { group: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' } });
+  const connection = await connectionFor(context, values);
+  const records = await withOperator(connection, (client) => followFleet(client, connection.topicPrefix));
+  const now = (context.now ?? Date.now)();
+  const rows = rosterRows(records, now, values.group);
+  if (values.json) context.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+  else if (values.csv) context.stdout(rosterCsv(rows));
+  else context.stdout(`${formatTable(rosterTable(rows, now))}${summary(rows)}\n`);
+  return 0;
+}
+
+function summary(rows: readonly RosterRow[]): string {
+  const count = (test: (row: RosterRow) => boolean) => rows.filter(test).length;
+  return `${rows.length} kiosks: ${count((row) => row.status === 'online')} online, ${count((row) => row.status === 'offline')} offline, ${count((row) => row.platform === 'unavailable')} out of service, ${count((row) => row.stale)} stale`;
+}
+
+/** `fleet send <kioskId|--group G|--all> <command> [json]`: one line per kiosk that should answer. */
+export async function fleetSend(context: FleetContext): Promise<number> {
+  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, timeout: { type: 'string' } });
+  const { target, name, fields } = commandOf(values, positionals);
+  const timeoutMs = Math.round(Number(values.timeout ?? 30) * 1000);
+  if (!(timeoutMs > 0)) throw new FleetRefusal('--timeout is a number of seconds');
+  const connection = await connectionFor(context, values);
+  const { records, sent } = await withOperator(connection, async (client) => {
+    const known = await followFleet(client, connection.topicPrefix);
+    const expected = new Set(targeted(known, target).filter((kioskId) => known.get(kioskId)?.status !== 'offline'));
+    return { records: known, sent: await sendCommand(client, connection.topicPrefix, { target, name, fields, expected, timeoutMs }) };
+  });
+  const everyone = [...new Set([...targeted(records, target), ...sent.answers.keys()])].sort();
+  const lines = everyone.map((kioskId) => answerLine(kioskId, records.get(kioskId), sent.answers.get(kioskId)));
+  context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...lines]));
+  const results = [...sent.answers.values()].filter((answer) => !('state' in answer));
+  const waiting = everyone.filter((kioskId) => { const answer = sent.answers.get(kioskId); return answer !== undefined && 'state' in answer; });
+  const silent = everyone.filter((kioskId) => !sent.answers.has(kioskId) && records.get(kioskId)?.status !== 'offline');
+  const offline = everyone.filter((kioskId) => records.get(kioskId)?.status === 'offline' && !sent.answers.has(kioskId));
+  const named = (kioskIds: string[]) => (kioskIds.length > 0 ? ` (${kioskIds.join(', ')})` : '');
+  const ok = results.filter((answer) => 'ok' in answer && answer.ok).length;
+  context.stdout(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}\n`);
+  return results.length > 0 && ok === results.length && waiting.length === 0 && silent.length === 0 ? 0 : 1;
+}
+
+function commandOf(values: { group?: string; all?: boolean }, positionals: string[]): { target: CommandTarget; name: string; fields: Record<string, unknown> } {
+  const [first, second, third, ...extra] = positionals;
+  const byTag = values.group !== undefined || values.all === true;
+  if (values.group !== undefined && values.all) throw new FleetRefusal('either --group G or --all, not both');
+  const [kioskId, name, json] = byTag ? [undefined, first, second] : [first, second, third];
+  if (!name || extra.length > 0 || (byTag && third !== undefined)) throw new FleetRefusal('expected fleet send <kioskId|--group G|--all> <command> [json]');
+  if (!(FLEET_COMMANDS as readonly string[]).includes(name)) throw new FleetRefusal(`unknown command; use ${FLEET_COMMANDS.join(', ')}`);
+  let fields: unknown = {};
+  try {
+    fields = json === undefined ? {} : JSON.parse(json);
+  } catch {
+    throw new FleetRefusal('the command\'s fields must be a JSON object, e.g. \'{"force":true}\'');
+  }
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new FleetRefusal('the command\'s fields must be a JSON object');
+  const target: CommandTarget = values.all ? 'all' : values.group !== undefined ? { group: values.group } : { kioskId: kioskId! };
+  return { target, name, fields: fields as Record<string, unknown> };
+}
+
+/** The kiosks a target names, as far as the broker knows them. */
+function targeted(records: ReadonlyMap<string, KioskRecord>, target: CommandTarget): string[] {
+  if (target === 'all') return [...records.keys()];
+  if ('group' in target) return [...records].filter(([, record]) => record.health?.groups.includes(target.group)).map(([kioskId]) => kioskId);
+  return [target.kioskId];
+}
+
+function answerLine(kioskId: string, record: KioskRecord | undefined, answer: CommandAnswer | undefined): string[] {
+  if (!answer) return [kioskId, record?.status === 'offline' ? 'offline' : 'no answer', record?.status === 'offline' ? 'not sent: a kiosk gets commands only while online' : ''];
+  if ('state' in answer) return [kioskId, 'waiting', answer.reason];
+  if (!answer.ok) return [kioskId, 'failed', answer.error];
+  const detail = JSON.stringify(answer.result) ?? '';
+  return [kioskId, answer.replayed ? 'ok (replayed)' : 'ok', detail.length > 160 ? `${detail.slice(0, 157)}...` : detail];
+}
+
+/**
+ * `fleet watch [--group G]`: the table, kept live. On a terminal it is redrawn at each change;
+ * elsewhere (a log, a pipe) each change is one line. Kiosks that go offline, out of service or
+ * stale are marked as they change; the clock is looked at every 30 s for health going stale.
+ */
+export async function fleetWatch(context: FleetContext): Promise<number> {
+  const { values } = parse(context.args, { group: { type: 'string' } });
+  const connection = await connectionFor(context, values);
+  const now = context.now ?? Date.now;
+  const terminal = context.stdoutIsTTY;
+  await withOperator(connection, async (client) => {
+    let shown: Map<string, RosterRow> | null = null;
+    let records: Map<string, KioskRecord> | null = null;
+    const look = () => {
+      if (!records) return;
+      const rows = rosterRows(records, now(), values.group);
+      const before = shown;
+      const events = before === null ? [] : rows.flatMap((row) => rowChanges(before.get(row.kioskId), row).map((change) => `${new Date(now()).toISOString()} ${row.kioskId} ${change}`));
+      if (before === null || (terminal && events.length > 0)) context.stdout(`${terminal ? '\u001b[2J\u001b[H' : ''}${formatTable(rosterTable(rows, now()))}${summary(rows)}\n`);
+      if (events.length > 0) context.stdout(`${events.join('\n')}\n`);
+      shown = new Map(rows.map((row) => [row.kioskId, row]));
+    };
+    records = await followFleet(client, connection.topicPrefix, () => look());
+    look();
+    const clock = setInterval(look, 30_000);
+    await context.untilInterrupted();
+    clearInterval(clock);
+  });
+  return 0;
+}

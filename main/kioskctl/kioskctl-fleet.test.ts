@@ -1,0 +1,232 @@
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
+import { builtCli } from '../../test/support/built-cli.node.ts';
+import { until } from '../../test/support/until.std.ts';
+import { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
+import { ConfigStore } from '../config/config-store.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { type FleetClient, startFleetClient } from '../fleet/fleet-client.node.ts';
+import { fleetCommands } from '../fleet/fleet-commands.node.ts';
+import type { FleetHealth } from '../fleet/fleet-messages.std.ts';
+
+const PREFIX = 'loyalty-kiosk';
+
+/** A kiosk's health as it would publish it, for kiosk `kioskId` in `groups`. */
+const healthOf = (kioskId: string, groups: string[], changes: Partial<FleetHealth> = {}): FleetHealth => ({
+  at: Date.now(),
+  kioskId,
+  shop: null,
+  groups,
+  settings: 'abcdefabcdef',
+  asleep: false,
+  countersSince: Date.now() - 86_400_000,
+  version: '1.4.0',
+  mode: 'connected',
+  platform: { available: true, checkedAt: Date.now() },
+  platformProbe: { latencyMs: 42, at: Date.now() },
+  platformErrors: { timeout: 2 },
+  outOfServiceMinutes: 1.5,
+  screen: 'attract',
+  locksHeld: 0,
+  scanner: { connection: 'serial', state: 'connected', lastScanAt: Date.now() - 60_000 },
+  logLinesDropped: 0,
+  freeDiskBytes: 1_000_000_000,
+  uptimeSeconds: 3_600,
+  channel: 'stable',
+  update: {
+    state: 'idle',
+    note: null,
+    currentVersion: '1.4.0',
+    channel: 'stable',
+    feedOrigin: null,
+    availableVersion: null,
+    downloadedVersion: null,
+    lastCheckAt: null,
+    lastError: null,
+    retryAt: null,
+    failedVersion: null,
+  },
+  ...changes,
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The real kioskctl in its own process, with no data folder of its own (an operator's laptop). */
+function kioskctl(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  const dataDir = path.join(os.tmpdir(), `kioskctl-fleet-none-${process.pid}`);
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [builtCli('kioskctl'), '--data', dataDir, ...args],
+      { encoding: 'utf8', env: { ...process.env, KIOSK_PROVISIONING_FILE: path.join(dataDir, 'none.json'), ...options.env } },
+      (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
+    );
+    child.stdin?.end(options.stdin ?? '');
+  });
+}
+
+describe('kioskctl fleet against a Mosquitto with a password file and the README\'s ACL (#23 §3)', () => {
+  let broker: Mosquitto;
+  const kiosks = new Map<string, FleetClient>();
+  const activities = new Map<string, KioskActivity>();
+  const screen = new BridgeConnection('window');
+  let ops: MqttClient;
+  const asOps = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'ops'], { env: { KIOSKCTL_FLEET_PASSWORD: 'ops-pw', ...env } });
+
+  function startKiosk(kioskId: string, groups: string[]) {
+    const activity = new KioskActivity({ locksHeld: () => 0 });
+    activity.report(screen, 'attract');
+    activities.set(kioskId, activity);
+    const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ls-')), logger: silentLogger });
+    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({}), activity, restart: () => {}, idlePollMs: 20 });
+    const client = startFleetClient({ url: broker.url, username: kioskId, password: `${kioskId}-pw`, kioskId, topicPrefix: PREFIX, groups, health: async () => healthOf(kioskId, groups), commands, logger: silentLogger, reconnectMs: 100 });
+    kiosks.set(kioskId, client);
+    return client;
+  }
+
+  beforeAll(async () => {
+    broker = await startMosquitto({
+      users: { ops: 'ops-pw', 'north-ops': 'north-pw', 'store-1': 'store-1-pw', 'store-2': 'store-2-pw', 'store-3': 'store-3-pw' },
+      acl: {
+        ops: [`${PREFIX}/#`],
+        // A regional operator: sees the fleet, commands its own group only.
+        'north-ops': [`read ${PREFIX}/+/status`, `read ${PREFIX}/+/health`, `read ${PREFIX}/+/cmd/+/result`, `write ${PREFIX}/group/north/cmd/+`, `${PREFIX}/.kioskctl/#`],
+      },
+      patterns: [`readwrite ${PREFIX}/%u/#`, `read ${PREFIX}/all/cmd/+`, `read ${PREFIX}/group/+/cmd/+`],
+    });
+    for (const [kioskId, groups] of [['store-1', ['north']], ['store-2', ['north', 'pilot']], ['store-3', ['south']]] as const) startKiosk(kioskId, [...groups]);
+    await until(() => [...kiosks.values()].every((client) => client.state().state === 'online'));
+    await Promise.all([...kiosks.values()].map((client) => client.publishHealth()));
+    ops = await mqtt.connectAsync(broker.url, { username: 'ops', password: 'ops-pw' });
+  });
+
+  afterAll(async () => {
+    await Promise.all([...kiosks.values()].map((client) => client.close()));
+    await ops?.endAsync();
+    await broker?.stop();
+  });
+
+  it('lists every kiosk from the retained status and health, as a table, JSON or CSV, and by group', async () => {
+    const table = await asOps(['ls']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^KIOSK\s+STATUS\s+SINCE\s+VERSION\s+CHANNEL\s+UPDATE\s+MODE\s+PLATFORM\s+ERRORS\s+OOS MIN\s+LOCKS\s+SCANNER\s+SCREEN\s+LAST SEEN$/);
+    expect(lines.filter((line) => /^store-\d\s+online\s+/.test(line))).toHaveLength(3);
+    expect(lines.find((line) => line.startsWith('store-1'))).toMatch(/1\.4\.0\s+stable\s+idle\s+connected\s+ok 42ms\s+2\s+1\.5\s+0\s+serial connected\s+attract\s+\d+s ago$/);
+    expect(lines.at(-1)).toBe('3 kiosks: 3 online, 0 offline, 0 out of service, 0 stale');
+
+    const json = JSON.parse((await asOps(['ls', '--group', 'north', '--json'])).stdout) as Array<{ kioskId: string; groups: string[] }>;
+    expect(json.map((row) => row.kioskId)).toEqual(['store-1', 'store-2']);
+    const csv = (await asOps(['ls', '--csv'])).stdout.split('\r\n');
+    expect(csv[0]).toBe('kioskId,status,since,version,channel,update,mode,platform,latencyMs,errors,outOfServiceMinutes,locksHeld,scanner,screen,groups,lastSeen,stale');
+    expect(csv.filter((line) => line.startsWith('store-'))).toHaveLength(3);
+    expect(csv[2]).toMatch(/^store-2,online,\d{4}-\d\d-\d\dT[\d:]+Z,1\.4\.0,stable,idle,connected,available,42,2,1\.5,0,serial connected,attract,north pilot,[\d:TZ-]+,false$/);
+  });
+
+  it('marks health that stopped coming as stale, and a kiosk that left as offline since it was last heard', async () => {
+    // A kiosk that vanished an hour ago without a Last Will reaching the broker: its retained health is old.
+    await ops.publishAsync(`${PREFIX}/store-9/health`, JSON.stringify(healthOf('store-9', [], { at: Date.now() - 3_600_000 })), { qos: 1, retain: true });
+    await ops.publishAsync(`${PREFIX}/store-9/status`, 'offline', { qos: 1, retain: true });
+    try {
+      const listed = (await asOps(['ls'])).stdout;
+      expect(listed).toMatch(/^store-9\s+offline\s+60m ago\s.*60m ago STALE$/m);
+      expect(listed).toMatch(/4 kiosks: 3 online, 1 offline, 0 out of service, 1 stale/);
+    } finally {
+      await ops.publishAsync(`${PREFIX}/store-9/health`, '', { qos: 1, retain: true });
+      await ops.publishAsync(`${PREFIX}/store-9/status`, '', { qos: 1, retain: true });
+    }
+  });
+
+  it('sends to one kiosk, a group or the whole fleet and prints each kiosk\'s answer', async () => {
+    const all = await asOps(['send', '--all', 'doctor']);
+    expect(all.code).toBe(0);
+    expect(all.stdout.match(/^store-\d\s+ok\s+\{"checks"/gm)).toHaveLength(3);
+    expect(all.stdout).toMatch(/^3 answered \(3 ok\), 0 still waiting, 0 did not answer, 0 offline; id kioskctl-/m);
+
+    const north = await asOps(['send', '--group', 'north', 'diagnostics']);
+    expect(north.stdout.match(/^store-\d/gm)).toEqual(['store-1', 'store-2']);
+    const one = await asOps(['send', 'store-3', 'config-set', '{"values":{"idle.timeoutSeconds":90}}']);
+    expect(one.stdout).toMatch(/^store-3\s+ok\s+\{"changed":\["idle.timeoutSeconds"\]\}$/m);
+  });
+
+  it('says a restart during a visit is waiting, and counts it as not answered when the time is up', async () => {
+    activities.get('store-2')!.report(screen, 'visit');
+    try {
+      const sent = await asOps(['send', 'store-2', 'restart', '--timeout', '2']);
+      expect(sent.code).toBe(1);
+      expect(sent.stdout).toMatch(/^store-2\s+waiting\s+a visit, the console or a voucher lock is on/m);
+      expect(sent.stdout).toMatch(/^0 answered \(0 ok\), 1 still waiting \(store-2\), 0 did not answer, 0 offline;/m);
+    } finally {
+      activities.get('store-2')!.report(screen, 'attract');
+    }
+  });
+
+  it('lets a regional operator command its group, and says the broker refused a fleet-wide command', async () => {
+    const asNorth = (args: string[]) => kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'north-ops', '--password-stdin'], { stdin: 'north-pw\n' });
+    expect((await asNorth(['send', '--group', 'north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok\)/m);
+    const refused = await asNorth(['send', '--all', 'restart']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/kioskctl: .*(not authorized|Not authorized)/i);
+  });
+
+  it('takes no password on the command line, and says why the broker turned the operator down', async () => {
+    const inArgv = await kioskctl(['fleet', 'ls', '--broker', broker.url, '--user', 'ops', '--password', 'ops-pw']);
+    expect(inArgv.code).toBe(2);
+    expect(inArgv.stderr).not.toContain('ops-pw');
+    const wrong = await asOps(['ls'], { KIOSKCTL_FLEET_PASSWORD: 'wrong' });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(new RegExp(`^kioskctl: 127\\.0\\.0\\.1:${broker.port}: .*(Bad username or password|Not authorized)`, 'i'));
+    const plain = await kioskctl(['fleet', 'ls', '--broker', 'mqtt://broker.example:1883', '--user', 'ops'], { env: { KIOSKCTL_FLEET_PASSWORD: 'ops-pw' } });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/use mqtts/);
+  });
+
+  it('watches the fleet: the table once, then each kiosk going offline or out of service as it happens', async () => {
+    const watch = spawn(process.execPath, [builtCli('kioskctl'), '--data', os.tmpdir(), 'fleet', 'watch', '--broker', broker.url, '--user', 'ops'], {
+      env: { ...process.env, KIOSKCTL_FLEET_PASSWORD: 'ops-pw', KIOSK_PROVISIONING_FILE: '/nonexistent.json' },
+    });
+    let out = '';
+    watch.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
+    try {
+      await until(() => /3 kiosks: 3 online/.test(out), { timeoutMs: 10_000, failure: `no table: ${out}` });
+      await kiosks.get('store-3')!.close();
+      await until(() => /Z store-3 went OFFLINE$/m.test(out), { timeoutMs: 10_000, failure: `no offline line: ${out}` });
+      // store-1's platform goes down: its next health says so.
+      const down = healthOf('store-1', ['north'], { platform: { available: false, checkedAt: Date.now() } });
+      await ops.publishAsync(`${PREFIX}/store-1/health`, JSON.stringify(down), { qos: 1, retain: true });
+      await until(() => /Z store-1 OUT OF SERVICE \(platform unavailable\)$/m.test(out), { timeoutMs: 10_000, failure: `no out-of-service line: ${out}` });
+      watch.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      watch.kill('SIGKILL');
+      startKiosk('store-3', ['south']);
+    }
+  });
+
+  it('needs nothing but the broker on an anonymous loopback broker', async () => {
+    const open = await startMosquitto({ anonymous: true });
+    const client = startFleetClient({ url: open.url, username: null, password: null, kioskId: 'solo', topicPrefix: PREFIX, health: async () => healthOf('solo', []), commands: {}, logger: silentLogger });
+    try {
+      await until(() => client.state().state === 'online');
+      await client.publishHealth();
+      const listed = await kioskctl(['fleet', 'ls', '--broker', open.url]);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/^solo\s+online\s/m);
+    } finally {
+      await client.close();
+      await open.stop();
+    }
+  });
+});
