@@ -3,6 +3,7 @@ import os from 'node:os';
 import { benchCameraDecode } from '../camera/decode.bench.node.ts';
 import { benchClientOverhead } from './client-overhead.bench.node.ts';
 import { benchFleetHealth } from './fleet-health.bench.node.ts';
+import { benchFleetScale } from './fleet-scale.bench.node.ts';
 import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
 import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
@@ -29,6 +30,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'fuzz-counts', run: benchFuzzCounts },
   { name: 'redemption-faults', run: benchRedemptionFaults },
   { name: 'fleet-health', run: benchFleetHealth },
+  { name: 'fleet-scale', run: benchFleetScale },
   { name: 'key-to-speech', run: benchKeyToSpeech },
 ];
 
