@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FleetHealth } from './fleet-messages.std.ts';
+import { discoveryProblems } from '../../test/support/home-assistant-discovery.std.ts';
 import { discoveryMessages } from './home-assistant.std.ts';
 
 const messages = discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: 'loyalty-kiosk', kioskId: 'store-0042', version: '1.4.0' });
 const configs = messages.map(({ topic, payload }) => ({ topic, component: topic.split('/')[1]!, config: JSON.parse(payload) as Record<string, unknown> }));
-
-/** Every field of the health schema, as `a.b` paths: what a template may read from value_json. */
-function healthPaths(schema: unknown = FleetHealth, prefix = ''): string[] {
-  const shape = (schema as { unwrap?: () => unknown; shape?: Record<string, unknown> }).shape;
-  const inner = (schema as { unwrap?: () => unknown }).unwrap?.();
-  if (shape) return Object.entries(shape).flatMap(([key, field]) => [`${prefix}${key}`, ...healthPaths(field, `${prefix}${key}.`)]);
-  return inner ? healthPaths(inner, prefix) : [];
-}
 
 describe('Home Assistant discovery (#23)', () => {
   it('puts each config on <prefix>/<component>/<node>/<object>/config, with the ids Home Assistant takes', () => {
@@ -34,26 +26,19 @@ describe('Home Assistant discovery (#23)', () => {
     }
   });
 
-  it('has the fields each component requires: a state topic to read, or a command topic to press', () => {
-    const of = (component: string) => configs.filter((entry) => entry.component === component);
-    const byKind = { sensor: of('sensor'), binary_sensor: of('binary_sensor'), button: of('button'), update: of('update') };
-    expect(new Set(configs.map(({ component }) => component)).size).toBe(4);
-    for (const { config } of [...byKind.sensor, ...byKind.binary_sensor, ...byKind.update]) {
-      expect(config).toMatchObject({ state_topic: 'loyalty-kiosk/store-0042/health', value_template: expect.stringContaining('value_json') });
-    }
-    for (const { config } of byKind.sensor.filter(({ config }) => config.device_class === 'enum')) expect(config.options).toEqual(expect.arrayContaining(['attract', 'visit', 'asleep']));
-    expect(byKind.button.map(({ config }) => config.command_topic).sort()).toEqual(['loyalty-kiosk/store-0042/cmd/reload', 'loyalty-kiosk/store-0042/cmd/restart']);
+  it('has what Home Assistant requires of each component, reading only fields the health message has', () => {
+    const kiosk = { status: 'loyalty-kiosk/store-0042/status', health: 'loyalty-kiosk/store-0042/health', commands: 'loyalty-kiosk/store-0042/cmd/' };
+    expect(messages.flatMap(({ topic, payload }) => discoveryProblems(topic, payload, kiosk))).toEqual([]);
+    expect(new Set(configs.map(({ component }) => component))).toEqual(new Set(['sensor', 'binary_sensor', 'button', 'update']));
+    // The checker finds what Home Assistant would refuse.
+    const broken = JSON.stringify({ ...configs[0]!.config, availability_topic: 'elsewhere', value_template: '{{ value_json.nothing }}' });
+    expect(discoveryProblems(configs[0]!.topic, broken, kiosk)).toHaveLength(2);
   });
 
-  it('covers the sensors the issue names, and reads only fields the health message has', () => {
-    const names = configs.map(({ config }) => config.name);
-    expect(names).toEqual(
+  it('covers the sensors, buttons and update entity the issue names', () => {
+    expect(configs.map(({ config }) => config.name)).toEqual(
       expect.arrayContaining(['Platform available', 'Platform latency', 'Voucher locks held', 'Screen', 'Minutes out of service', 'Last scan', 'Version', 'Restart', 'Reload', 'Update']),
     );
-    const known = new Set(healthPaths());
-    const read = configs.flatMap(({ config }) => [...String(config.value_template ?? '').matchAll(/value_json\.([A-Za-z.]+)/g)].map((match) => match[1]!));
-    expect(read.length).toBeGreaterThan(10);
-    expect(read.filter((path) => !known.has(path))).toEqual([]);
   });
 
   it('sends each button press with an id of its own, as the kiosk runs each command id once', () => {

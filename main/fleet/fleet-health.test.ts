@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import { ConfigStore } from '../config/config-store.node.ts';
+import { FileLogSink } from '../logging/file-logger.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { ServiceHealth } from '../loyalty/service-health.node.ts';
+import { hashPin } from '../manager/pin-hash.node.ts';
+import { LastScan } from '../scanner/last-scan.std.ts';
+import { ScannerService } from '../scanner/scanner-service.node.ts';
+import { UpdateService } from '../update/update-service.node.ts';
+import { FleetHealth } from './fleet-messages.std.ts';
+import { fleetHealth, type HealthParts } from './fleet-service.node.ts';
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** The kiosk's own health builder over real parts; `sleeping` stands for the quiet-hours schedule. */
+function healthParts(sleeping: { now: boolean }) {
+  const config = new ConfigStore({ dataDir, logger: silentLogger });
+  const activity = new KioskActivity({ locksHeld: () => 0 });
+  const logSink = new FileLogSink({ dir: path.join(dataDir, 'logs') });
+  const parts: HealthParts = {
+    version: '1.4.0',
+    config,
+    dataDir,
+    logSink,
+    health: new ServiceHealth({ probe: async () => undefined, onChange: () => {}, logger: silentLogger, counters: { since: 1_000, errors: { timeout: 3 }, outOfServiceMs: 90_000 } }),
+    activity,
+    scanner: new ScannerService({ config, logger: silentLogger, onScan: () => {}, onStatus: () => {} }),
+    lastScan: new LastScan(() => undefined),
+    schedule: { asleep: () => sleeping.now },
+    update: new UpdateService({ updater: null, offNote: 'test', quitToInstall: () => {}, runningAppImage: null, config, activity, logger: silentLogger, dataDir, version: '1.4.0' }),
+  };
+  return { parts, config };
+}
+
+describe('fleet health (#23 §1)', () => {
+  it('says who the kiosk is, whether it sleeps, and since when its counters count', async () => {
+    const sleeping = { now: false };
+    const { parts, config } = healthParts(sleeping);
+    config.setMany({ 'fleet.groups': ['north', 'pilot'], 'api.shopUuid': '6f1c2a7e-1b0d-4e55-9a43-2f0c8e5b7d11' });
+    const awake = FleetHealth.parse(await fleetHealth(parts, Date.now()));
+    expect(awake).toMatchObject({
+      kioskId: os.hostname(),
+      shop: '6f1c2a7e-1b0d-4e55-9a43-2f0c8e5b7d11',
+      groups: ['north', 'pilot'],
+      asleep: false,
+      countersSince: 1_000,
+      platformErrors: { timeout: 3 },
+      outOfServiceMinutes: 1.5,
+    });
+    sleeping.now = true;
+    expect((await fleetHealth(parts, Date.now())).asleep).toBe(true);
+  });
+
+  it('fingerprints the settings in force, the same for the same settings, whatever the PIN', async () => {
+    const { parts, config } = healthParts({ now: false });
+    const fingerprint = async () => (await fleetHealth(parts, Date.now())).settings;
+    const before = await fingerprint();
+    expect(before).toMatch(/^[0-9a-f]{12}$/);
+    config.set('manager.pinHash', await hashPin('2580'));
+    expect(await fingerprint()).toBe(before);
+    config.set('idle.timeoutSeconds', 45);
+    expect(await fingerprint()).not.toBe(before);
+  });
+});
