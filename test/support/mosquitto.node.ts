@@ -136,6 +136,10 @@ export async function nextMessage(
     };
     observer.on('message', onMessage);
   });
+  // A new subscription even when the observer has one: mqtt.js sends no SUBSCRIBE for a topic it
+  // holds (say, resubscribed after a broker restart, its retained message come and gone before the
+  // listener above), and the broker sends what it retains only for a SUBSCRIBE it receives.
+  await observer.unsubscribeAsync(topic);
   await observer.subscribeAsync(topic, { qos: 1 });
   await trigger?.();
   return received;
