@@ -81,9 +81,14 @@ describe('shopper journey: walking away', () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape', { fakeClock: true });
     await stopPageClock(page);
     await toHome(page);
+    // Each warning is said aloud; a test goes on only once its words reached espeak (a process of
+    // its own, which writes them down a moment later), so none is counted with the next warning.
+    const warningsSaid = () => espeak.utterances().filter((utterance) => /^Are you still there\?/.test(utterance.text)).length;
+    const saidBefore = warningsSaid();
     const warning = page.getByTestId('idle-warning');
     await page.clock.runFor(IDLE_SECONDS * 1000);
     await warning.waitFor();
+    await expect.poll(warningsSaid).toBe(saidBefore + 1);
     await checkShopperScreen(page, 'idle-warning');
 
     await page.getByRole('button', { name: /still here/ }).tap();
@@ -97,6 +102,7 @@ describe('shopper journey: walking away', () => {
     await expect(warning.count()).resolves.toBe(0);
     await page.clock.runFor(1);
     await warning.waitFor();
+    await expect.poll(warningsSaid).toBe(saidBefore + 2);
     await expect(page.getByTestId('home-screen').isVisible()).resolves.toBe(true);
     await expect(page.getByTestId('attract-screen').count()).resolves.toBe(0);
 
@@ -105,10 +111,9 @@ describe('shopper journey: walking away', () => {
     await warning.waitFor({ state: 'detached' });
 
     // And any key: a shopper who cannot see the warning hears it, and answers it from the keypad.
-    const said = espeak.utterances().length;
     await page.clock.runFor(IDLE_SECONDS * 1000);
     await warning.waitFor();
-    await expect.poll(() => espeak.utterances().length).toBe(said + 1);
+    await expect.poll(warningsSaid).toBe(saidBefore + 3);
     expect(espeak.last()!.text).toMatch(/^Are you still there\?/);
     await page.keyboard.press('Shift');
     await warning.waitFor({ state: 'detached' });
