@@ -62,7 +62,8 @@ describe('browser host on a fleet broker', () => {
     return JSON.parse(answer) as { ok: boolean; result?: unknown; error?: string };
   }
 
-  it('shows the fleet link in the console\'s diagnostics: online, the broker, the kiosk id, the last health', async () => {
+  it('shows the fleet link in the console\'s diagnostics: online, the broker, the kiosk id, the last health, the latest commands', async () => {
+    expect(await command('doctor', {})).toMatchObject({ ok: true });
     await openConsoleWithPin(page);
     await page.getByTestId('tab-diagnostics').tap();
     const fleet = page.getByTestId('diagnostics-fleet');
@@ -73,6 +74,7 @@ describe('browser host on a fleet broker', () => {
     expect(text).toContain(`127.0.0.1:${broker.port} as kiosk e2e-kiosk`);
     expect(text).toMatch(/Health last sent /);
     expect(text).not.toContain('kiosk-pw');
+    await expect(page.getByTestId('diagnostics-fleet-command').first().textContent()).resolves.toMatch(/ · doctor · loyalty-kiosk\/e2e-kiosk\/cmd\/doctor · ok$/);
     await fleet.scrollIntoViewIfNeeded();
     await screenshot(page, 'console-diagnostics-fleet');
   });

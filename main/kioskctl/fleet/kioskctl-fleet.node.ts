@@ -176,18 +176,19 @@ export async function fleetWatch(context: FleetContext): Promise<number> {
   await withOperator(connection, async (client) => {
     let shown: Map<string, RosterRow> | null = null;
     let records: Map<string, KioskRecord> | null = null;
-    const look = () => {
+    /** `ticked`: the clock's look, which also redraws a terminal's table (its "ago" columns age). */
+    const look = (ticked = false) => {
       if (!records) return;
       const rows = rosterRows(records, now(), values.group);
       const before = shown;
       const events = before === null ? [] : rows.flatMap((row) => rowChanges(before.get(row.kioskId), row).map((change) => `${new Date(now()).toISOString()} ${row.kioskId} ${change}`));
-      if (before === null || (terminal && events.length > 0)) context.stdout(`${terminal ? '\u001b[2J\u001b[H' : ''}${formatTable(rosterTable(rows, now()))}${summary(rows)}\n`);
+      if (before === null || (terminal && (ticked || events.length > 0))) context.stdout(`${terminal ? '\u001b[2J\u001b[H' : ''}${formatTable(rosterTable(rows, now()))}${summary(rows)}\n`);
       if (events.length > 0) context.stdout(`${events.join('\n')}\n`);
       shown = new Map(rows.map((row) => [row.kioskId, row]));
     };
     records = await followFleet(client, connection.topicPrefix, () => look());
     look();
-    const clock = setInterval(look, 30_000);
+    const clock = setInterval(() => look(true), 30_000);
     await context.untilInterrupted();
     clearInterval(clock);
   });
