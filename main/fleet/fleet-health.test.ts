@@ -56,12 +56,13 @@ describe('fleet health (#23 §1)', () => {
     expect((await fleetHealth(parts, Date.now())).asleep).toBe(true);
   });
 
-  it('fingerprints the settings in force, the same for the same settings, whatever the PIN', async () => {
+  it('fingerprints the settings in force alike on kiosks set alike, whoever they are and whatever their PIN', async () => {
     const { parts, config } = healthParts({ now: false });
     const fingerprint = async () => (await fleetHealth(parts, Date.now())).settings;
     const before = await fingerprint();
     expect(before).toMatch(/^[0-9a-f]{12}$/);
     config.set('manager.pinHash', await hashPin('2580'));
+    config.setMany({ 'fleet.kioskId': 'store-0043', 'fleet.groups': ['south'], 'api.shopUuid': '0b8e9c52-4a57-4bd4-8f0e-2f4c1d7e9a10', 'fleet.mqtt.username': 'store-0043' });
     expect(await fingerprint()).toBe(before);
     config.set('idle.timeoutSeconds', 45);
     expect(await fingerprint()).not.toBe(before);

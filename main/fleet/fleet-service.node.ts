@@ -246,12 +246,15 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
 }
 
 /**
- * Twelve hex digits of a hash of the settings in force, the same on every kiosk set alike. The PIN
- * hash is left out: a hash of few digits could be guessed back from it.
+ * Twelve hex digits of a hash of the settings in force, the same on every kiosk set alike: who the
+ * kiosk is (its id, broker user, groups and shop) is left out, and so is the manager section (a
+ * PIN hash of few digits could be guessed back from a hash of it).
  */
 export function settingsFingerprint(current: KioskConfig): string {
-  const { pinHash: _pinHash, ...manager } = current.manager;
-  return crypto.createHash('sha256').update(JSON.stringify({ ...current, manager })).digest('hex').slice(0, 12);
+  const { manager: _manager, ...settings } = current;
+  const { kioskId: _kioskId, groups: _groups, ...fleet } = settings.fleet;
+  const alike = { ...settings, api: { ...settings.api, shopUuid: null }, fleet: { ...fleet, mqtt: { ...fleet.mqtt, username: null } } };
+  return crypto.createHash('sha256').update(JSON.stringify(alike)).digest('hex').slice(0, 12);
 }
 
 async function freeDiskBytes(dir: string): Promise<number | null> {
