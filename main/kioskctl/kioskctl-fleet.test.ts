@@ -97,9 +97,11 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
 
   beforeAll(async () => {
     broker = await startMosquitto({
-      users: { ops: 'ops-pw', 'north-ops': 'north-pw', 'store-1': 'store-1-pw', 'store-2': 'store-2-pw', 'store-3': 'store-3-pw' },
+      users: { ops: 'ops-pw', 'north-ops': 'north-pw', viewer: 'viewer-pw', 'store-1': 'store-1-pw', 'store-2': 'store-2-pw', 'store-3': 'store-3-pw' },
       acl: {
         ops: [`${PREFIX}/#`],
+        // Looks only: it may not even publish kioskctl's marker.
+        viewer: [`read ${PREFIX}/+/status`, `read ${PREFIX}/+/health`],
         // A regional operator: sees the fleet, commands its own group only.
         'north-ops': [`read ${PREFIX}/+/status`, `read ${PREFIX}/+/health`, `read ${PREFIX}/+/cmd/+/result`, `write ${PREFIX}/group/north/cmd/+`, `${PREFIX}/.kioskctl/#`],
       },
@@ -132,6 +134,12 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
     expect(csv[0]).toBe('kioskId,status,since,version,channel,update,mode,platform,latencyMs,errors,outOfServiceMinutes,locksHeld,scanner,screen,groups,lastSeen,stale');
     expect(csv.filter((line) => line.startsWith('store-'))).toHaveLength(3);
     expect(csv[2]).toMatch(/^store-2,online,\d{4}-\d\d-\d\dT[\d:]+Z,1\.4\.0,stable,idle,connected,available,42,2,1\.5,0,serial connected,attract,north pilot,[\d:TZ-]+,false$/);
+  });
+
+  it('lists the fleet for an operator who may only read status and health', async () => {
+    const listed = await kioskctl(['fleet', 'ls', '--broker', broker.url, '--user', 'viewer'], { env: { KIOSKCTL_FLEET_PASSWORD: 'viewer-pw' } });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^3 kiosks: 3 online/m);
   });
 
   it('marks health that stopped coming as stale, and a kiosk that left as offline since it was last heard', async () => {

@@ -28,10 +28,16 @@ export async function connectOperator({ url, username, password }: OperatorConne
   );
 }
 
+/** Without the marker back, the retained messages are taken as all sent once none came for this long. */
+const QUIET_MS = 1_000;
+/** How long a marker the broker took may take to come back before kioskctl stops waiting for it. */
+const MARKER_WAIT_MS = 5_000;
+
 /**
  * Follows every kiosk's retained status and health under `topicPrefix`; `onChange` is called with
  * the kiosk whose record changed. Resolves once the broker has sent all it kept: a marker the
- * operator publishes to itself comes back after them, as the broker sends in order.
+ * operator publishes to itself comes back after them, as the broker sends in order. An operator
+ * whose ACL refuses the marker (a read-only one) waits instead until the messages stop coming.
  */
 export async function followFleet(client: MqttClient, topicPrefix: string, onChange: (kioskId: string) => void = () => {}) {
   const topics = fleetWideTopics(topicPrefix);
@@ -39,7 +45,9 @@ export async function followFleet(client: MqttClient, topicPrefix: string, onCha
   const marker = `${topicPrefix}/.kioskctl/${crypto.randomBytes(8).toString('hex')}`;
   let markerSeen!: () => void;
   const caughtUp = new Promise<void>((resolve) => (markerSeen = resolve));
+  let lastMessageAt = Date.now();
   client.on('message', (topic, payload) => {
+    lastMessageAt = Date.now();
     if (topic === marker) return markerSeen();
     const kioskId = topics.kioskOf(topic);
     if (kioskId === null) return;
@@ -53,11 +61,25 @@ export async function followFleet(client: MqttClient, topicPrefix: string, onCha
     else records.set(kioskId, record);
     onChange(kioskId);
   });
-  // QoS 0 throughout: the broker queues nothing for the session, so the marker cannot overtake.
+  // Delivered at QoS 0 throughout: the broker queues nothing for the session, so the marker cannot
+  // overtake. Published at QoS 1, so an MQTT 5 broker says when its ACL refuses it.
   await client.subscribeAsync([topics.statuses, topics.healths, marker], { qos: 0 });
-  await client.publishAsync(marker, '', { qos: 0 });
-  await caughtUp;
+  const markerTaken = await client.publishAsync(marker, '', { qos: 1 }).then(
+    () => true,
+    () => false,
+  );
+  await Promise.race([caughtUp, quietFor(() => lastMessageAt, markerTaken ? MARKER_WAIT_MS : 0)]);
   return records;
+}
+
+/**
+ * Resolves once no message has come for QUIET_MS, looking only after `graceMs`. Its timers keep no
+ * process alive: once the marker came back, kioskctl exits without waiting for them.
+ */
+async function quietFor(lastMessageAt: () => number, graceMs: number): Promise<void> {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+  await sleep(graceMs);
+  while (Date.now() - lastMessageAt() < QUIET_MS) await sleep(QUIET_MS / 4);
 }
 
 /** Who a command goes to: one kiosk, a group, or the whole fleet. */
