@@ -9,6 +9,7 @@ import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { until } from '../../test/support/until.std.ts';
+import { sampleHealth } from '../../test/support/fleet-health-sample.std.ts';
 import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands, type FleetCommandOptions } from './fleet-commands.node.ts';
 import { commandMemory } from './command-memory.node.ts';
@@ -45,41 +46,7 @@ function commandsWith(options: Partial<FleetCommandOptions> = {}) {
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 const PREFIX = 'loyalty-kiosk';
-const HEALTH: FleetHealth = {
-  at: 1_700_000_000_000,
-  kioskId: 'k1',
-  shop: null,
-  groups: [],
-  settings: '0123456789ab',
-  asleep: false,
-  countersSince: 1_690_000_000_000,
-  version: '1.2.3',
-  mode: 'demo',
-  platform: { available: true, checkedAt: 1_700_000_000_000 },
-  platformProbe: { latencyMs: 12, at: 1_700_000_000_000 },
-  platformErrors: { 'conflict:409:80005': 1 },
-  outOfServiceMinutes: 0,
-  screen: 'attract',
-  locksHeld: 0,
-  scanner: { connection: 'keyboard', state: 'not_used', lastScanAt: null },
-  logLinesDropped: 0,
-  freeDiskBytes: 1_000_000,
-  uptimeSeconds: 5,
-  channel: 'stable',
-  update: {
-    state: 'off',
-    note: 'update.feedUrl is not set',
-    currentVersion: '1.2.3',
-    channel: 'stable',
-    feedOrigin: null,
-    availableVersion: null,
-    downloadedVersion: null,
-    lastCheckAt: null,
-    lastError: null,
-    retryAt: null,
-    failedVersion: null,
-  },
-};
+const HEALTH: FleetHealth = sampleHealth('k1', { platformErrors: { 'conflict:409:80005': 1 }, uptimeSeconds: 5 });
 
 let broker: Mosquitto;
 let observer: MqttClient;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { builtCli } from '../../test/support/built-cli.node.ts';
 import { until } from '../../test/support/until.std.ts';
+import { sampleHealth } from '../../test/support/fleet-health-sample.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
@@ -17,43 +18,16 @@ import type { FleetHealth } from '../fleet/fleet-messages.std.ts';
 
 const PREFIX = 'loyalty-kiosk';
 
-/** A kiosk's health as it would publish it, for kiosk `kioskId` in `groups`. */
-const healthOf = (kioskId: string, groups: string[], changes: Partial<FleetHealth> = {}): FleetHealth => ({
-  at: Date.now(),
-  kioskId,
-  shop: null,
-  groups,
-  settings: 'abcdefabcdef',
-  asleep: false,
-  countersSince: Date.now() - 86_400_000,
-  version: '1.4.0',
-  mode: 'connected',
-  platform: { available: true, checkedAt: Date.now() },
-  platformProbe: { latencyMs: 42, at: Date.now() },
-  platformErrors: { timeout: 2 },
-  outOfServiceMinutes: 1.5,
-  screen: 'attract',
-  locksHeld: 0,
-  scanner: { connection: 'serial', state: 'connected', lastScanAt: Date.now() - 60_000 },
-  logLinesDropped: 0,
-  freeDiskBytes: 1_000_000_000,
-  uptimeSeconds: 3_600,
-  channel: 'stable',
-  update: {
-    state: 'idle',
-    note: null,
-    currentVersion: '1.4.0',
-    channel: 'stable',
-    feedOrigin: null,
-    availableVersion: null,
-    downloadedVersion: null,
-    lastCheckAt: null,
-    lastError: null,
-    retryAt: null,
-    failedVersion: null,
-  },
-  ...changes,
-});
+/** A kiosk's health as it would publish it, for kiosk `kioskId` in `groups`: a serial scanner, two timeouts, 1.5 minutes out of service. */
+const healthOf = (kioskId: string, groups: string[], changes: Partial<FleetHealth> = {}): FleetHealth =>
+  sampleHealth(kioskId, {
+    groups,
+    platformErrors: { timeout: 2 },
+    outOfServiceMinutes: 1.5,
+    scanner: { connection: 'serial', state: 'connected', lastScanAt: Date.now() - 60_000 },
+    update: { ...sampleHealth(kioskId).update, state: 'idle', note: null },
+    ...changes,
+  });
 
 interface Run {
   code: number | null;

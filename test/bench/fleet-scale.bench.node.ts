@@ -9,11 +9,11 @@ import { BridgeConnection } from '../../main/bridge/dispatcher.std.ts';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { type FleetClient, startFleetClient } from '../../main/fleet/fleet-client.node.ts';
 import { fleetCommands } from '../../main/fleet/fleet-commands.node.ts';
-import type { FleetHealth } from '../../main/fleet/fleet-messages.std.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { startMosquitto } from '../support/mosquitto.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
 import { until } from '../support/until.std.ts';
+import { sampleHealth } from '../support/fleet-health-sample.std.ts';
 import { type BenchReport, ms, ratio, summarize } from './stats.std.ts';
 
 const KIOSKS = 200;
@@ -108,38 +108,11 @@ function kioskClient(url: string, index: number, dataDir: string, onlineAt: Map<
     kioskId,
     topicPrefix: PREFIX,
     groups,
-    health: async () => healthOf(kioskId, groups),
+    health: async () => sampleHealth(kioskId, { groups, version: 'bench' }),
     commands,
     logger: silentLogger,
     onOnline: async () => void onlineAt.get(kioskId)!.push(Date.now()),
   });
-}
-
-function healthOf(kioskId: string, groups: string[]): FleetHealth {
-  const now = Date.now();
-  return {
-    at: now,
-    kioskId,
-    shop: null,
-    groups,
-    settings: '000000000000',
-    asleep: false,
-    countersSince: now,
-    version: 'bench',
-    mode: 'connected',
-    platform: { available: true, checkedAt: now },
-    platformProbe: { latencyMs: 30, at: now },
-    platformErrors: {},
-    outOfServiceMinutes: 0,
-    screen: 'attract',
-    locksHeld: 0,
-    scanner: { connection: 'keyboard', state: 'not_used', lastScanAt: null },
-    logLinesDropped: 0,
-    freeDiskBytes: null,
-    uptimeSeconds: 1,
-    channel: 'stable',
-    update: { state: 'off', note: null, currentVersion: 'bench', channel: 'stable', feedOrigin: null, availableVersion: null, downloadedVersion: null, lastCheckAt: null, lastError: null, retryAt: null, failedVersion: null },
-  };
 }
 
 /** How the fleet came back: when the last kiosk did, and how many came in the busiest second. */
