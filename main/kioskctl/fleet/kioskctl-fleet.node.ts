@@ -21,7 +21,6 @@ export interface FleetContext {
   /** Resolves when the operator stops `fleet watch` (Ctrl-C). */
   untilInterrupted: () => Promise<void>;
   env: Record<string, string | undefined>;
-  now?: () => number;
 }
 
 /** A request kioskctl turns down before anything was sent (exit 2). */
@@ -92,7 +91,7 @@ export async function fleetLs(context: FleetContext): Promise<number> {
   const { values } = parse(context.args, { group: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' } });
   const connection = await connectionFor(context, values);
   const records = await withOperator(connection, (client) => followFleet(client, connection.topicPrefix));
-  const now = (context.now ?? Date.now)();
+  const now = Date.now();
   const rows = rosterRows(records, now, values.group);
   if (values.json) context.stdout(`${JSON.stringify(rows, null, 2)}\n`);
   else if (values.csv) context.stdout(rosterCsv(rows));
@@ -171,7 +170,7 @@ function answerLine(kioskId: string, record: KioskRecord | undefined, answer: Co
 export async function fleetWatch(context: FleetContext): Promise<number> {
   const { values } = parse(context.args, { group: { type: 'string' } });
   const connection = await connectionFor(context, values);
-  const now = context.now ?? Date.now;
+  const now = Date.now;
   const terminal = context.stdoutIsTTY;
   await withOperator(connection, async (client) => {
     let shown: Map<string, RosterRow> | null = null;
