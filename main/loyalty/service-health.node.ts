@@ -2,6 +2,7 @@ import type { ServiceStatus } from '../../common/shopper-views.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from './errors.std.ts';
 import { PlatformErrorCounts } from './platform-error-counts.std.ts';
+import { outsideTimeBudget } from './time-budget.node.ts';
 
 /** Failures that mean the platform cannot serve anyone right now, not that one request was wrong. */
 const OUTAGE_KINDS = new Set<LoyaltyErrorKind>(['network', 'timeout', 'maintenance', 'server', 'auth']);
@@ -119,7 +120,7 @@ export class ServiceHealth {
     this.#set(available, error);
   }
 
-  /** Probes now (start-up, or the out-of-service screen's own retry), timing the answer. */
+  /** Probes now (start-up, the renderer asking, or the probe's own timer), timing the answer. */
   async check(): Promise<ServiceStatus> {
     const started = performance.now();
     const answered = await this.track(this.options.probe()).then(
@@ -127,6 +128,8 @@ export class ServiceHealth {
       () => false,
     );
     this.#lastProbe = { latencyMs: answered ? Math.round(performance.now() - started) : null, at: this.#now() };
+    // A probe that told nothing (a 429, old news) still leaves the next one planned.
+    this.#scheduleProbe();
     return this.status();
   }
 
@@ -168,7 +171,9 @@ export class ServiceHealth {
     this.#timer = setTimeout(
       () => {
         this.#timer = undefined;
-        void this.check();
+        // The kiosk's own probe: never inside the time budget of the shopper's call that planned it
+        // (the timer keeps that call's context, and a spent budget fails every request at once).
+        void outsideTimeBudget(() => this.check());
       },
       available ? (this.options.idleProbeMs ?? 45_000) : (this.options.retryMs ?? 5_000),
     );

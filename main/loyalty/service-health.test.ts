@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../logging/logger.std.ts';
 import { LoyaltyError } from './errors.std.ts';
 import { ServiceHealth } from './service-health.node.ts';
+import { remainingBudgetMs, withTimeBudget } from './time-budget.node.ts';
+import { until } from '../../test/support/until.std.ts';
 
 /** A ServiceHealth on a clock the test moves, whose probe answers as `platform.up` says. */
 function healthOnClock(options: Partial<ConstructorParameters<typeof ServiceHealth>[0]> = {}) {
@@ -146,5 +148,40 @@ describe('ServiceHealth while the kiosk is idle (#23)', () => {
     health.close();
     await vi.advanceTimersByTimeAsync(600_000);
     expect(platform.probes).toBe(3);
+  });
+
+  // Real timers: a timer keeps the async context it was made in only on Node's own clock.
+  it('probes outside the time budget of the shopper call that last planned it: a spent budget never fails the kiosk\'s own probe', async () => {
+    const budgets: number[] = [];
+    const health = new ServiceHealth({
+      probe: async () => void budgets.push(remainingBudgetMs()),
+      onChange: () => {},
+      logger: silentLogger,
+      idleProbeMs: 30,
+    });
+    // A shopper's lookup with 10 ms to spend, whose answer plans the next idle probe.
+    await withTimeBudget(10, () => health.track(Promise.resolve('a card')));
+    await until(() => budgets.length > 0);
+    expect(budgets[0]).toBe(Infinity);
+    health.close();
+  });
+
+  it('goes on probing after a probe that told nothing (a 429 is no outage)', async () => {
+    vi.useFakeTimers();
+    let probes = 0;
+    const health = new ServiceHealth({
+      probe: async () => {
+        probes += 1;
+        throw new LoyaltyError({ kind: 'rate_limited', status: 429, message: 'too many requests' });
+      },
+      onChange: () => {},
+      logger: silentLogger,
+      idleProbeMs: 45_000,
+    });
+    await vi.advanceTimersByTimeAsync(45_000);
+    await vi.advanceTimersByTimeAsync(45_000);
+    expect(probes).toBe(2);
+    expect(health.status().available).toBe(true);
+    health.close();
   });
 });
