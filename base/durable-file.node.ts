@@ -6,15 +6,23 @@ import path from 'node:path';
 export const PRIVATE_FILE_MODE = 0o600;
 
 /**
+ * A temp file is always new, never opened through a link: one planted under the temp name (a
+ * symbolic link to a file elsewhere) must not be written through, nor renamed over the file.
+ */
+const TEMP_OPEN_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
+
+/**
  * Replaces `file` with `text` so that a crash at any moment leaves either the old or the new
  * content, never a mix: write a temp file, fsync it, rename it over, fsync the directory (so
  * the rename itself survives a power cut). Resolves only once all of that is on disk.
  */
 export async function writeFileDurably(file: string, text: string, mode = PRIVATE_FILE_MODE): Promise<void> {
   const temp = `${file}.tmp`;
-  const handle = await fsp.open(temp, 'w', mode);
+  // A temp file a crash left behind, or a link planted in its place: removed, never followed.
+  await fsp.rm(temp, { force: true });
+  const handle = await fsp.open(temp, TEMP_OPEN_FLAGS, mode);
   try {
-    // A temp file a crash left behind keeps its old mode on open: set it every time.
+    // The umask may have taken bits off the mode asked for.
     await handle.chmod(mode);
     await handle.writeFile(text, 'utf8');
     await handle.sync();
@@ -29,7 +37,8 @@ export async function writeFileDurably(file: string, text: string, mode = PRIVAT
 export function writeFileDurablySync(file: string, text: string, mode = PRIVATE_FILE_MODE): void {
   // Its own temp name per process: kioskctl may write while the kiosk does.
   const temp = `${file}.tmp-${process.pid}`;
-  const fd = fs.openSync(temp, 'w', mode);
+  fs.rmSync(temp, { force: true });
+  const fd = fs.openSync(temp, TEMP_OPEN_FLAGS, mode);
   try {
     fs.fchmodSync(fd, mode);
     fs.writeFileSync(fd, text, 'utf8');

@@ -28,4 +28,23 @@ describe('writeFileDurably', () => {
     expect(modeOf(file)).toBe(0o600);
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
   });
+
+  it('writes through no link planted as its temp file: its target is untouched, the file is a file (#28 §12)', async () => {
+    const dir = tempDir();
+    const target = path.join(dir, 'elsewhere.txt');
+    fs.writeFileSync(target, 'not the kiosk\'s');
+    const asyncFile = path.join(dir, 'health-counters.json');
+    fs.symlinkSync(target, `${asyncFile}.tmp`);
+    await writeFileDurably(asyncFile, '{"since":1}');
+    const syncFile = path.join(dir, 'fleet-commands.json');
+    fs.symlinkSync(target, `${syncFile}.tmp-${process.pid}`);
+    writeFileDurablySync(syncFile, '[]');
+    expect(fs.readFileSync(target, 'utf8')).toBe('not the kiosk\'s');
+    for (const [file, text] of [[asyncFile, '{"since":1}'], [syncFile, '[]']] as const) {
+      expect(fs.lstatSync(file).isFile()).toBe(true);
+      expect(fs.readFileSync(file, 'utf8')).toBe(text);
+      expect(modeOf(file)).toBe(0o600);
+    }
+    expect(fs.readdirSync(dir).sort()).toEqual(['elsewhere.txt', 'fleet-commands.json', 'health-counters.json']);
+  });
 });
