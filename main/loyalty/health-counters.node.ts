@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { z } from 'zod';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { CountersSoFar, ServiceHealth } from './service-health.node.ts';
@@ -10,18 +10,23 @@ const StoredCounters = z.strictObject({
   outOfServiceMs: z.number().nonnegative(),
 });
 
+/** Well above the most the counters can hold (50 error keys of 200 characters: some 11 kB). */
+const MAX_FILE_BYTES = 64 * 1024;
+
 /** How often the counters are written while the kiosk runs: a crash loses at most this much. */
 const SAVE_EVERY_MS = 60_000;
 
 /**
  * The fleet's counters (failed platform calls, time out of service) kept across restarts in
  * `file`, so a nightly restart does not zero what a dashboard alerts on. A file that cannot be
- * read starts the counts afresh, and their `since` says so.
+ * read (or is larger than the counters ever are) starts the counts afresh, and their `since` says so.
  */
 export function loadHealthCounters(file: string, logger: Logger): CountersSoFar | undefined {
-  if (!fs.existsSync(file)) return undefined;
   try {
-    return StoredCounters.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const read = readBoundedFile(file, MAX_FILE_BYTES);
+    if (read.kind === 'missing') return undefined;
+    if (read.kind === 'refused') throw new Error(`the file is ${read.reason}`);
+    return StoredCounters.parse(JSON.parse(read.text));
   } catch (error) {
     logger.warn('health counters unreadable; counting afresh', { error: String(error) });
     return undefined;
