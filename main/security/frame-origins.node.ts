@@ -1,18 +1,20 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurablySync } from '../../base/durable-file.node.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { isLoopbackUrl } from '../../common/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 
 const FILE = 'portal-origins.json';
+/** Far above 20 origins for each of a few platforms. */
+const MAX_FILE_BYTES = 256 * 1024;
 
-/** A page the kiosk may frame at all: https, or http on this computer (the sandbox). */
-function isFrameableUrl(url: string): boolean {
-  if (!URL.canParse(url)) return false;
+/** The origin of a page the kiosk may frame at all (https, or http on this computer: the sandbox), else null. */
+function frameableOrigin(url: string): string | null {
+  if (!URL.canParse(url)) return null;
   const parsed = new URL(url);
-  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackUrl(parsed));
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackUrl(parsed)) ? parsed.origin : null;
 }
 /** Per API origin, the portal-page origins its portal sessions came from. */
 const Learned = z.record(z.string(), z.array(z.string()).max(20));
@@ -52,7 +54,7 @@ export class FrameOrigins {
 
   /** Whether a portal session's page (its url) may be framed; a refusal is logged, a new platform origin learned. */
   admit(url: string): boolean {
-    if (!isFrameableUrl(url)) {
+    if (frameableOrigin(url) === null) {
       // javascript:, data: and the like have the origin "null": never framed, never learned.
       this.options.logger.error('portal session page refused: only https pages (http on this computer) are framed', { scheme: URL.canParse(url) ? new URL(url).protocol : null });
       return false;
@@ -80,11 +82,25 @@ export class FrameOrigins {
     this.options.logger.info('portal pages framed from a new origin', { origin });
   }
 
+  /**
+   * What earlier runs learned, each origin checked again as it is learned: the file may be older
+   * than that check, or written by another hand, and what it holds goes into the CSP header.
+   */
   #read(): z.infer<typeof Learned> {
+    let learned: z.infer<typeof Learned>;
     try {
-      return Learned.parse(JSON.parse(fs.readFileSync(this.#file, 'utf8')));
-    } catch {
+      const read = readBoundedFile(this.#file, MAX_FILE_BYTES);
+      if (read.kind === 'missing') return {};
+      if (read.kind === 'refused') throw new Error(`the file is ${read.reason}`);
+      learned = Learned.parse(JSON.parse(read.text));
+    } catch (error) {
+      this.options.logger.warn('portal origins unreadable; learning them afresh', { error: String(error) });
       return {};
     }
+    const kept = Object.fromEntries(Object.entries(learned).map(([api, origins]) => [api, origins.filter((origin) => frameableOrigin(origin) === origin)]));
+    const dropped = Object.values(learned).flat().length - Object.values(kept).flat().length;
+    // Only how many: an entry that is no origin may be any text.
+    if (dropped > 0) this.options.logger.warn('portal origins that are no frameable origin dropped', { dropped });
+    return kept;
   }
 }

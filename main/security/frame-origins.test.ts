@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { recordingLogger } from '../electron/fake-electron.test-support.ts';
+import { contentSecurityPolicy } from './content-security-policy.std.ts';
 import { FrameOrigins } from './frame-origins.node.ts';
 
 const API = 'https://loyalty.example';
@@ -55,5 +56,25 @@ describe('FrameOrigins', () => {
     expect(() => config.set('portal.allowedOrigins', ['https://portal.example/path'])).toThrow(/origin only/);
     expect(() => config.set('portal.allowedOrigins', ['http://portal.example'])).toThrow(/https/);
     expect(() => config.set('portal.allowedOrigins', ['http://127.0.0.1:4011'])).not.toThrow();
+  });
+
+  it('checks every origin read back from the file as it is learned: "null" and injected directives never reach the CSP (#28 §12)', () => {
+    const { dataDir } = frameOrigins();
+    const stored = { [API]: ['null', 'https://a.example; script-src *', `${PORTAL}/path`, 'http://portal.example', 'javascript:alert(1)', PORTAL, 'http://127.0.0.1:4011'] };
+    fs.writeFileSync(path.join(dataDir, 'portal-origins.json'), JSON.stringify(stored));
+    const { origins, logger } = frameOrigins(dataDir);
+    expect(origins.list()).toEqual([API, PORTAL, 'http://127.0.0.1:4011']);
+    expect(contentSecurityPolicy(API, origins.list())).toContain(`frame-src ${API} ${PORTAL} http://127.0.0.1:4011;`);
+    expect(contentSecurityPolicy(API, origins.list())).not.toMatch(/null|script-src \*/);
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/dropped/), fields: { dropped: 5 } }));
+  });
+
+  it('learns afresh, with a log line, from a file too large to be what it keeps (#28 §12)', () => {
+    const { dataDir } = frameOrigins();
+    const file = path.join(dataDir, 'portal-origins.json');
+    fs.writeFileSync(file, JSON.stringify({ [API]: [PORTAL], ...Object.fromEntries(Array.from({ length: 10_000 }, (_, index) => [`https://api${index}.example`, [PORTAL]])) }));
+    const { origins, logger } = frameOrigins(dataDir);
+    expect(origins.list()).toEqual([API]);
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: { error: expect.stringMatching(/too large/) } }));
   });
 });
