@@ -13,7 +13,6 @@ import {
   ShopperView,
   VoucherCheck,
   VoucherPage,
-  VoucherView,
 } from './shopper-views.std.ts';
 import {
   AdminRewardAttribute,
@@ -173,7 +172,6 @@ export const shopperCalls = {
     input: z.object({ contactUuid: Uuid, page: z.number().int().min(1).max(10_000) }).strict(),
     output: VoucherPage,
   },
-  findVoucher: { input: z.object({ code: ScanValue }).strict(), output: VoucherView },
   checkVoucher: {
     input: z.object({ voucherUuid: Uuid, contactUuid: Uuid.optional() }).strict(),
     output: VoucherCheck,

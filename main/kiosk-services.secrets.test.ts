@@ -74,7 +74,7 @@ describe('secrets never leave main', () => {
 
     // A wrong key: the platform refuses, and the refusal quotes nothing of the key either.
     await secrets.set('apiKey', 'fake-wrong-api-key-for-leak-test');
-    const refused = await call('findVoucher', { code: voucher.code });
+    const refused = await call('listShopperVouchers', { contactUuid: sanne.uuid, page: 1 });
     expect(refused).toMatchObject({ ok: false });
     await secrets.set('apiKey', credentials[0]!);
 

@@ -1,5 +1,6 @@
 import { platformErrors } from '../../api/errors.std.ts';
 import { visitMode, type KioskMode } from '../../common/config-schema.std.ts';
+import type { CallOutput } from '../../common/contract.std.ts';
 import type { LookupResult } from '../../common/shopper-views.std.ts';
 import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
@@ -11,7 +12,7 @@ import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget
 import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
 import { toShopperView, toVoucherView } from './views.std.ts';
-import { TypedCodeGuard } from './typed-code-guard.std.ts';
+import { GuessGuard } from './guess-guard.std.ts';
 import type { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { FrameOrigins } from '../security/frame-origins.node.ts';
@@ -64,7 +65,8 @@ interface ShopperContext {
   logger: Logger;
   /** A platform call that reports to health; `missIsAnswer`: its not_found is no error. */
   platform<T>(use: (client: LoyaltyClient) => Promise<T>, options?: TrackOptions): Promise<T>;
-  typedCodes: TypedCodeGuard;
+  /** Lookups of what a shopper could be guessing: card numbers, voucher codes, e-mail addresses. */
+  guesses: GuessGuard;
   scannedHere: Pick<ScannedHere, 'take'>;
   frameOrigins: Pick<FrameOrigins, 'admit'>;
 }
@@ -83,11 +85,24 @@ export function createShopperHandlers(options: ShopperServiceOptions) {
     actionBudgetMs,
     logger: visit.logger,
     platform: (use, trackOptions) => health.track(use(connection.client()), trackOptions),
-    typedCodes: new TypedCodeGuard(),
+    guesses: new GuessGuard(),
     scannedHere,
     frameOrigins,
   };
   return { ...identifyCalls(ctx), ...homeCalls(ctx), ...voucherCalls(ctx), ...portalSessionCalls(ctx) };
+}
+
+/** A lookup that counts as a guess: refused while guessing is paused, and a miss when `missed` says so. */
+async function asGuess<T>(ctx: ShopperContext, lookup: () => Promise<T>, missed: (answer: T) => boolean): Promise<T> {
+  const guess = ctx.guesses.reserve();
+  let miss = false;
+  try {
+    const answer = await lookup();
+    miss = missed(answer);
+    return answer;
+  } finally {
+    guess.settle(miss);
+  }
 }
 
 /** Who the shopper is: a scanned card (or voucher), an e-mail, or joining. */
@@ -97,18 +112,11 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
     async lookupScan({ value }) {
       // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
       if (ctx.scannedHere.take(value)) return lookupScan(ctx, value);
-      const guess = ctx.typedCodes.reserve();
-      const result = await lookupScan(ctx, value).catch((error: unknown) => {
-        guess.settle(null);
-        throw error;
-      });
-      guess.settle(result);
-      return result;
+      return asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');
     },
 
     async identifyByEmail({ email }) {
-      const contact = await orNull(platform((client) => client.findContactByEmail({ email }), MISS_IS_ANSWER));
-      return contact ? { kind: 'shopper', shopper: toShopperView(contact.data) } : { kind: 'not_found' };
+      return asGuess(ctx, () => identifyByEmail(ctx, email), (result) => result.kind === 'not_found');
     },
 
     async registerShopper({ email, cardValue }) {
@@ -120,6 +128,11 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
       return toShopperView(contact);
     },
   };
+}
+
+async function identifyByEmail({ platform }: ShopperContext, email: string): Promise<CallOutput<'identifyByEmail'>> {
+  const contact = await orNull(platform((client) => client.findContactByEmail({ email }), MISS_IS_ANSWER));
+  return contact ? { kind: 'shopper', shopper: toShopperView(contact.data) } : { kind: 'not_found' };
 }
 
 /** A lookup that may find nothing: "no such card" is an answer, and counts as no platform error. */
@@ -185,13 +198,9 @@ function homeCalls({ platform, logger }: ShopperContext): InputOnlyHandlers<'get
   };
 }
 
-function voucherCalls({ platform, connection, logger, actionBudgetMs }: ShopperContext): InputOnlyHandlers<'findVoucher' | 'checkVoucher'> {
+/** A voucher's validity; finding one by its code is lookupScan's, under the guard against guessing. */
+function voucherCalls({ platform, connection, logger }: ShopperContext): InputOnlyHandlers<'checkVoucher'> {
   return {
-    async findVoucher({ code }) {
-      const found = await withTimeBudget(actionBudgetMs, () => platform((client) => client.findVoucher({ code })));
-      return toVoucherView(found.data);
-    },
-
     async checkVoucher({ voucherUuid, contactUuid }) {
       const { personalAccessToken } = await connection.credentials();
       if (!personalAccessToken) {

@@ -13,7 +13,7 @@ import { ServiceHealth } from '../loyalty/service-health.node.ts';
 import { FrameOrigins } from '../security/frame-origins.node.ts';
 import { createShopperHandlers } from './shopper-service.node.ts';
 import { ScannedHere } from '../scanner/scanned-here.std.ts';
-import { TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
+import { shopperCalls, TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
 
 const SKIPPED = 'voucher validity check skipped: no personal access token configured';
 
@@ -87,6 +87,35 @@ describe('shopper handlers', () => {
     await expect(handlers.lookupScan({ value: 'KOFFIE24' })).resolves.toMatchObject({ kind: 'voucher' });
     // Taken once: the same value again is the renderer's word only.
     await expect(handlers.lookupScan({ value: 'KOFFIE24' })).rejects.toMatchObject({ code: 'too_many_attempts' });
+  });
+
+  it('pauses e-mail lookups too, under the same count: forty unknown addresses in a row, five answered (#28 §10)', async () => {
+    const { handlers, requested } = kioskHandlers(true);
+    const answers = [];
+    for (let n = 0; n < 40; n++) answers.push(await handlers.identifyByEmail({ email: `guess${n}@example.org` }).catch((error: unknown) => error));
+    expect(answers.slice(0, TYPED_GUESS_LIMIT)).toEqual(Array(TYPED_GUESS_LIMIT).fill({ kind: 'not_found' }));
+    for (const refused of answers.slice(TYPED_GUESS_LIMIT)) expect(refused).toMatchObject({ code: 'too_many_attempts' });
+    expect(requested.filter((path) => path.includes('/contacts/find-one-by'))).toHaveLength(TYPED_GUESS_LIMIT);
+    // One pause for every lookup: a known address, or a card, waits it out as well.
+    await expect(handlers.identifyByEmail({ email: sandbox.manifest.contacts[0]!.email })).rejects.toMatchObject({ code: 'too_many_attempts' });
+    await expect(handlers.lookupScan({ value: 'KOFFIE24' })).rejects.toMatchObject({ code: 'too_many_attempts' });
+  });
+
+  it('keeps counting misses when the shopper\'s own card comes between them (#28 §10)', async () => {
+    const { handlers } = kioskHandlers(true);
+    const ownCard = sandbox.manifest.contacts[0]!.identifiers[0]!;
+    for (let round = 0; round < TYPED_GUESS_LIMIT - 1; round++) {
+      await expect(handlers.lookupScan({ value: `GUESS-A${round}` })).resolves.toEqual({ kind: 'unknown' });
+      await expect(handlers.lookupScan({ value: ownCard })).resolves.toMatchObject({ kind: 'shopper' });
+    }
+    await expect(handlers.lookupScan({ value: 'GUESS-A-LAST' })).resolves.toEqual({ kind: 'unknown' });
+    await expect(handlers.lookupScan({ value: ownCard })).rejects.toMatchObject({ code: 'too_many_attempts' });
+  });
+
+  it('offers no shopper call that finds a voucher by its code outside the guard (#28 §10)', () => {
+    const { handlers } = kioskHandlers(true);
+    expect(Object.keys(shopperCalls)).not.toContain('findVoucher');
+    expect(Object.keys(handlers)).not.toContain('findVoucher');
   });
 
   it('counts no platform error for the half of a scan that was expected to miss, nor for an unknown e-mail (#23)', async () => {
