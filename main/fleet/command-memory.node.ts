@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { z } from 'zod';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurablySync } from '../../base/durable-file.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { CommandResult } from './fleet-messages.std.ts';
@@ -8,6 +8,8 @@ import { CommandResult } from './fleet-messages.std.ts';
 const REMEMBERED = 200;
 /** An answer longer than this (a screenshot, diagnostics) is remembered by its outcome only. */
 const MAX_REMEMBERED_ANSWER = 2_048;
+/** Above the most the memory can hold: 200 answers of 2,048 characters (up to 3 bytes each) and their keys. */
+const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /** `answer` null: received and started, never answered (a restart ends the process first). */
 const Entry = z.strictObject({ key: z.string(), answer: CommandResult.nullable() });
@@ -61,9 +63,12 @@ function compact(result: CommandResult): CommandResult {
 }
 
 function load(file: string | null, logger: Logger): Entry[] {
-  if (!file || !fs.existsSync(file)) return [];
+  if (!file) return [];
   try {
-    const stored = StoredEntries.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const read = readBoundedFile(file, MAX_FILE_BYTES);
+    if (read.kind === 'missing') return [];
+    if (read.kind === 'refused') throw new Error(`the file is ${read.reason}`);
+    const stored = StoredEntries.parse(JSON.parse(read.text));
     const entries = stored.map(({ key, answer }) => Entry.safeParse({ key, answer }).data ?? { key, answer: null });
     const unreadable = entries.filter((entry, index) => entry.answer === null && stored[index]!.answer !== null).length;
     // Still never run again: such a command is answered "already received".

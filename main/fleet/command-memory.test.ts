@@ -30,4 +30,14 @@ describe('fleet command memory', () => {
     expect(memory.recall('restart', 'r-3')).toBeUndefined();
     expect(lines).toEqual([{ message: 'fleet command memory: answers unreadable, their commands kept as received', fields: { unreadable: 1 } }]);
   });
+
+  it('starts afresh, and says so, from a file larger than the memory ever is (#28 §12)', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'command-memory-')), 'fleet-commands.json');
+    const answer = { id: 'r-1', ok: true, result: 'x'.repeat(4 * 1024 * 1024) };
+    fs.writeFileSync(file, JSON.stringify([{ key: 'restart\nr-1', answer }]));
+    const lines: Array<{ message: string; fields?: LogFields }> = [];
+    const memory = commandMemory(file, recordingLogger(lines));
+    expect(memory.recall('restart', 'r-1')).toBeUndefined();
+    expect(lines).toEqual([{ message: 'fleet command memory unreadable; starting afresh', fields: { error: expect.stringMatching(/too large/) } }]);
+  });
 });
