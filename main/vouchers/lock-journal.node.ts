@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 
 /**
@@ -51,6 +52,8 @@ export type LockEntry = z.output<typeof LockEntry>;
 const JournalFile = z.object({ version: z.literal(1), entries: z.array(LockEntry), unresolved: z.array(z.string().min(1)).default([]) });
 
 export const JOURNAL_FILE = 'voucher-locks.json';
+/** Some ten thousand entries, where a kiosk holds a handful: a larger file is no journal it wrote. */
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
 export interface LockJournal {
   readonly path: string;
@@ -121,33 +124,34 @@ interface JournalRead {
 }
 
 async function readEntries(file: string, logger: Logger): Promise<JournalRead> {
-  let text: string;
+  const read = readBoundedFile(file, MAX_FILE_BYTES);
+  if (read.kind === 'missing') return { entries: [], unresolved: [], salvaged: false };
+  // Never read (too large, a link): aside like a damaged file, with nothing to salvage.
+  if (read.kind === 'refused') return setAside(file, '', read.reason, logger);
   try {
-    text = await fs.readFile(file, 'utf8');
+    return { ...JournalFile.parse(JSON.parse(read.text)), salvaged: false };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], unresolved: [], salvaged: false };
-    throw error;
+    return setAside(file, read.text, error instanceof z.ZodError ? 'not a lock journal' : 'not JSON', logger);
   }
-  try {
-    return { ...JournalFile.parse(JSON.parse(text)), salvaged: false };
-  } catch (error) {
-    const aside = `${file}.corrupt-${Date.now()}`;
-    await fs.rename(file, aside);
-    const { entries, codeless } = salvageEntries(text);
-    // The reason and voucher uuids only: the content holds release keys and voucher codes.
-    const reason = error instanceof z.ZodError ? 'not a lock journal' : 'not JSON';
-    logger.warn('voucher lock journal unreadable; moved aside, the entries still readable kept', {
-      movedTo: aside,
-      reason,
-      kept: entries.map(({ voucherUuid, phase }) => ({ voucherUuid, phase })),
+}
+
+/** A damaged journal moved aside, and the entries still legible in its `text`. */
+async function setAside(file: string, text: string, reason: string, logger: Logger): Promise<JournalRead> {
+  const aside = `${file}.corrupt-${Date.now()}`;
+  await fs.rename(file, aside);
+  const { entries, codeless } = salvageEntries(text);
+  // The reason and voucher uuids only: the content holds release keys and voucher codes.
+  logger.warn('voucher lock journal unreadable; moved aside, the entries still readable kept', {
+    movedTo: aside,
+    reason,
+    kept: entries.map(({ voucherUuid, phase }) => ({ voucherUuid, phase })),
+  });
+  if (codeless.length > 0) {
+    logger.warn('voucher lock journal entries without a code kept; recovery looks them up among the locked vouchers', {
+      voucherUuids: codeless,
     });
-    if (codeless.length > 0) {
-      logger.warn('voucher lock journal entries without a code kept; recovery looks them up among the locked vouchers', {
-        voucherUuids: codeless,
-      });
-    }
-    return { entries, unresolved: codeless, salvaged: entries.length + codeless.length > 0 };
   }
+  return { entries, unresolved: codeless, salvaged: entries.length + codeless.length > 0 };
 }
 
 // A JSON string or integer value and its key, wherever it stands in the text.

@@ -71,6 +71,19 @@ describe('lock journal', () => {
     expect((await openLockJournal({ dir, logger: silent })).entries()).toEqual([entry('a')]);
   });
 
+  it('moves a journal larger than any a kiosk writes aside unread, like a damaged one, and starts empty (#28 §12)', async () => {
+    const huge = { version: 1, entries: Array.from({ length: 25_000 }, (_, index) => entry(`voucher-${index}`)) };
+    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(huge));
+    const lines: Parameters<typeof recordingLogger>[0] = [];
+    const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
+
+    expect(journal.entries()).toEqual([]);
+    const aside = (await readdir(dir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`));
+    expect(aside).toHaveLength(1);
+    expect((await stat(join(dir, aside[0]!))).size).toBe(JSON.stringify(huge).length);
+    expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/moved aside/), fields: expect.objectContaining({ reason: expect.stringMatching(/too large/), kept: [] }) }]);
+  });
+
   it('keeps every entry still legible in a truncated journal, on disk at once, and logs the uuids it cannot look up', async () => {
     const intact = [entry('a'), entry('b', { phase: 'redeeming', timesRedeemedBefore: 2 }), entry('c'), entry('d')];
     const text = `${JSON.stringify({ version: 1, entries: intact }, null, 2)}\n`;
