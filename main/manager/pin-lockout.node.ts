@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 
 export const MAX_PIN_FAILURES = 5;
@@ -15,6 +15,8 @@ const LockoutState = z.object({
   lockouts: z.number().int().min(0).default(0),
 });
 type LockoutState = z.infer<typeof LockoutState>;
+/** The state is some 60 bytes: a larger file is no lockout the kiosk wrote. */
+const MAX_FILE_BYTES = 4 * 1024;
 
 /** How long the lockout after `previous` earlier ones (since the last right PIN) lasts. */
 export function lockoutDuration(previous: number): number {
@@ -68,14 +70,14 @@ export class PinLockout {
 
   #read(): LockoutState {
     try {
-      return LockoutState.parse(JSON.parse(fs.readFileSync(this.#file, 'utf8')));
+      const read = readBoundedFile(this.#file, MAX_FILE_BYTES);
+      if (read.kind === 'missing') return { failures: 0, lockedUntil: null, lockouts: 0 };
+      if (read.kind === 'refused') throw new Error(`the file is ${read.reason}`);
+      return LockoutState.parse(JSON.parse(read.text));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        // Unreadable counts as locked: tampering with the file must not buy more guesses.
-        this.logger.warn('PIN lockout file unreadable; locking the pad', { reason: String(error) });
-        return { failures: 0, lockedUntil: this.now() + lockoutDuration(0), lockouts: 1 };
-      }
-      return { failures: 0, lockedUntil: null, lockouts: 0 };
+      // Unreadable counts as locked: tampering with the file must not buy more guesses.
+      this.logger.warn('PIN lockout file unreadable; locking the pad', { reason: String(error) });
+      return { failures: 0, lockedUntil: this.now() + lockoutDuration(0), lockouts: 1 };
     }
   }
 

@@ -59,4 +59,15 @@ describe('PIN lockout', () => {
     await lockout.recordFailure();
     expect(lockoutOn(dataDir, clock).lockedUntil()).toBe(clock.now + 5 * MINUTE);
   });
+
+  it('locks the pad for a file larger than a lockout, or a link in its place, as for a damaged one (#28 §12)', () => {
+    const clock = { now: Date.UTC(2026, 10, 24, 9) };
+    const clean = JSON.stringify({ failures: 0, lockedUntil: null, lockouts: 0 });
+    const padded = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-lockout-'));
+    fs.writeFileSync(path.join(padded, 'manager-lockout.json'), clean + ' '.repeat(8 * 1024));
+    const linked = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-lockout-'));
+    fs.writeFileSync(path.join(linked, 'clean.json'), clean);
+    fs.symlinkSync(path.join(linked, 'clean.json'), path.join(linked, 'manager-lockout.json'));
+    for (const dataDir of [padded, linked]) expect(lockoutOn(dataDir, clock).lockedUntil()).toBe(clock.now + 5 * MINUTE);
+  });
 });
