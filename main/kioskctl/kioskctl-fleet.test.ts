@@ -29,6 +29,9 @@ const healthOf = (kioskId: string, groups: string[], changes: Partial<FleetHealt
     ...changes,
   });
 
+/** Any control or bidi character but the line breaks output is made of: none may reach an operator's terminal raw. */
+const RAW_CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
 interface Run {
   code: number | null;
   stdout: string;
@@ -67,6 +70,24 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
     const client = startFleetClient({ url: broker.url, username: kioskId, password: `${kioskId}-pw`, kioskId, topicPrefix: PREFIX, groups, health: async () => healthOf(kioskId, groups), commands, logger: silentLogger, reconnectMs: 100 });
     kiosks.set(kioskId, client);
     return client;
+  }
+
+  /** `fleet watch` as ops, its output so far; `stop()` is Ctrl-C and resolves with its exit code, `kill()` ends it whatever it does. */
+  function watchFleet() {
+    const watch = spawn(process.execPath, [builtCli('kioskctl'), '--data', os.tmpdir(), 'fleet', 'watch', '--broker', broker.url, '--user', 'ops'], {
+      env: { ...process.env, KIOSKCTL_FLEET_PASSWORD: 'ops-pw', KIOSK_PROVISIONING_FILE: '/nonexistent.json' },
+    });
+    let out = '';
+    watch.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
+    return {
+      out: () => out,
+      stop: () => {
+        watch.kill('SIGINT');
+        return exited;
+      },
+      kill: () => watch.kill('SIGKILL'),
+    };
   }
 
   beforeAll(async () => {
@@ -174,25 +195,46 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
     expect(plain.stderr).toMatch(/use mqtts/);
   });
 
-  it('watches the fleet: the table once, then each kiosk going offline or out of service as it happens', async () => {
-    const watch = spawn(process.execPath, [builtCli('kioskctl'), '--data', os.tmpdir(), 'fleet', 'watch', '--broker', broker.url, '--user', 'ops'], {
-      env: { ...process.env, KIOSKCTL_FLEET_PASSWORD: 'ops-pw', KIOSK_PROVISIONING_FILE: '/nonexistent.json' },
-    });
-    let out = '';
-    watch.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => watch.once('exit', (code) => resolve(code)));
+  it('neutralises what a hostile kiosk says in every output: the table, CSV, JSON, watch lines and send\'s summary (#28 §6)', async () => {
+    const evil = 'store-\u202eevil';
+    const says = (version: string) => JSON.stringify(healthOf(evil, ["-1+1+cmd|' /C calc'!A0"], { version }));
+    await ops.publishAsync(`${PREFIX}/${evil}/health`, says('1.4.0\u001b]0;pwned\u0007\u001b[2J\u009b1m'), { qos: 1, retain: true });
+    await ops.publishAsync(`${PREFIX}/${evil}/status`, 'online', { qos: 1, retain: true });
+    const watch = watchFleet();
     try {
-      await until(() => /3 kiosks: 3 online/.test(out), { timeoutMs: 10_000, failure: `no table: ${out}` });
+      const table = await asOps(['ls']);
+      expect(table.stdout).toMatch(/^store-\\u202eevil\s+online\s.*1\.4\.0\\x1b\]0;pwned\\x07\\x1b\[2J\\x9b1m\s/m);
+      const csv = await asOps(['ls', '--csv']);
+      expect(csv.stdout).toContain(`,"'-1+1+cmd|' /C calc'!A0",`);
+      const json = await asOps(['ls', '--json']);
+      expect(JSON.parse(json.stdout)).toContainEqual(expect.objectContaining({ kioskId: 'store-\\u202eevil', version: '1.4.0\\x1b]0;pwned\\x07\\x1b[2J\\x9b1m' }));
+      const sent = await asOps(['send', evil, 'doctor', '--timeout', '1']);
+      expect(sent.stdout).toMatch(/^0 answered \(0 ok\), 0 still waiting, 1 did not answer \(store-\\u202eevil\), 0 offline;/m);
+
+      await until(() => / kiosks: /.test(watch.out()), { timeoutMs: 10_000, failure: `no table: ${watch.out()}` });
+      await ops.publishAsync(`${PREFIX}/${evil}/health`, says('9\u001bc\u0007'), { qos: 1, retain: true });
+      await until(() => /Z store-\\u202eevil version 9\\x1bc\\x07$/m.test(watch.out()), { timeoutMs: 10_000, failure: `no version line: ${watch.out()}` });
+      for (const output of [table.stdout, csv.stdout, json.stdout, sent.stdout, watch.out()]) expect(output).not.toMatch(RAW_CONTROL);
+    } finally {
+      watch.kill();
+      await ops.publishAsync(`${PREFIX}/${evil}/health`, '', { qos: 1, retain: true });
+      await ops.publishAsync(`${PREFIX}/${evil}/status`, '', { qos: 1, retain: true });
+    }
+  });
+
+  it('watches the fleet: the table once, then each kiosk going offline or out of service as it happens', async () => {
+    const watch = watchFleet();
+    try {
+      await until(() => /3 kiosks: 3 online/.test(watch.out()), { timeoutMs: 10_000, failure: `no table: ${watch.out()}` });
       await kiosks.get('store-3')!.close();
-      await until(() => /Z store-3 went OFFLINE$/m.test(out), { timeoutMs: 10_000, failure: `no offline line: ${out}` });
+      await until(() => /Z store-3 went OFFLINE$/m.test(watch.out()), { timeoutMs: 10_000, failure: `no offline line: ${watch.out()}` });
       // store-1's platform goes down: its next health says so.
       const down = healthOf('store-1', ['north'], { platform: { available: false, checkedAt: Date.now() } });
       await ops.publishAsync(`${PREFIX}/store-1/health`, JSON.stringify(down), { qos: 1, retain: true });
-      await until(() => /Z store-1 OUT OF SERVICE \(platform unavailable\)$/m.test(out), { timeoutMs: 10_000, failure: `no out-of-service line: ${out}` });
-      watch.kill('SIGINT');
-      expect(await exited).toBe(0);
+      await until(() => /Z store-1 OUT OF SERVICE \(platform unavailable\)$/m.test(watch.out()), { timeoutMs: 10_000, failure: `no out-of-service line: ${watch.out()}` });
+      expect(await watch.stop()).toBe(0);
     } finally {
-      watch.kill('SIGKILL');
+      watch.kill();
       startKiosk('store-3', ['south']);
     }
   });

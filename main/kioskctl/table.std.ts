@@ -1,9 +1,12 @@
 /**
- * Control characters (C0, DEL, C1, line and bidi controls) shown as `\xNN` / `\uNNNN`: a cell may
- * hold what a feed, a platform or a file said, and a terminal must never take it as a command.
+ * Control characters (C0, DEL, C1, line separators) and bidi controls (embeddings, overrides,
+ * isolates, the LRM/RLM and Arabic letter marks) shown as `\xNN` / `\uNNNN`: a cell may hold what a
+ * feed, a platform, a kiosk or a file said, and a terminal or a spreadsheet must never take it as a
+ * command, nor show it reordered.
  */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
+/** The one neutraliser every kioskctl output goes through (tables, lines, CSV, JSON). */
 export function printable(text: string): string {
   return text.replace(CONTROL, (char) => {
     const code = char.charCodeAt(0);

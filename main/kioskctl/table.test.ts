@@ -8,6 +8,10 @@ describe('kioskctl tables', () => {
     expect(table).toBe('available  v\\x1b]0;title\\x07\nfeed file  line\\x0abreak\n');
   });
 
+  it('show the bidi marks too (LRM, RLM, the Arabic letter mark), so no text is shown reordered (#28 §6)', () => {
+    expect(printable('a\u200eb\u200fc\u061cd\u2066e\u2069')).toBe('a\\u200eb\\u200fc\\u061cd\\u2066e\\u2069');
+  });
+
   it('leave printable text, accents and emoji alone', () => {
     expect(printable('Café 9.1.0-beta.1 ✓ 🎉')).toBe('Café 9.1.0-beta.1 ✓ 🎉');
   });

@@ -1,4 +1,5 @@
 import { FleetHealth } from '../../fleet/fleet-messages.std.ts';
+import { printable } from '../table.std.ts';
 
 /** Health is published every minute: three missed in a row and it is stale. */
 export const STALE_AFTER_MS = 180_000;
@@ -114,16 +115,33 @@ export function rosterTable(rows: readonly RosterRow[], now: number): string[][]
 
 const CSV_COLUMNS = ['kioskId', 'status', 'since', 'version', 'channel', 'update', 'mode', 'platform', 'latencyMs', 'errors', 'outOfServiceMinutes', 'locksHeld', 'scanner', 'screen', 'groups', 'lastSeen', 'stale'] as const;
 
-/** RFC 4180: a cell with a comma, quote or line break is quoted, its quotes doubled; a leading = + - @ is kept from spreadsheets' formulas. */
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : Array.isArray(value) ? value.join(' ') : String(value);
-  const safe = /^[=+\-@]/.test(text) && !/^-?\d/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+/** A text a spreadsheet could run: = + - @ TAB or CR first, after any whitespace (OWASP's CSV injection list). */
+const FORMULA = /^\s*[=+\-@\t\r]/;
+
+/**
+ * One CSV cell, RFC 4180 (a cell with a comma, quote or line break is quoted, its quotes doubled),
+ * every text printable. A text that could be a formula gets a leading ' and quotes, whoever wrote
+ * it: only the numbers kioskctl holds are written bare, a negative one included.
+ */
+function csvCell(value: string | number | boolean | null): string {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = printable(value ?? '');
+  const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
+  if (FORMULA.test(text)) return quoted(`'${text}`);
+  return /[",\r\n]/.test(text) ? quoted(text) : text;
 }
 
 export function rosterCsv(rows: readonly RosterRow[]): string {
-  const cell = (row: RosterRow, column: (typeof CSV_COLUMNS)[number]) => (column === 'since' || column === 'lastSeen' ? iso(row[column]) : row[column]);
+  const cell = (row: RosterRow, column: (typeof CSV_COLUMNS)[number]) => {
+    const value = row[column];
+    return column === 'since' || column === 'lastSeen' ? iso(row[column]) : Array.isArray(value) ? value.join(' ') : value;
+  };
   return [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(cell(row, column))).join(','))].join('\r\n').concat('\r\n');
+}
+
+/** The rows as JSON, every text in them printable as in the table. */
+export function rosterJson(rows: readonly RosterRow[]): string {
+  return `${JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? printable(value) : value), 2)}\n`;
 }
 
 /** What changed for one kiosk between two looks, in a few words each, for `fleet watch`. */

@@ -4,9 +4,9 @@ import { FleetBrokerUrl, type KioskConfig } from '../../../common/config-schema.
 import { type CommandAnswer, FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
 import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
-import { formatTable } from '../table.std.ts';
+import { formatTable, printable } from '../table.std.ts';
 import { type CommandTarget, connectOperator, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
-import { type KioskRecord, rosterCsv, rosterRows, rosterTable, rowChanges, type RosterRow } from './fleet-roster.std.ts';
+import { type KioskRecord, rosterCsv, rosterJson, rosterRows, rosterTable, rowChanges, type RosterRow } from './fleet-roster.std.ts';
 
 /** What a fleet command needs from kioskctl. */
 export interface FleetContext {
@@ -93,7 +93,7 @@ export async function fleetLs(context: FleetContext): Promise<number> {
   const records = await withOperator(connection, (client) => followFleet(client, connection.topicPrefix));
   const now = Date.now();
   const rows = rosterRows(records, now, values.group);
-  if (values.json) context.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+  if (values.json) context.stdout(rosterJson(rows));
   else if (values.csv) context.stdout(rosterCsv(rows));
   else context.stdout(`${formatTable(rosterTable(rows, now))}${summary(rows)}\n`);
   return 0;
@@ -125,7 +125,7 @@ export async function fleetSend(context: FleetContext): Promise<number> {
   const offline = everyone.filter((kioskId) => records.get(kioskId)?.status === 'offline' && !sent.answers.has(kioskId));
   const named = (kioskIds: string[]) => (kioskIds.length > 0 ? ` (${kioskIds.join(', ')})` : '');
   const ok = results.filter((answer) => 'ok' in answer && answer.ok).length;
-  context.stdout(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}\n`);
+  context.stdout(`${printable(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}`)}\n`);
   return results.length > 0 && ok === results.length && waiting.length === 0 && silent.length === 0 ? 0 : 1;
 }
 
@@ -180,7 +180,7 @@ export async function fleetWatch(context: FleetContext): Promise<number> {
       if (!records) return;
       const rows = rosterRows(records, now(), values.group);
       const before = shown;
-      const events = before === null ? [] : rows.flatMap((row) => rowChanges(before.get(row.kioskId), row).map((change) => `${new Date(now()).toISOString()} ${row.kioskId} ${change}`));
+      const events = before === null ? [] : rows.flatMap((row) => rowChanges(before.get(row.kioskId), row).map((change) => printable(`${new Date(now()).toISOString()} ${row.kioskId} ${change}`)));
       if (before === null || (terminal && (ticked || events.length > 0))) context.stdout(`${terminal ? '\u001b[2J\u001b[H' : ''}${formatTable(rosterTable(rows, now()))}${summary(rows)}\n`);
       if (events.length > 0) context.stdout(`${events.join('\n')}\n`);
       shown = new Map(rows.map((row) => [row.kioskId, row]));
