@@ -1,7 +1,7 @@
-import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 import { UpdateState } from '../../common/update-state.std.ts';
 
@@ -41,10 +41,15 @@ export type FailedVersion = z.infer<typeof FailedVersion>;
 
 const MANIFEST = 'installer.json';
 
-/** A JSON file read through its schema; null when absent or not what it should be. */
+/** Far above what any of these files holds (a state, a marker, a manifest: a few hundred bytes). */
+const MAX_FILE_BYTES = 64 * 1024;
+
+/** A JSON file read through its schema; null when absent or not what it should be (larger than its bound, a link). */
 export function readJsonFile<T>(file: string, schema: z.ZodType<T>): T | null {
   try {
-    const parsed = schema.safeParse(JSON.parse(fs.readFileSync(file, 'utf8')));
+    const read = readBoundedFile(file, MAX_FILE_BYTES);
+    if (read.kind !== 'read') return null;
+    const parsed = schema.safeParse(JSON.parse(read.text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
