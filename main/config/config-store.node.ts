@@ -7,6 +7,7 @@ import { candidateValues, isConfigKey } from './config-keys.std.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, DEMO_DEFAULTS, isDemoConfig, KioskConfig } from '../../common/config-schema.std.ts';
 import { migrateConfig, type ConfigMigrations, configMigrations } from './config-migrations.std.ts';
 import { recoverConfig, salvageSettings } from './config-recovery.std.ts';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../../base/durable-file.node.ts';
 import { PRIVATE_DIR_MODE } from '../paths/data-dir.node.ts';
 
@@ -26,9 +27,16 @@ export interface ConfigStoreOptions {
 
 type Listener = (config: KioskConfig) => void;
 
-/** What is on disk: nothing yet, bytes that are no settings object, or a settings tree. */
+/** Far above any settings file (the longest value, the terms, is 20,000 characters). */
+const MAX_FILE_BYTES = 1024 * 1024;
+
+/** What is on disk: nothing yet, a file refused unread (too large, a link), bytes that are no settings object, or a settings tree. */
 /** `bytes` as read: a copy kept aside is the file exactly, even where it is no UTF-8. */
-type StoredFile = { kind: 'missing' } | { kind: 'unreadable'; bytes: Buffer; reason: string } | { kind: 'tree'; bytes: Buffer; raw: Record<string, unknown> };
+type StoredFile =
+  | { kind: 'missing' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'unreadable'; bytes: Buffer; reason: string }
+  | { kind: 'tree'; bytes: Buffer; raw: Record<string, unknown> };
 
 /**
  * The kiosk's settings file (`config.json` in the data folder). Writes are atomic and owner-only,
@@ -179,8 +187,10 @@ export class ConfigStore {
     const stored =
       file.kind === 'tree' ? this.#recover(file.raw)
       : file.kind === 'unreadable' ? this.#recover(salvageSettings(file.bytes.toString('utf8')))
+      : file.kind === 'refused' ? this.#recover({})
       : { config: this.#newKioskConfig(), repaired: false };
     if (file.kind === 'unreadable') this.#keepUnreadable(file.bytes, file.reason);
+    if (file.kind === 'refused') this.#keepRefused(file.reason);
     const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
       this.options.logger.error('provisioned settings do not fit the settings file; provisioning ignored', {
@@ -205,15 +215,11 @@ export class ConfigStore {
   }
 
   #readFile(): StoredFile {
-    let bytes: Buffer;
+    const read = readBoundedFile(this.path, MAX_FILE_BYTES);
+    if (read.kind !== 'read') return read;
+    const { bytes, text } = read;
     try {
-      bytes = fs.readFileSync(this.path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'missing' };
-      throw error;
-    }
-    try {
-      const raw: unknown = JSON.parse(bytes.toString('utf8'));
+      const raw: unknown = JSON.parse(text);
       if (typeof raw === 'object' && raw !== null && !Array.isArray(raw)) return { kind: 'tree', bytes, raw: raw as Record<string, unknown> };
       return { kind: 'unreadable', bytes, reason: 'not a JSON object' };
     } catch (error) {
@@ -252,14 +258,33 @@ export class ConfigStore {
     this.options.logger.error('config file unreadable; keeping the settings still legible in it, defaults for the rest', { reason, copy });
   }
 
+  /** A file refused unread: moved aside as it is (never read, so never copied), defaults in its place. */
+  #keepRefused(reason: string) {
+    const movedTo = this.#readOnlyReason === null ? this.#moveAside() : null;
+    this.options.logger.error('config file refused unread; starting on defaults', { reason, movedTo });
+  }
+
   /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */
   #copyAside(content: Buffer): string {
+    return this.#putAside((copy) => fs.writeFileSync(copy, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' }));
+  }
+
+  /** The file itself moved next to it (a link as the link): linked first, so no earlier copy is replaced. */
+  #moveAside(): string {
+    return this.#putAside((copy) => {
+      fs.linkSync(this.path, copy);
+      fs.rmSync(this.path);
+    });
+  }
+
+  /** Where `place` put the file aside: a name of its own, `place` failing with EEXIST on one taken. */
+  #putAside(place: (copy: string) => void): string {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     // Never over an earlier copy: two repairs within one millisecond get a number each.
     for (let count = 0; ; count += 1) {
       const copy = `${this.path}.corrupt-${stamp}${count === 0 ? '' : `-${count}`}`;
       try {
-        fs.writeFileSync(copy, content, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+        place(copy);
         return copy;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

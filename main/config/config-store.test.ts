@@ -117,6 +117,38 @@ describe('ConfigStore', () => {
     expect(kept.map((file) => fs.readFileSync(path.join(other, file)))).toEqual([garbage]);
   });
 
+  it('moves a file larger than any settings file aside unread, whole, logs why and starts on defaults; read-only moves nothing (#28 §12)', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config.json');
+    // Valid settings, padded past the bound: refused by its size, never parsed.
+    const padded = `${JSON.stringify(storedKiosk)}${' '.repeat(1024 * 1024)}`;
+    fs.writeFileSync(file, padded);
+    expect(new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly: true }).getKey('api.baseUrl')).toBeNull();
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+
+    const { logger, lines } = recordingLogger();
+    const store = new ConfigStore({ dataDir: dir, logger });
+    expect(store.getKey('api.baseUrl')).toBeNull();
+    expect(store.getKey('manager.pinHash')).toBeNull();
+    const moved = fs.readdirSync(dir).filter((name) => name.startsWith('config.json.corrupt-'));
+    expect(moved.map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))).toEqual([padded]);
+    expect(lines.join('\n')).toMatch(/error config file refused unread; starting on defaults .*too large/);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(store.get());
+  });
+
+  it('reads no settings through a link planted as config.json: the link is moved aside, its target untouched (#28 §12)', () => {
+    const dir = tempDir();
+    const target = path.join(tempDir(), 'settings-elsewhere.json');
+    fs.writeFileSync(target, JSON.stringify(storedKiosk));
+    fs.symlinkSync(target, path.join(dir, 'config.json'));
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger });
+    expect(store.getKey('manager.pinHash')).toBeNull();
+    expect(fs.readFileSync(target, 'utf8')).toBe(JSON.stringify(storedKiosk));
+    const moved = fs.readdirSync(dir).filter((name) => name.startsWith('config.json.corrupt-'));
+    expect(moved.map((name) => fs.readlinkSync(path.join(dir, name)))).toEqual([target]);
+    expect(fs.lstatSync(store.path).isFile()).toBe(true);
+  });
+
   it('keeps the PIN hash and the platform settings still legible in a file cut short', () => {
     const dir = tempDir();
     const { manager, api } = storedKiosk;
