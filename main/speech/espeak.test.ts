@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '../../common/config-schema.std.ts';
 import { startEspeak } from './espeak.node.ts';
+import { spokenText } from './spoken-text.std.ts';
 
 /** What each voice is asked to say: the same few words in each language. */
 const SENTENCES = {
@@ -41,5 +43,19 @@ describe('the real espeak-ng', () => {
     expect(wav.seconds).toBeGreaterThan(2);
     expect(wav.seconds).toBeLessThan(6);
     expect(wav.loudest).toBeGreaterThan(3_000);
+  });
+
+  it('says a voucher name\'s [[…]] as the letters shown, never as phonemes (#28 §11)', () => {
+    /** What espeak-ng would say of `text` (-x: its phoneme mnemonics), read from stdin as the kiosk hands it over. */
+    const phonemes = (text: string) => execFileSync('espeak-ng', ['-q', '-x', '-v', 'en', '--stdin'], { input: text, encoding: 'utf8' }).trim();
+    const hello = phonemes('hello');
+    // As given, the brackets make espeak-ng say "hello".
+    expect(phonemes("[[h@'loU]]")).toBe(hello);
+    for (const name of ["Free [[h@'loU]] coffee", "Free [\u00ad[h@'loU]] coffee"]) {
+      const said = phonemes(spokenText({ locale: 'en', parts: [{ text: name }] }, false));
+      expect(said).not.toContain(hello);
+      // The letter h, spelt out: the characters, read as text.
+      expect(said).toContain("'eItS");
+    }
   });
 });

@@ -6,7 +6,8 @@ const PACTL_TIMEOUT_MS = 1_000;
 
 function pactl(command: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(command, args, { timeout: PACTL_TIMEOUT_MS }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+    // Killed outright at the timeout: a pactl that ignores SIGTERM would outlive it, one more with every question.
+    execFile(command, args, { timeout: PACTL_TIMEOUT_MS, killSignal: 'SIGKILL' }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
   });
 }
 
@@ -15,10 +16,8 @@ function pactl(command: string, args: string[]): Promise<string> {
  * asked of `pactl` from PATH; no sound server, no pactl or no answer is a speaker.
  */
 export async function headsetPluggedIn(command = 'pactl'): Promise<boolean> {
-  try {
-    const [sinks, defaultSink] = await Promise.all([pactl(command, ['--format=json', 'list', 'sinks']), pactl(command, ['get-default-sink'])]);
-    return headphonesInUse(sinks, defaultSink.trim());
-  } catch {
-    return false;
-  }
+  // Both asked at once, and both waited for: no pactl outlives the answer.
+  const [sinks, defaultSink] = await Promise.allSettled([pactl(command, ['--format=json', 'list', 'sinks']), pactl(command, ['get-default-sink'])]);
+  if (sinks.status === 'rejected' || defaultSink.status === 'rejected') return false;
+  return headphonesInUse(sinks.value, defaultSink.value.trim());
 }

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { headsetPluggedIn } from './headset.node.ts';
 import { headphonesInUse } from './headset.std.ts';
+import { stubbornProgram } from './stubborn-program.test-support.ts';
 
 /** A laptop's or a kiosk PC's one sound card, as `pactl --format=json list sinks` shows it. */
 function sinks(activePort: string, headphones: 'available' | 'not available' | 'availability unknown') {
@@ -56,5 +57,13 @@ describe('headsetPluggedIn', () => {
   it('takes no pactl, or a failing one, for a speaker', async () => {
     await expect(headsetPluggedIn('/nonexistent/pactl')).resolves.toBe(false);
     await expect(headsetPluggedIn('false')).resolves.toBe(false);
+  });
+
+  it('takes a pactl that hangs and ignores SIGTERM for a speaker, and leaves none of it running (#28 §11)', async () => {
+    const stubborn = stubbornProgram('pactl');
+    onTestFinished(stubborn.killAll);
+    await expect(headsetPluggedIn(stubborn.program)).resolves.toBe(false);
+    expect(stubborn.started()).toHaveLength(2);
+    expect(stubborn.alive()).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { startEspeak } from './espeak.node.ts';
 import { headsetPluggedIn } from './headset.node.ts';
+import { SpeechProcesses } from './speech-processes.node.ts';
 import { spokenText } from './spoken-text.std.ts';
 
 /** One press of a volume key moves espeak-ng's amplitude this much (of 0 to 200). */
@@ -14,30 +15,42 @@ const VOLUME_MAX = 200;
 
 /**
  * The kiosk's own voice (EN 301 549 5.1.3: a closed terminal brings its speech with it). One
- * utterance at a time: new speech, or the shopper acting, stops the old at once. The volume the
- * shopper chose and the last thing said belong to the visit and go with it.
+ * utterance at a time: new speech, or the shopper acting, stops the old at once (and kills it if it
+ * will not stop: SpeechProcesses). The volume the shopper chose and the last thing said belong to
+ * the visit and go with it.
  */
 export class SpeechService {
   #speaking: ChildProcess | null = null;
   #last: Utterance | null = null;
   #volume: number | null = null;
   #missingLogged = false;
+  /** The OS's answer being awaited: presses while it is asked share it, so one question (pactl) runs at a time. */
+  #headsetAnswer: Promise<boolean> | null = null;
   /** Counts every say and stop: a say that waited for the headset check and is no longer the latest stays silent. */
   #turn = 0;
   readonly #audio: () => KioskConfig['accessibility']['audio'];
   readonly #headset: () => Promise<boolean>;
   readonly #logger: Logger;
   readonly #command: string | undefined;
+  readonly #processes: SpeechProcesses;
 
   /**
    * `command`: the espeak-ng to run (default: `espeak-ng` from PATH); `headset`: whether the OS
-   * reports a headset in use (default: asked of pactl).
+   * reports a headset in use (default: asked of pactl); `stopGraceMs`: how long a stopped espeak-ng
+   * has to end before it is killed.
    */
-  constructor(options: { audio: () => KioskConfig['accessibility']['audio']; logger: Logger; command?: string; headset?: () => Promise<boolean> }) {
+  constructor(options: {
+    audio: () => KioskConfig['accessibility']['audio'];
+    logger: Logger;
+    command?: string;
+    headset?: () => Promise<boolean>;
+    stopGraceMs?: number;
+  }) {
     this.#audio = options.audio;
     this.#headset = options.headset ?? (() => headsetPluggedIn());
     this.#logger = options.logger;
     this.#command = options.command;
+    this.#processes = new SpeechProcesses(options.stopGraceMs);
   }
 
   /** Says `utterance`, cutting off what was being said; settles when it has been said, stopped or failed. */
@@ -47,7 +60,10 @@ export class SpeechService {
     this.#last = utterance;
     const text = spokenText(utterance, await this.#privateListening(utterance));
     if (!text || turn !== this.#turn) return;
+    await this.#processes.room();
+    if (turn !== this.#turn) return;
     const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, command: this.#command });
+    this.#processes.track(child);
     this.#speaking = child;
     return new Promise((resolve) => {
       child.once('error', (error: NodeJS.ErrnoException) => {
@@ -63,14 +79,19 @@ export class SpeechService {
 
   stop(): void {
     this.#turn++;
-    this.#speaking?.kill('SIGTERM');
+    if (this.#speaking) this.#processes.stop(this.#speaking);
     this.#speaking = null;
   }
 
   /** Private parts are said on a headset only: one configured (audio.private), or one the OS reports plugged in. */
   async #privateListening({ parts }: Utterance): Promise<boolean> {
     if (this.#audio().private) return true;
-    return parts.some((part) => part.private) && (await this.#headset());
+    return parts.some((part) => part.private) && (await this.#askHeadset());
+  }
+
+  #askHeadset(): Promise<boolean> {
+    this.#headsetAnswer ??= this.#headset().finally(() => (this.#headsetAnswer = null));
+    return this.#headsetAnswer;
   }
 
   /** Says the last utterance again (the repeat key). */

@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { defaultConfig, type KioskConfig } from '../../common/config-schema.std.ts';
 import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
@@ -8,6 +11,8 @@ import { until } from '../../test/support/until.std.ts';
 /** Speech starts within a moment: looked for every 10 ms, for 5 s at most. */
 const soon = (condition: () => boolean) => until(condition, { timeoutMs: 5_000, pollMs: 10 });
 import { SpeechService } from './speech-service.node.ts';
+import { MAX_SPEECH_PROCESSES, STOP_GRACE_MS } from './speech-processes.node.ts';
+import { stubbornProgram } from './stubborn-program.test-support.ts';
 
 /** `headset`: what the OS reports (by default nothing plugged in). */
 function speechWith(audio: Partial<KioskConfig['accessibility']['audio']> = {}, headset: () => Promise<boolean> = async () => false) {
@@ -89,6 +94,68 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     answer(true);
     await soon(() => espeak.utterances().length === 1);
     expect(espeak.last()!.text).toBe('Credits. 1,250');
+    speech.stop();
+  });
+
+  it('asks the OS about a headset once at a time, however many presses come while it is asked (#28 §11)', async () => {
+    const home = { locale: 'en' as const, parts: [{ text: 'Credits' }, { text: '1,250', private: true }] };
+    let asked = 0;
+    let answer!: (pluggedIn: boolean) => void;
+    const { speech, espeak } = speechWith({ private: false }, () => {
+      asked++;
+      return new Promise((resolve) => (answer = resolve));
+    });
+    for (let press = 0; press < 20; press++) void speech.say(home);
+    expect(asked).toBe(1);
+    answer(true);
+    await soon(() => espeak.utterances().length === 1);
+    void speech.say(home);
+    expect(asked).toBe(2);
+    answer(false);
+    await soon(() => espeak.utterances().length === 2);
+    speech.stop();
+  });
+
+  it('hands espeak-ng the text on stdin only, after its own options, with a voucher name\'s [[…]] no phoneme input (#28 §11)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'espeak-argv-'));
+    const program = path.join(dir, 'espeak-ng');
+    fs.writeFileSync(program, `#!/bin/sh\nprintf '%s\\n' "$@" > '${dir}/argv'\ncat > '${dir}/stdin'\n`, { mode: 0o755 });
+    const speech = new SpeechService({ audio: () => defaultConfig().accessibility.audio, logger: silentLogger, command: program });
+    await speech.say({ locale: 'en', parts: [{ text: 'Your voucher' }, { text: "--version [[h@'loU]] <speak>coffee</speak>" }] });
+    expect(fs.readFileSync(path.join(dir, 'argv'), 'utf8').split('\n')).toEqual(['-v', 'en', '-a', '100', '-s', '160', '--stdin', '']);
+    expect(fs.readFileSync(path.join(dir, 'stdin'), 'utf8')).toBe("Your voucher. --version ((h@'loU)) <speak>coffee</speak>");
+  });
+
+  it('kills a stopped espeak-ng that ignores SIGTERM once the grace is over (#28 §11)', async () => {
+    const stubborn = stubbornProgram('espeak-ng');
+    onTestFinished(stubborn.killAll);
+    const speech = new SpeechService({ audio: () => defaultConfig().accessibility.audio, logger: silentLogger, command: stubborn.program });
+    void speech.say({ locale: 'en', parts: [{ text: 'first' }] });
+    await soon(() => stubborn.started().length === 1);
+    const [first] = stubborn.started();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    onTestFinished(() => void vi.useRealTimers());
+    speech.stop();
+    await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1);
+    expect(stubborn.alive()).toEqual([first]);
+    await vi.advanceTimersByTimeAsync(1);
+    vi.useRealTimers();
+    await soon(() => stubborn.alive().length === 0);
+  });
+
+  it('keeps at most a few espeak-ng alive when each ignores SIGTERM: 40 presses, never more than the cap (#28 §11)', async () => {
+    const stubborn = stubbornProgram('espeak-ng');
+    onTestFinished(stubborn.killAll);
+    // A grace longer than the test: only the cap can end them.
+    const speech = new SpeechService({ audio: () => defaultConfig().accessibility.audio, logger: silentLogger, command: stubborn.program, stopGraceMs: 600_000 });
+    let mostAlive = 0;
+    for (let press = 1; press <= 40; press++) {
+      void speech.say({ locale: 'en', parts: [{ text: `press ${press}` }] });
+      await soon(() => stubborn.started().length === press);
+      mostAlive = Math.max(mostAlive, stubborn.alive().length);
+    }
+    expect(mostAlive).toBe(MAX_SPEECH_PROCESSES);
+    expect(stubborn.alive()).toEqual(stubborn.started().slice(-MAX_SPEECH_PROCESSES));
     speech.stop();
   });
 

@@ -16,8 +16,22 @@ export function spokenText({ locale, parts }: Utterance, privateAudio: boolean):
     hiding = false;
     words.push(part.text);
   }
-  // Control characters could steer espeak-ng's SSML-free input; speech needs none of them.
-  const cleaned = words.map((word) => word.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()).filter(Boolean);
+  const cleaned = words.map(onlyWhatIsShown).filter(Boolean);
   // Parts are sentences of their own, with a pause between them, unless one already ends in punctuation.
   return cleaned.reduce((said, word) => (said === '' ? word : /[.,:;!?…]$/.test(said) ? `${said} ${word}` : `${said}. ${word}`), '');
+}
+
+/**
+ * Text (a voucher's name from the platform) as espeak-ng can only read it aloud: control characters
+ * could steer it (\u0001 starts an embedded command) and `[[` opens its phoneme input, so a name
+ * could make it say what the screen does not show. Brackets become parentheses, said the same
+ * (not at all); with no `[` left no character espeak-ng skips can join two. It reads no SSML: the
+ * kiosk never passes -m.
+ */
+function onlyWhatIsShown(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ')
+    .replace(/\[/g, '(')
+    .replace(/\]/g, ')')
+    .trim();
 }

@@ -23,6 +23,10 @@ describe('spoken text', () => {
   });
 
   it('leaves out control characters and empty parts', () => {
-    expect(spokenText({ locale: 'en', parts: [{ text: 'a\u0007\nb' }, { text: '  ' }, { text: 'c' }] }, false)).toBe('a b. c');
+    expect(spokenText({ locale: 'en', parts: [{ text: 'a\u0007\nb' }, { text: '  ' }, { text: 'c\u0001400S\u0085d' }] }, false)).toBe('a b. c 400S d');
+  });
+
+  it('leaves no bracket to open espeak-ng\'s phoneme input: a voucher name says what it shows (#28 §11)', () => {
+    expect(spokenText({ locale: 'en', parts: [{ text: "Free [[h@'loU]] coffee" }, { text: '[\u00ad[x]]' }] }, false)).toBe("Free ((h@'loU)) coffee. (\u00ad(x))");
   });
 });
