@@ -127,10 +127,10 @@ const quietRange = LocalTimeRange.nullable().default(null);
 
 /** MQTT topic levels: no wildcards, no separators, nothing empty. */
 const topicLevels = z.string().min(1).max(120).regex(/^[^#+\u0000]+$/, 'no # or + in a topic');
-const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
+export const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
 /** `all` and `group` name the fleet-wide and group command topics beside the kiosks' own. */
 export const FLEET_RESERVED_LEVELS = ['all', 'group'];
-const kioskIdLevel = topicLevel.refine((id) => !FLEET_RESERVED_LEVELS.includes(id), 'all and group are kept for fleet-wide and group commands');
+export const kioskIdLevel = topicLevel.refine((id) => !FLEET_RESERVED_LEVELS.includes(id), 'all and group are kept for fleet-wide and group commands');
 
 /**
  * The keys of one accessibility action. Named keys only (a single character is typing, and a

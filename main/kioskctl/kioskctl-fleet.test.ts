@@ -175,6 +175,34 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
     }
   });
 
+  it('sends only to a kiosk id, a group or --all: "all", "group/x", a wildcard or kioskctl\'s marker level as a kiosk id is refused before anything is sent (#28 §8)', async () => {
+    const targets = [['all'], ['group/north'], ['+'], ['.kioskctl'], ['--group', 'north/#']];
+    const runs = await Promise.all(targets.map((target) => asOps(['send', ...target, 'doctor', '--timeout', '1'])));
+    for (const [index, refused] of runs.entries()) {
+      expect(refused.code, targets[index]!.join(' ')).toBe(2);
+      expect(refused.stdout).toBe('');
+      expect(refused.stderr).toMatch(/is no (kiosk id|group)/);
+    }
+  });
+
+  it('lists only topics whose level is a kiosk id: a fake ".kioskctl" a regional operator may publish, or "all", never shows (#28 §8)', async () => {
+    const north = await mqtt.connectAsync(broker.url, { username: 'north-ops', password: 'north-pw' });
+    const fakes = [`${PREFIX}/.kioskctl/status`, `${PREFIX}/.kioskctl/health`, `${PREFIX}/all/status`];
+    try {
+      await north.publishAsync(fakes[0]!, 'online', { qos: 1, retain: true });
+      await north.publishAsync(fakes[1]!, JSON.stringify(healthOf('.kioskctl', ['north'])), { qos: 1, retain: true });
+      await ops.publishAsync(fakes[2]!, 'online', { qos: 1, retain: true });
+      const listed = JSON.parse((await asOps(['ls', '--json'])).stdout) as Array<{ kioskId: string }>;
+      expect(listed.map((row) => row.kioskId)).toEqual(['store-1', 'store-2', 'store-3']);
+      expect((await asOps(['send', '--group', 'north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok\), 0 still waiting, 0 did not answer, 0 offline;/m);
+    } finally {
+      await north.publishAsync(fakes[0]!, '', { qos: 1, retain: true });
+      await north.publishAsync(fakes[1]!, '', { qos: 1, retain: true });
+      await ops.publishAsync(fakes[2]!, '', { qos: 1, retain: true });
+      await north.endAsync();
+    }
+  });
+
   it('lets a regional operator command its group, and says the broker refused a fleet-wide command', async () => {
     const asNorth = (args: string[]) => kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'north-ops', '--password-stdin'], { stdin: 'north-pw\n' });
     expect((await asNorth(['send', '--group', 'north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok\)/m);

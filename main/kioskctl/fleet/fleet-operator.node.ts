@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
 import { CommandAnswer, fleetWideTopics } from '../../fleet/fleet-messages.std.ts';
-import { type KioskRecord, readHealth } from './fleet-roster.std.ts';
+import { isKioskId, KIOSKCTL_LEVEL, type KioskRecord, readHealth } from './fleet-roster.std.ts';
 
 export interface OperatorConnection {
   url: string;
@@ -42,7 +42,7 @@ const MARKER_WAIT_MS = 5_000;
 export async function followFleet(client: MqttClient, topicPrefix: string, onChange: (kioskId: string) => void = () => {}) {
   const topics = fleetWideTopics(topicPrefix);
   const records = new Map<string, KioskRecord>();
-  const marker = `${topicPrefix}/.kioskctl/${crypto.randomBytes(8).toString('hex')}`;
+  const marker = `${topicPrefix}/${KIOSKCTL_LEVEL}/${crypto.randomBytes(8).toString('hex')}`;
   let markerSeen!: () => void;
   const caughtUp = new Promise<void>((resolve) => (markerSeen = resolve));
   let lastMessageAt = Date.now();
@@ -50,7 +50,7 @@ export async function followFleet(client: MqttClient, topicPrefix: string, onCha
     lastMessageAt = Date.now();
     if (topic === marker) return markerSeen();
     const kioskId = topics.kioskOf(topic);
-    if (kioskId === null) return;
+    if (kioskId === null || !isKioskId(kioskId)) return;
     const record = records.get(kioskId) ?? { status: null, health: null };
     const text = payload.toString('utf8');
     if (topic === `${topicPrefix}/${kioskId}/status`) record.status = text === 'online' || text === 'offline' ? text : null;
@@ -108,7 +108,7 @@ export async function sendCommand(
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const onMessage = (topic: string, payload: Buffer) => {
     const kioskId = topics.kioskOf(topic);
-    if (kioskId === null || topic !== `${topicPrefix}/${kioskId}/cmd/${name}/result`) return;
+    if (kioskId === null || !isKioskId(kioskId) || topic !== `${topicPrefix}/${kioskId}/cmd/${name}/result`) return;
     const answer = readAnswer(payload);
     if (answer?.id !== id) return;
     // A result stands: a late "waiting" (published before it, delivered after) does not undo it.

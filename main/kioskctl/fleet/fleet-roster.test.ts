@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RosterRow, rosterCsv, rosterJson, rowChanges } from './fleet-roster.std.ts';
+import { isKioskId, type RosterRow, rosterCsv, rosterJson, rowChanges } from './fleet-roster.std.ts';
 
 const row = (changes: Partial<RosterRow> = {}): RosterRow => ({
   kioskId: 'store-1',
@@ -39,6 +39,11 @@ describe('the fleet roster (#23 §3)', () => {
     const json = rosterJson([row({ version: '1.4.0\u009b2J\u202egnp.exe\u007f' })]);
     expect(json).not.toMatch(/[\u007f-\u009f\u202a-\u202e]/);
     expect((JSON.parse(json) as RosterRow[])[0]!.version).toBe('1.4.0\\x9b2J\\u202egnp.exe\\x7f');
+  });
+
+  it('takes a topic level for a kiosk only when it is a valid kiosk id, and never kioskctl\'s marker level (#28 §8)', () => {
+    expect(['store-1', 'ams.01', 'Kiosk_7'].filter(isKioskId)).toHaveLength(3);
+    expect(['all', 'group', '.kioskctl', '+', '#', 'a/b', '', 'x'.repeat(65)].filter(isKioskId)).toEqual([]);
   });
 
   it('names each change that matters to an operator, and nothing when nothing changed', () => {

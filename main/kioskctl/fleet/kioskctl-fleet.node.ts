@@ -1,12 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { MqttClient } from 'mqtt';
-import { FleetBrokerUrl, type KioskConfig } from '../../../common/config-schema.std.ts';
+import { FleetBrokerUrl, type KioskConfig, topicLevel } from '../../../common/config-schema.std.ts';
 import { type CommandAnswer, FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
 import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
 import { formatTable, printable } from '../table.std.ts';
 import { type CommandTarget, connectOperator, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
-import { type KioskRecord, rosterCsv, rosterJson, rosterRows, rosterTable, rowChanges, type RosterRow } from './fleet-roster.std.ts';
+import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterRows, rosterTable, rowChanges, type RosterRow } from './fleet-roster.std.ts';
 
 /** What a fleet command needs from kioskctl. */
 export interface FleetContext {
@@ -135,6 +135,9 @@ function commandOf(values: { group?: string; all?: boolean }, positionals: strin
   if (values.group !== undefined && values.all) throw new FleetRefusal('either --group G or --all, not both');
   const [kioskId, name, json] = byTag ? [undefined, first, second] : [first, second, third];
   if (!name || extra.length > 0 || (byTag && third !== undefined)) throw new FleetRefusal('expected fleet send <kioskId|--group G|--all> <command> [json]');
+  // A target is never widened: "all", "group/x" or a wildcard as a kiosk id would reach many kiosks, or none.
+  if (kioskId !== undefined && !isKioskId(kioskId)) throw new FleetRefusal(`"${printable(kioskId)}" is no kiosk id (one topic level, no / # or +, not all, group or .kioskctl): a group is --group G, the whole fleet --all`);
+  if (values.group !== undefined && !topicLevel.safeParse(values.group).success) throw new FleetRefusal(`--group "${printable(values.group)}" is no group: one topic level, no / # or +`);
   if (!(FLEET_COMMANDS as readonly string[]).includes(name)) throw new FleetRefusal(`unknown command; use ${FLEET_COMMANDS.join(', ')}`);
   let fields: unknown = {};
   try {
