@@ -133,7 +133,7 @@ export class ConfigStore {
     const watcher = fs.watch(path.dirname(this.path), (_event, file) => {
       if (file !== path.basename(this.path)) return;
       clearTimeout(timer);
-      timer = setTimeout(() => this.#reload(), 50);
+      timer = setTimeout(() => this.refresh(), 50);
     });
     return () => {
       clearTimeout(timer);
@@ -141,7 +141,11 @@ export class ConfigStore {
     };
   }
 
-  #reload() {
+  /**
+   * Reads the file again now, as the watcher does a moment after a change: for a decision that
+   * must not miss another process's write (kioskctl pin set) by the watcher's delay.
+   */
+  refresh() {
     let parsed: KioskConfig;
     try {
       const raw = JSON.parse(fs.readFileSync(this.path, 'utf8')) as Record<string, unknown>;

@@ -8,6 +8,8 @@ import { KeytarSecretStore, SECRET_NAMES } from '../secrets/secret-store.node.ts
 import { silentLogger } from '../logging/logger.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { MANAGER_CALL_SAMPLES } from '../bridge/manager-call-samples.test-support.ts';
+import { runKioskctl } from '../kioskctl/commands.node.ts';
+import { verifyPin } from './pin-hash.node.ts';
 
 // Every call of the contract's manager table, on real demo services: a new call is walked by being there.
 const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
@@ -61,5 +63,52 @@ describe('console gate on every manager call', () => {
     const blocked = { ok: false, error: { code: 'forbidden', message: expect.stringMatching(/kioskctl pin set/) } };
     expect(await answersTo(services, new BridgeConnection('console'))).toEqual(everyCall(blocked));
     expect(services.config.get().manager.pinHash).toBeNull();
+  });
+});
+
+describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () => {
+  const locked = { ok: false, error: { code: 'forbidden', message: 'the console is locked' } };
+  const pinIs = (services: KioskServices, pin: string) => verifyPin(pin, services.config.get().manager.pinHash ?? '');
+
+  it('refuses each call of a wizard opened before kioskctl pin set, the very next moment: it neither replaces the PIN nor changes a setting', async () => {
+    const services = await kiosk();
+    const wizard = new BridgeConnection('wizard');
+    await expect(services.dispatch('getConsoleSettings', {}, wizard)).resolves.toMatchObject({ ok: true });
+    // The admin's PIN, written to config.json by kioskctl's own settings store (as from another process).
+    const exit = await runKioskctl({ dataDir: services.dataDir, args: ['pin', 'set'], stdin: { isTTY: false, read: async () => '9999' }, stdout: () => {}, stderr: () => {} });
+    expect(exit).toBe(0);
+
+    const settingsFile = path.join(services.dataDir, 'config.json');
+    const written = fs.readFileSync(settingsFile, 'utf8');
+    expect(await answersTo(services, wizard)).toEqual(everyCall(locked));
+    await expect(services.dispatch('managerStatus', {}, wizard)).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: false } });
+    await expect(pinIs(services, '9999')).resolves.toBe(true);
+    expect(fs.readFileSync(settingsFile, 'utf8')).toBe(written);
+    expect(hostCalls).toEqual({ restart: 0, quit: 0 });
+  });
+
+  it('ends a second wizard beside the first when the first sets the PIN: the second can neither replace it nor move api.baseUrl', async () => {
+    const services = await kiosk();
+    const [first, second] = [new BridgeConnection('first tab'), new BridgeConnection('second tab')];
+    for (const wizard of [first, second]) await expect(services.dispatch('getConsoleSettings', {}, wizard)).resolves.toMatchObject({ ok: true });
+    await expect(services.dispatch('setManagerPin', { pin: '2580' }, first)).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: true } });
+
+    await expect(services.dispatch('updateSettings', { values: { 'api.baseUrl': 'https://attacker.example/api' } }, second)).resolves.toEqual(locked);
+    expect(await answersTo(services, second)).toEqual(everyCall(locked));
+    await expect(pinIs(services, '2580')).resolves.toBe(true);
+    expect(services.config.get().api.baseUrl).toBeNull();
+    // The wizard that set the PIN goes on under it.
+    await expect(services.dispatch('getConsoleSettings', {}, first)).resolves.toMatchObject({ ok: true });
+  });
+
+  it('sets one PIN when two wizards set theirs at the same moment: the other is refused', async () => {
+    const services = await kiosk();
+    const wizards = [new BridgeConnection('first tab'), new BridgeConnection('second tab')];
+    for (const wizard of wizards) await services.dispatch('getConsoleSettings', {}, wizard);
+    const answers = await Promise.all(wizards.map((wizard, index) => services.dispatch('setManagerPin', { pin: `${index + 1}`.repeat(4) }, wizard)));
+    const set = answers.flatMap((answer, index) => (answer.ok ? [`${index + 1}`.repeat(4)] : []));
+    expect(set).toHaveLength(1);
+    expect(answers.filter((answer) => !answer.ok)).toEqual([locked]);
+    await expect(pinIs(services, set[0]!)).resolves.toBe(true);
   });
 });

@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-views.std.ts';
 import type { ManagerCallName } from '../../common/contract.std.ts';
-import { verifyPin } from './pin-hash.node.ts';
+import { hashPin, verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
 
 /** Each bridge connection's console session: the PIN pad's state, and the gate every manager call passes. */
@@ -14,13 +14,21 @@ export interface ConsoleSession extends ConsoleGate {
   /** Checks the PIN; a wrong one is counted and answered with the status, not refused. */
   unlock(pin: string, connection: BridgeConnection): Promise<ManagerStatus>;
   lock(connection: BridgeConnection): void;
-  /** Opens (or extends) this connection's session for CONSOLE_TIMEOUT_MS. */
-  keepOpen(connection: BridgeConnection): void;
+  /** Sets the PIN from this connection's open session, which it then keeps open under the new PIN. */
+  setPin(pin: string, connection: BridgeConnection): Promise<ManagerStatus>;
+}
+
+/** An open session: until when, and the PIN it was opened under (null: a first run's setup session). */
+interface OpenSession {
+  until: number;
+  pinHash: string | null;
 }
 
 /**
  * The PIN is checked here, in main, not in the renderer, and a session belongs to the bridge
- * connection that unlocked it: another window or WebSocket stays locked.
+ * connection that unlocked it: another window or WebSocket stays locked. A session lasts only
+ * while the PIN it was opened under is the PIN: a new one (set by any route: another connection,
+ * kioskctl writing config.json) ends every other session at once, a first run's setup session too.
  */
 export function createConsoleSession(options: {
   dataDir: string;
@@ -31,20 +39,18 @@ export function createConsoleSession(options: {
 }): ConsoleSession {
   const { config, secrets, logger, now = Date.now } = options;
   const lockout = new PinLockout(options.dataDir, logger, now);
-  /** Until when each connection's console is open; weak, so a connection that is gone is forgotten. */
-  const openUntil = new WeakMap<BridgeConnection, number>();
-  const isOpen = (connection: BridgeConnection) => (openUntil.get(connection) ?? 0) > now();
-  const keepOpen = (connection: BridgeConnection) => void openUntil.set(connection, now() + CONSOLE_TIMEOUT_MS);
-  const pinSet = () => config.get().manager.pinHash !== null;
+  const sessions = openSessions(config, now);
+  const { currentPin } = sessions;
   const setup = () => firstRunSetup(config, secrets);
 
   const status = async (connection: BridgeConnection): Promise<ManagerStatus> => {
     const allowed = await setup();
+    const pinSet = currentPin() !== null;
     return {
-      pinSet: pinSet(),
-      setupBlocked: allowed === 'none' ? 'pin_required' : null,
-      setupDemoOnly: allowed === 'demo',
-      unlocked: isOpen(connection),
+      pinSet,
+      setupBlocked: !pinSet && allowed === 'none' ? 'pin_required' : null,
+      setupDemoOnly: !pinSet && allowed === 'demo',
+      unlocked: sessions.of(connection) !== null,
       lockedUntil: lockout.lockedUntil(),
       attemptsLeft: lockout.attemptsLeft(),
     };
@@ -52,9 +58,9 @@ export function createConsoleSession(options: {
 
   const checkPin = async (pin: string, connection: BridgeConnection): Promise<ManagerStatus> => {
     // Whoever asks to unlock is starting a new console session: the old one ends here.
-    openUntil.delete(connection);
+    sessions.close(connection);
     if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong PINs; the pad is locked for a while');
-    const stored = config.get().manager.pinHash;
+    const stored = currentPin();
     if (stored === null) throw new BridgeFailure('forbidden', 'no PIN has been set yet');
     if (!(await verifyPin(pin, stored))) {
       await lockout.recordFailure();
@@ -62,8 +68,22 @@ export function createConsoleSession(options: {
       return status(connection);
     }
     await lockout.recordSuccess();
-    keepOpen(connection);
+    sessions.open(connection, stored);
     logger.info('manager console unlocked', { connection: connection.id });
+    return status(connection);
+  };
+
+  const setPin = async (pin: string, connection: BridgeConnection): Promise<ManagerStatus> => {
+    const [pinHash, allowed] = await Promise.all([hashPin(pin), setup()]);
+    // Decided after the hashing, with nothing awaited in between: a PIN another connection or
+    // process set meanwhile has ended this session (two wizards at once set one PIN, not two).
+    const session = sessions.of(connection);
+    if (!session) throw new BridgeFailure('forbidden', 'the console is locked');
+    // A first run that could not read the keychain: whatever it holds is checked once it can be read.
+    const unchecked = session.pinHash === null && allowed === 'demo';
+    config.setMany({ 'manager.pinHash': pinHash, ...(unchecked ? { 'manager.secretsUnchecked': true } : {}) });
+    sessions.open(connection, pinHash);
+    logger.info('manager PIN set');
     return status(connection);
   };
 
@@ -72,8 +92,8 @@ export function createConsoleSession(options: {
 
   return {
     status,
-    keepOpen,
-    lock: (connection) => void openUntil.delete(connection),
+    setPin,
+    lock: (connection) => sessions.close(connection),
     unlock(pin, connection) {
       // One attempt at a time: otherwise parallel guesses all pass the lockout check during the
       // ~50 ms scrypt, before any failure is counted.
@@ -83,29 +103,54 @@ export function createConsoleSession(options: {
     },
     /**
      * The PIN, recently, and each admitted call extends the session. A fresh kiosk's first run
-     * (no PIN yet) opens a setup session instead, which lasts like an unlock: the wizard may store
-     * credentials before it sets the PIN, but once the session ends (lock, cancel, timeout) a
-     * kiosk left with credentials and no PIN stays locked.
+     * (no PIN yet) opens a setup session instead, which lasts like an unlock while there is no PIN:
+     * the wizard may store credentials before it sets the PIN, but once the session ends (lock,
+     * cancel, timeout, a PIN set by anyone) a kiosk left with credentials and no PIN stays locked.
      */
     async admit(connection, call) {
-      const open = isOpen(connection);
-      if (!open && pinSet()) throw new BridgeFailure('forbidden', 'the console is locked');
-      if (!pinSet()) {
-        const allowed = await setup();
-        if (!open && allowed === 'none') {
-          throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
-        }
-        if (allowed === 'demo' && !DEMO_SETUP_CALLS.has(call)) {
-          throw new BridgeFailure('forbidden', 'the keychain cannot be read: a first run keeps the demo and sets the PIN, nothing more');
-        }
+      const session = sessions.of(connection);
+      if (session?.pinHash) return sessions.open(connection, session.pinHash);
+      const allowed = await setup();
+      // After the keychain's answer: a PIN set by now, by anyone, has ended every first run.
+      if (currentPin() !== null) throw new BridgeFailure('forbidden', 'the console is locked');
+      if (!session && allowed === 'none') {
+        throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
       }
-      keepOpen(connection);
+      if (allowed === 'demo') keepToDemo(call, 'the keychain cannot be read: a first run keeps the demo and sets the PIN, nothing more');
+      sessions.open(connection, null);
+    },
+  };
+}
+
+/** Each connection's open session (weak: a connection that is gone is forgotten), good only under the PIN it was opened under. */
+function openSessions(config: ConfigStore, now: () => number) {
+  const sessions = new WeakMap<BridgeConnection, OpenSession>();
+  /** The PIN as config.json has it now: read again, not when the file watcher gets to it. */
+  const currentPin = () => {
+    config.refresh();
+    return config.get().manager.pinHash;
+  };
+  return {
+    currentPin,
+    open: (connection: BridgeConnection, pinHash: string | null) => void sessions.set(connection, { until: now() + CONSOLE_TIMEOUT_MS, pinHash }),
+    close: (connection: BridgeConnection) => void sessions.delete(connection),
+    /** The connection's session, if it is open and the PIN it was opened under is still the PIN. */
+    of(connection: BridgeConnection): OpenSession | null {
+      const session = sessions.get(connection);
+      if (session && session.until > now() && session.pinHash === currentPin()) return session;
+      sessions.delete(connection);
+      return null;
     },
   };
 }
 
 /** What a demo-only first run may call: read its settings (the demo is kept as it is) and set the PIN. */
-const DEMO_SETUP_CALLS: ReadonlySet<ManagerCallName> = new Set(['getConsoleSettings', 'setManagerPin']);
+const DEMO_CONSOLE_CALLS: ReadonlySet<ManagerCallName> = new Set(['getConsoleSettings', 'setManagerPin']);
+
+/** Refuses, saying `why`, any call beyond the demo's console. */
+function keepToDemo(call: ManagerCallName, why: string) {
+  if (!DEMO_CONSOLE_CALLS.has(call)) throw new BridgeFailure('forbidden', why);
+}
 
 /**
  * What a first run (no PIN) may set up. Only a fresh kiosk (demo, nothing in the keychain) gets

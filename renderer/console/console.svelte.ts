@@ -81,11 +81,12 @@ export class ManagerConsole {
 
   /**
    * A console call; when main refuses it because the unlock ran out (the kiosk slept, a restart of
-   * main), the PIN pad comes back instead of a confusing error.
+   * main) or the wizard's first run ended (a PIN was set elsewhere), the PIN pad comes back instead
+   * of a confusing error.
    */
   async call<T>(run: () => Promise<BridgeResult<T>>): Promise<BridgeResult<T>> {
     const result = await run();
-    if (!result.ok && result.error.code === 'forbidden' && this.phase === 'open') {
+    if (!result.ok && result.error.code === 'forbidden' && (this.phase === 'open' || this.phase === 'wizard')) {
       this.phase = 'pin';
       await this.refreshStatus();
     }

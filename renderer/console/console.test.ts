@@ -30,4 +30,22 @@ describe('the manager console', () => {
     await closing;
     expect(visitsEnded).toEqual(['ended']);
   });
+
+  it('takes a wizard whose call main refuses back to the PIN pad: a PIN set elsewhere ended its first run (#28 §4)', async () => {
+    let pinSet = false;
+    const bridge: ConsoleBridge = {
+      managerStatus: async () => ok({ ...STATUS, pinSet, unlocked: false }),
+      unlockManager: async () => ok(STATUS),
+      getConsoleSettings: async () => ({ ok: false, error: { code: 'forbidden', message: 'the console is locked' } }),
+      lockManager: async () => ok(null),
+    };
+    const managerConsole = new ManagerConsole(async () => {}, bridge);
+    await managerConsole.open();
+    expect(managerConsole.phase).toBe('wizard');
+
+    pinSet = true;
+    await managerConsole.call(() => bridge.getConsoleSettings());
+    expect(managerConsole.phase).toBe('pin');
+    expect(managerConsole.status).toMatchObject({ pinSet: true, unlocked: false });
+  });
 });
