@@ -268,8 +268,9 @@ export const KioskConfig = z
       .object({
         pinHash: pinHash.nullable().default(null),
         /**
-         * The PIN was set on a first run whose keychain could not be read: secrets found in it later
-         * with no origin are nobody's known, and are removed rather than bound to the next origin.
+         * The PIN was set on a first run whose keychain could not be read (so whoever was at the
+         * screen chose it): it opens the demo's console only, until an admin sets the PIN with
+         * kioskctl pin set. The keychain's secrets are kept either way.
          */
         secretsUnchecked: z.boolean().default(false),
       })

@@ -21,8 +21,9 @@ export const ManagerStatus = z.object({
    */
   setupBlocked: z.enum(['pin_required']).nullable(),
   /**
-   * A fresh demo kiosk whose keychain cannot be read: its first-run wizard keeps the demo and sets
-   * the PIN (in the config file), nothing more; connecting waits for a keychain.
+   * The console is the demo's only: on a fresh demo kiosk whose keychain cannot be read, the
+   * first-run wizard keeps the demo and sets the PIN (in the config file), nothing more; a PIN set
+   * there opens no more than that until an admin sets the PIN with `kioskctl pin set`.
    */
   setupDemoOnly: z.boolean(),
   unlocked: z.boolean(),

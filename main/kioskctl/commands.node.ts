@@ -120,7 +120,6 @@ function originsNow(tools: Tools): ConfiguredOrigins {
 interface SavedOnDisk {
   api?: { baseUrl?: unknown };
   fleet?: { mqtt?: { url?: unknown } };
-  manager?: { secretsUnchecked?: unknown };
 }
 
 /**
@@ -261,8 +260,6 @@ const commands: Record<string, Command> = {
     stdin: 'the secret',
     run: async (context, tools, arg, value) => {
       await storeSecretFor(tools.secrets(), secretName(arg), value, configuredOriginsOnDisk(context.dataDir, tools.logger), tools.logger);
-      // The admin vouches for what the keychain holds now: nothing in it is unchecked any more.
-      if (savedOnDisk(context.dataDir).manager?.secretsUnchecked === true) tools.config().set('manager.secretsUnchecked', false);
       context.stdout(`${arg} stored in the keychain\n`);
       return EXIT.ok;
     },
@@ -299,7 +296,8 @@ const commands: Record<string, Command> = {
     stdin: 'the PIN',
     run: async (context, tools, pin) => {
       if (!PIN_PATTERN.test(pin)) throw new Refused('a PIN is 4 to 8 digits');
-      tools.config().set(PIN_HASH_KEY, await hashPin(pin));
+      // The admin's own PIN: one set at the screen while the keychain could not be read is replaced, and the whole console opens.
+      tools.config().setMany({ [PIN_HASH_KEY]: await hashPin(pin), 'manager.secretsUnchecked': false });
       tools.logger.info('manager PIN set by kioskctl');
       context.stdout('manager PIN set\n');
       return EXIT.ok;

@@ -41,6 +41,8 @@ export function createConsoleSession(options: {
   const lockout = new PinLockout(options.dataDir, logger, now);
   const sessions = openSessions(config, now);
   const { currentPin } = sessions;
+  /** A PIN set while the keychain could not be read opens the demo's console only, until kioskctl pin set. */
+  const pinDemoOnly = () => config.get().manager.secretsUnchecked;
   const setup = () => firstRunSetup(config, secrets);
 
   const status = async (connection: BridgeConnection): Promise<ManagerStatus> => {
@@ -49,7 +51,7 @@ export function createConsoleSession(options: {
     return {
       pinSet,
       setupBlocked: !pinSet && allowed === 'none' ? 'pin_required' : null,
-      setupDemoOnly: !pinSet && allowed === 'demo',
+      setupDemoOnly: pinSet ? pinDemoOnly() : allowed === 'demo',
       unlocked: sessions.of(connection) !== null,
       lockedUntil: lockout.lockedUntil(),
       attemptsLeft: lockout.attemptsLeft(),
@@ -79,11 +81,10 @@ export function createConsoleSession(options: {
     // process set meanwhile has ended this session (two wizards at once set one PIN, not two).
     const session = sessions.of(connection);
     if (!session) throw new BridgeFailure('forbidden', 'the console is locked');
-    // A first run that could not read the keychain: whatever it holds is checked once it can be read.
-    const unchecked = session.pinHash === null && allowed === 'demo';
-    config.setMany({ 'manager.pinHash': pinHash, ...(unchecked ? { 'manager.secretsUnchecked': true } : {}) });
+    const demoOnly = session.pinHash === null ? allowed === 'demo' : pinDemoOnly();
+    config.setMany({ 'manager.pinHash': pinHash, 'manager.secretsUnchecked': demoOnly });
     sessions.open(connection, pinHash);
-    logger.info('manager PIN set');
+    logger.info('manager PIN set', { demoOnly });
     return status(connection);
   };
 
@@ -109,7 +110,10 @@ export function createConsoleSession(options: {
      */
     async admit(connection, call) {
       const session = sessions.of(connection);
-      if (session?.pinHash) return sessions.open(connection, session.pinHash);
+      if (session?.pinHash) {
+        if (pinDemoOnly()) keepToDemo(call, 'this PIN was set while the keychain could not be read: it opens the demo\'s console only until an admin sets the PIN with kioskctl pin set');
+        return sessions.open(connection, session.pinHash);
+      }
       const allowed = await setup();
       // After the keychain's answer: a PIN set by now, by anyone, has ended every first run.
       if (currentPin() !== null) throw new BridgeFailure('forbidden', 'the console is locked');
@@ -144,7 +148,10 @@ function openSessions(config: ConfigStore, now: () => number) {
   };
 }
 
-/** What a demo-only first run may call: read its settings (the demo is kept as it is) and set the PIN. */
+/**
+ * The demo's console: read its settings (the demo is kept as it is) and set the PIN. All that a
+ * first run whose keychain cannot be read may call, and all that the PIN it set opens.
+ */
 const DEMO_CONSOLE_CALLS: ReadonlySet<ManagerCallName> = new Set(['getConsoleSettings', 'setManagerPin']);
 
 /** Refuses, saying `why`, any call beyond the demo's console. */
@@ -156,9 +163,9 @@ function keepToDemo(call: ManagerCallName, why: string) {
  * What a first run (no PIN) may set up. Only a fresh kiosk (demo, nothing in the keychain) gets
  * the whole wizard. One that has a platform address or stored secrets but lost its PIN (a damaged
  * config.json) gets none: else anyone at the screen could point the stored API key at a server of
- * their own. A demo kiosk whose keychain cannot say what it holds keeps the demo and gets its PIN
- * (a demo needs no secrets); what the keychain turns out to hold is dealt with when it can be read
- * (manager.secretsUnchecked).
+ * their own. A demo kiosk whose keychain cannot say what it holds (unknown, not empty: at boot,
+ * before the keyring is up) keeps the demo and gets a PIN that opens the demo's console only
+ * (manager.secretsUnchecked), whatever the keychain turns out to hold.
  */
 async function firstRunSetup(config: ConfigStore, secrets: SecretStore): Promise<'all' | 'demo' | 'none' | 'done'> {
   if (config.get().manager.pinHash !== null) return 'done';

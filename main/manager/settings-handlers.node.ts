@@ -46,8 +46,6 @@ export function createSettingsHandlers(options: {
       return consoleSettings();
     },
     setSecret: async ({ name, value }) => {
-      // Unchecked secrets (a first run without a keychain) go before a new one joins them.
-      await secretOrigin.reconcile();
       await storeSecretFor(secrets, name, value, configuredOrigins(config.get()), logger);
       logger.info('secret stored from the console', { name });
       return secrets.status();

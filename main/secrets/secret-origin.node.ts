@@ -107,12 +107,6 @@ export class SecretOriginGuard {
     private readonly secrets: SecretStore,
     private readonly configured: () => ConfiguredOrigins,
     private readonly logger: Logger,
-    /**
-     * manager.secretsUnchecked: the PIN was set by whoever first reached a kiosk whose keychain
-     * could not be read. Secrets the keychain turns out to hold with no origin are then removed,
-     * never bound: else that person could point them at a server of their own.
-     */
-    private readonly unchecked: { is(): boolean; clear(): void } = { is: () => false, clear: () => {} },
   ) {}
 
   /** Resolves once every check asked for so far is done (a config change may have just asked for one). */
@@ -134,26 +128,8 @@ export class SecretOriginGuard {
   }
 
   async #reconcile(): Promise<Record<SecretBinding, SecretOriginOutcome>> {
-    const purged = await this.#purgeUnchecked();
     const origins = this.configured();
-    const outcome = { platform: await this.#follow('platform', origins.platform), broker: await this.#follow('broker', origins.broker) };
-    return { platform: purged.platform ?? outcome.platform, broker: purged.broker ?? outcome.broker };
-  }
-
-  /** Removes unbound secrets while they are unchecked, once the keychain can be read; then they are checked. */
-  async #purgeUnchecked(): Promise<Partial<Record<SecretBinding, 'removed'>>> {
-    if (!this.unchecked.is()) return {};
-    const { keychain } = await this.secrets.status();
-    if (keychain === 'unavailable') return {};
-    const purged: Partial<Record<SecretBinding, 'removed'>> = {};
-    for (const binding of ['platform', 'broker'] as const) {
-      if ((await this.secrets.boundOrigin(binding)) !== null) continue;
-      if (!(await forgetSecrets(this.secrets, binding, null))) continue;
-      this.logger.warn('secrets of no known origin removed: the PIN was set while the keychain could not be read; store them again', { binding });
-      purged[binding] = 'removed';
-    }
-    this.unchecked.clear();
-    return purged;
+    return { platform: await this.#follow('platform', origins.platform), broker: await this.#follow('broker', origins.broker) };
   }
 
   async #follow(binding: SecretBinding, origin: string | null): Promise<SecretOriginOutcome> {
@@ -173,10 +149,7 @@ export class SecretOriginGuard {
   }
 }
 
-/** The kiosk's guard: the origins, and the unchecked mark, read from (and cleared in) its settings. */
+/** The kiosk's guard: the origins read from its settings. */
 export function secretOriginGuardFor(secrets: SecretStore, config: ConfigStore, logger: Logger): SecretOriginGuard {
-  return new SecretOriginGuard(secrets, () => configuredOrigins(config.get()), logger, {
-    is: () => config.get().manager.secretsUnchecked,
-    clear: () => config.set('manager.secretsUnchecked', false),
-  });
+  return new SecretOriginGuard(secrets, () => configuredOrigins(config.get()), logger);
 }

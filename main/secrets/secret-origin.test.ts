@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -10,6 +11,7 @@ import { startKioskServices, type KioskServices } from '../kiosk-services.node.t
 import { runKioskctl } from '../kioskctl/commands.node.ts';
 import { runDoctor } from '../kioskctl/doctor.node.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
+import { MANAGER_CALL_SAMPLES } from '../bridge/manager-call-samples.test-support.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { hashPin } from '../manager/pin-hash.node.ts';
 import { brokerPasswordFor, originOf } from './secret-origin.node.ts';
@@ -85,6 +87,34 @@ const manager = new BridgeConnection('console');
 const heardAnySecret = () => elsewhere.heard.some((request) => Object.values(credentials).some((secret) => request.includes(secret)));
 const log = (services: KioskServices) => fs.readFileSync(services.logSink.file, 'utf8');
 const NOTHING_STORED = { apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false };
+
+/**
+ * A demo kiosk's first run on `dataDir` with its keychain unreadable (no session bus, as at boot
+ * before the keyring is up): its wizard's status, then the PIN set from it. In a process of its
+ * own, as libsecret keeps its D-Bus connection per process; from a file, not `--input-type=module`,
+ * which the watchdog's worker would inherit.
+ */
+async function firstRunWithoutKeychain(dataDir: string, pin: string): Promise<{ status: unknown; set: unknown }> {
+  const script = path.join(dataDir, '..', `${path.basename(dataDir)}-first-run.mts`);
+  fs.writeFileSync(
+    script,
+    `import { startKioskServices } from ${JSON.stringify(path.resolve('main/kiosk-services.node.ts'))};
+    import { BridgeConnection } from ${JSON.stringify(path.resolve('main/bridge/dispatcher.std.ts'))};
+    const services = await startKioskServices({ dataDir: ${JSON.stringify(dataDir)}, version: 'test', keychainService: '${keychainService}' });
+    const wizard = new BridgeConnection('wizard');
+    const status = await services.dispatch('managerStatus', {}, wizard);
+    await services.dispatch('getConsoleSettings', {}, wizard);
+    const set = await services.dispatch('setManagerPin', { pin: '${pin}' }, wizard);
+    await services.close();
+    console.log(JSON.stringify({ status, set }));`,
+  );
+  const stdout = await new Promise<string>((resolve) => {
+    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus', DISPLAY: '' };
+    execFile(process.execPath, ['--import', 'tsx', script], { env }, (_error, output) => resolve(output));
+  });
+  fs.rmSync(script);
+  return JSON.parse(stdout.trim().split('\n').pop() || '{}') as { status: unknown; set: unknown };
+}
 
 describe('secrets bound to their platform origin', () => {
   it('binds secrets stored before the URL to the configured origin, and uses them there', async () => {
@@ -168,41 +198,46 @@ describe('secrets bound to their platform origin', () => {
     expect((await secrets.status()).stored).toEqual(NOTHING_STORED);
   });
 
-  it('removes secrets of no origin found once the keychain can be read after a first run without one, so the PIN holder cannot send them anywhere', async () => {
-    // An admin stored them before any address; the PIN was then set by whoever reached the kiosk
-    // while its keychain could not be read (the demo-only wizard marks that).
+  it('keeps what an admin stored before any address when a demo kiosk started without its keychain, and the PIN set at its screen opens the demo\'s console only (#28 §5)', async () => {
     for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-unchecked-'));
-    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ manager: { pinHash: await hashPin('2580'), secretsUnchecked: true } }));
-    const services = await startKioskServices({ dataDir, version: 'test', keychainService });
-    running.push(services);
-    await services.dispatch('unlockManager', { pin: '2580' }, manager);
-    const moved = await services.dispatch('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl, 'api.shopUuid': platform.manifest.shops[0]!.uuid } }, manager);
-    expect(moved).toMatchObject({ ok: true, value: { secrets: { stored: NOTHING_STORED } } });
-    await services.dispatch('getServiceStatus', {}, shopper);
-    expect(heardAnySecret()).toBe(false);
-    expect(services.config.get().manager.secretsUnchecked).toBe(false);
-    expect(log(services)).toContain('secrets of no known origin removed');
-  });
-
-  it('keeps what an admin stores with kioskctl after such a first run: the admin vouches for the keychain', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-vouched-'));
-    fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ manager: { pinHash: await hashPin('2580'), secretsUnchecked: true } }));
-    const exit = await runKioskctl({
-      dataDir,
-      args: ['secrets', 'set', 'api-key'],
-      keychainService,
-      stdin: { isTTY: false, read: async () => credentials.apiKey },
-      stdout: () => {},
-      stderr: () => {},
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'origin-unreadable-'));
+    // At boot, before the keyring is up: the screen offers the demo's wizard, and whoever is there sets a PIN.
+    await expect(firstRunWithoutKeychain(dataDir, '2580')).resolves.toMatchObject({
+      status: { ok: true, value: { pinSet: false, setupDemoOnly: true } },
+      set: { ok: true, value: { pinSet: true, unlocked: true, setupDemoOnly: true } },
     });
-    expect(exit).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')).manager.secretsUnchecked).toBe(false);
+
+    // The keychain is back: nothing in it is removed for having been unreadable.
     const services = await startKioskServices({ dataDir, version: 'test', keychainService });
     running.push(services);
+    const call = (name: string, input: unknown = {}) => services.dispatch(name, input, manager) as Promise<{ ok: boolean; value?: any; error?: any }>;
     await services.dispatch('getServiceStatus', {}, shopper);
-    expect((await secrets.status()).stored).toMatchObject({ apiKey: true });
-  });
+    expect((await secrets.status()).stored).toEqual({ ...NOTHING_STORED, apiKey: true, accessToken: true, personalAccessToken: true });
+    expect(log(services)).not.toContain('removed');
+
+    // The PIN chosen at the screen opens the demo's console, nothing more.
+    await expect(call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true, setupDemoOnly: true } });
+    for (const [name, payload] of Object.entries(MANAGER_CALL_SAMPLES)) {
+      const answer = await call(name, payload);
+      if (name === 'getConsoleSettings' || name === 'setManagerPin') expect(answer, name).toMatchObject({ ok: true });
+      else expect(answer, name).toMatchObject({ ok: false, error: { code: 'forbidden', message: expect.stringMatching(/kioskctl pin set/) } });
+    }
+    await expect(call('updateSettings', { values: { 'api.baseUrl': elsewhere.baseUrl } })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(services.config.get().api.baseUrl).toBeNull();
+    expect((await secrets.status()).stored.apiKey).toBe(true);
+
+    // The admin's PIN ends that session and opens the whole console; the secrets go to the admin's address.
+    const exit = await runKioskctl({ dataDir, args: ['pin', 'set'], stdin: { isTTY: false, read: async () => '9999' }, stdout: () => {}, stderr: () => {} });
+    expect(exit).toBe(0);
+    await expect(call('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(call('unlockManager', { pin: '9999' })).resolves.toMatchObject({ ok: true, value: { unlocked: true, setupDemoOnly: false } });
+    const connected = await call('updateSettings', { values: { 'api.baseUrl': platform.baseUrl, 'api.shopUuid': platform.manifest.shops[0]!.uuid } });
+    expect(connected).toMatchObject({ ok: true, value: { secrets: { stored: { apiKey: true, accessToken: true, personalAccessToken: true } } } });
+    expect(await secrets.boundOrigin('platform')).toBe(new URL(platform.baseUrl).origin);
+    await expect(services.dispatch('getServiceStatus', {}, shopper)).resolves.toMatchObject({ ok: true });
+    expect(heardAnySecret()).toBe(false);
+    // A first run in a process of its own (its modules loaded afresh) takes several seconds.
+  }, 60_000);
 
   it('kioskctl doctor leaves secrets not yet bound as they are: binding is for the kiosk to do at start', async () => {
     for (const [name, value] of Object.entries(credentials)) await secrets.set(name as keyof typeof credentials, value);

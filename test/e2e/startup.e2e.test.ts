@@ -152,7 +152,12 @@ describe('browser host: a kiosk that lost its PIN', () => {
     await screenshot(page, 'console-wizard-demo-only');
     await page.getByTestId('wizard-demo').tap();
     await setPinInWizard(page);
-    // The PIN is in the config file; the keychain's contents stay to be checked once it can be read.
+    // That PIN opens the demo's console only: no tabs, and why (#28 §5).
+    await expect(page.getByTestId('console-demo-only').textContent()).resolves.toMatch(/kioskctl pin set/);
+    await expect(page.getByTestId('tab-settings').count()).resolves.toBe(0);
+    await expect(page.evaluate(() => window.kiosk.getDiagnostics())).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await screenshot(page, 'console-demo-only-pin');
+    // The PIN is in the config file, marked as set while the keychain could not be read.
     const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
     expect(saved.manager).toMatchObject({ pinHash: expect.stringMatching(/^scrypt\$/), secretsUnchecked: true });
     expect(saved.api.baseUrl).toBeNull();

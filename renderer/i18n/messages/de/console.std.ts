@@ -4,6 +4,7 @@ import type { ConsoleMessages } from '../en/console.std.ts';
 export const messages: ConsoleMessages = {
   'console.title': 'Verwaltungskonsole',
   'console.lock': 'Sperren',
+  'console.demo_only': 'Diese PIN wurde hier gewählt, als der Schlüsselbund nicht lesbar war: Sie öffnet nur die Demo. Einstellungen, Gutscheine und Diagnose öffnen sich, sobald ein Administrator die PIN auf diesem Computer festlegt mit: kioskctl pin set.',
   'console.locked': 'Durch die Bereitstellung festgelegt: in der Bereitstellungsdatei ändern.',
   'console.on': 'Ein',
   'console.off': 'Aus',
@@ -34,7 +35,7 @@ export const messages: ConsoleMessages = {
   'console.wizard.connect': 'Verbinden',
   'console.wizard.connect.explain': 'Ihre Loyalty-Plattform verwenden. Sie brauchen die API-Adresse, einen API-Schlüssel und die ID dieser Filiale.',
   'console.wizard.provisioned': 'Die Verbindung ist durch die Bereitstellung festgelegt.',
-  'console.wizard.demo_only': 'Der Schlüsselbund ist nicht lesbar, daher kann dieser Kiosk noch keine Zugangsdaten speichern: Behalten Sie die Demo und wählen Sie eine PIN. Verbinden Sie über die Konsole, sobald der Schlüsselbund funktioniert.',
+  'console.wizard.demo_only': 'Der Schlüsselbund ist nicht lesbar, daher kann dieser Kiosk noch keine Zugangsdaten speichern: Behalten Sie die Demo und wählen Sie eine PIN. Diese PIN öffnet nur diese Demo-Konsole, bis ein Administrator die PIN auf diesem Computer festlegt mit: kioskctl pin set.',
   'console.wizard.pin': 'Verwaltungs-PIN wählen',
   'console.wizard.pin.explain': 'Damit öffnen Verantwortliche diese Konsole: die linke obere Bildschirmecke 3 Sekunden gedrückt halten oder fünfmal antippen.',
   'console.wizard.finish': 'PIN festlegen und Konsole öffnen',

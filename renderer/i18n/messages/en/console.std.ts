@@ -5,6 +5,7 @@
 export const messages = {
   'console.title': 'Manager console',
   'console.lock': 'Lock',
+  'console.demo_only': 'This PIN was chosen here while the keychain could not be read: it opens only the demo. Settings, vouchers and diagnostics open once an administrator sets the PIN on this computer with: kioskctl pin set.',
   'console.locked': 'Set by provisioning: change it in the provisioning file.',
   'console.on': 'On',
   'console.off': 'Off',
@@ -35,7 +36,7 @@ export const messages = {
   'console.wizard.connect': 'Connect',
   'console.wizard.connect.explain': 'Use your loyalty platform. You need its API address, an API key and the id of this shop.',
   'console.wizard.provisioned': 'The connection is set by provisioning.',
-  'console.wizard.demo_only': 'The keychain cannot be read, so this kiosk cannot store credentials yet: keep the demo and choose a PIN. Connect from the console once the keychain works.',
+  'console.wizard.demo_only': 'The keychain cannot be read, so this kiosk cannot store credentials yet: keep the demo and choose a PIN. That PIN opens only this demo console until an administrator sets the PIN on this computer with: kioskctl pin set.',
   'console.wizard.pin': 'Choose the manager PIN',
   'console.wizard.pin.explain': 'Managers enter it to open this console: hold the top-left corner of the screen for 3 seconds, or tap it five times.',
   'console.wizard.finish': 'Set PIN and open the console',

@@ -4,6 +4,7 @@ import type { ConsoleMessages } from '../en/console.std.ts';
 export const messages: ConsoleMessages = {
   'console.title': 'Console de gestion',
   'console.lock': 'Verrouiller',
+  'console.demo_only': 'Ce PIN a été choisi ici alors que le trousseau était illisible : il n’ouvre que la démo. Les réglages, les bons et le diagnostic s’ouvrent dès qu’un administrateur définit le PIN sur cet ordinateur avec : kioskctl pin set.',
   'console.locked': 'Défini par le provisionnement : à modifier dans le fichier de provisionnement.',
   'console.on': 'Activé',
   'console.off': 'Désactivé',
@@ -34,7 +35,7 @@ export const messages: ConsoleMessages = {
   'console.wizard.connect': 'Connecter',
   'console.wizard.connect.explain': 'Utiliser votre plateforme de fidélité. Il vous faut son adresse d’API, une clé d’API et l’identifiant de ce magasin.',
   'console.wizard.provisioned': 'La connexion est définie par le provisionnement.',
-  'console.wizard.demo_only': 'Le trousseau est illisible, ce kiosque ne peut donc pas encore enregistrer d’identifiants : gardez la démo et choisissez un PIN. Connectez-le depuis la console quand le trousseau fonctionne.',
+  'console.wizard.demo_only': 'Le trousseau est illisible, ce kiosque ne peut donc pas encore enregistrer d’identifiants : gardez la démo et choisissez un PIN. Ce PIN n’ouvre que cette console de démo, jusqu’à ce qu’un administrateur définisse le PIN sur cet ordinateur avec : kioskctl pin set.',
   'console.wizard.pin': 'Choisissez le code PIN du responsable',
   'console.wizard.pin.explain': 'Les responsables le saisissent pour ouvrir cette console : maintenez le coin supérieur gauche de l’écran 3 secondes, ou touchez-le cinq fois.',
   'console.wizard.finish': 'Définir le code PIN et ouvrir la console',

@@ -4,6 +4,7 @@ import type { ConsoleMessages } from '../en/console.std.ts';
 export const messages: ConsoleMessages = {
   'console.title': 'Beheerconsole',
   'console.lock': 'Vergrendelen',
+  'console.demo_only': 'Deze PIN is hier gekozen toen de sleutelhanger niet te lezen was: hij opent alleen de demo. Instellingen, vouchers en diagnose gaan open zodra een beheerder de PIN op deze computer instelt met: kioskctl pin set.',
   'console.locked': 'Vastgelegd door provisioning: wijzig het in het provisioningbestand.',
   'console.on': 'Aan',
   'console.off': 'Uit',
@@ -34,7 +35,7 @@ export const messages: ConsoleMessages = {
   'console.wizard.connect': 'Koppelen',
   'console.wizard.connect.explain': 'Gebruik je loyaltyplatform. Je hebt het API-adres, een API-sleutel en het id van deze winkel nodig.',
   'console.wizard.provisioned': 'De verbinding is vastgelegd door provisioning.',
-  'console.wizard.demo_only': 'De sleutelhanger is niet te lezen, dus deze kiosk kan nog geen inloggegevens opslaan: houd de demo en kies een PIN. Verbind via de console zodra de sleutelhanger werkt.',
+  'console.wizard.demo_only': 'De sleutelhanger is niet te lezen, dus deze kiosk kan nog geen inloggegevens opslaan: houd de demo en kies een PIN. Die PIN opent alleen deze democonsole, tot een beheerder de PIN op deze computer instelt met: kioskctl pin set.',
   'console.wizard.pin': 'Kies de beheerders-pincode',
   'console.wizard.pin.explain': 'Beheerders voeren deze in om de console te openen: houd de linkerbovenhoek van het scherm 3 seconden ingedrukt, of tik er vijf keer op.',
   'console.wizard.finish': 'Pincode instellen en console openen',
