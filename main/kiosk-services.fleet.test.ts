@@ -154,7 +154,7 @@ describe('kiosk services on a fleet broker', () => {
       services.config.setMany({ 'fleet.homeAssistant.discovery': true });
       await expect.poll(() => [...configs.values()].filter(Boolean).length, { timeout: 10_000 }).toBe(10);
       // As the broker keeps them: what Home Assistant requires of each, for this kiosk's topics.
-      const kiosk = { status: 'loyalty-kiosk/k1/status', health: 'loyalty-kiosk/k1/health', commands: 'loyalty-kiosk/k1/cmd/' };
+      const kiosk = { status: 'loyalty-kiosk/k1/status', health: 'loyalty-kiosk/k1/health', commands: 'loyalty-kiosk/k1/ha/' };
       expect([...configs].flatMap(([topic, payload]) => discoveryProblems(topic, payload, kiosk))).toEqual([]);
       expect([...configs.keys()].every((topic) => topic.includes('/loyalty-kiosk-k1/'))).toBe(true);
       services.config.setMany({ 'fleet.homeAssistant.discovery': false });

@@ -91,19 +91,32 @@ export type CommandWaiting = z.infer<typeof CommandWaiting>;
 export const CommandAnswer = z.union([CommandResult, CommandWaiting]);
 export type CommandAnswer = z.infer<typeof CommandAnswer>;
 
+/**
+ * What Home Assistant's buttons press, on the kiosk's own `<prefix>/<kioskId>/ha/<name>`: the
+ * broker lets Home Assistant write there, and on no group or fleet-wide topic.
+ */
+export const HOME_ASSISTANT_COMMANDS: readonly FleetCommandName[] = ['restart', 'reload'];
+
 /** The topics of one kiosk: `<prefix>/<kioskId>/…`, and the group and fleet-wide ones it takes commands on. */
 export function fleetTopics(prefix: string, kioskId: string, groups: readonly string[] = []) {
   const base = `${prefix}/${kioskId}`;
   /** Where commands come from: the kiosk's own topic, each of its groups', and the whole fleet's. */
   const commandBases = [base, ...groups.map((group) => `${prefix}/group/${group}`), `${prefix}/all`];
+  const homeAssistantBase = `${base}/ha/`;
   return {
     base,
     status: `${base}/status`,
     health: `${base}/health`,
-    commands: commandBases.map((commandBase) => `${commandBase}/cmd/+`),
+    commands: [...commandBases.map((commandBase) => `${commandBase}/cmd/+`), `${homeAssistantBase}+`],
     result: (name: string) => `${base}/cmd/${name}/result`,
-    /** The command a topic names, or null for a topic that is none (a result, another level). */
+    /** Where Home Assistant presses `name` for this kiosk alone. */
+    homeAssistantCommand: (name: FleetCommandName) => `${homeAssistantBase}${name}`,
+    /** The command a topic names, or null for a topic that is none (a result, another level, what Home Assistant may not press). */
     commandOf: (topic: string) => {
+      if (topic.startsWith(homeAssistantBase)) {
+        const pressed = topic.slice(homeAssistantBase.length);
+        return HOME_ASSISTANT_COMMANDS.find((name) => name === pressed) ?? null;
+      }
       const commandBase = commandBases.find((candidate) => topic.startsWith(`${candidate}/cmd/`));
       const name = commandBase === undefined ? null : topic.slice(commandBase.length + 5);
       return name && !name.includes('/') ? name : null;

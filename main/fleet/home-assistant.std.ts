@@ -1,4 +1,5 @@
-import { fleetTopics } from './fleet-messages.std.ts';
+import { kioskIdLevel } from '../../common/config-schema.std.ts';
+import { type FleetCommandName, fleetTopics, HOME_ASSISTANT_COMMANDS } from './fleet-messages.std.ts';
 
 /** One retained discovery config: its topic, and its payload (JSON). */
 export interface DiscoveryMessage {
@@ -17,17 +18,35 @@ export interface DiscoveryOptions {
 /** Health older than this makes the kiosk's sensors unavailable: it publishes every minute. */
 const EXPIRE_AFTER_SECONDS = 300;
 
-/** A topic level and unique id Home Assistant takes: letters, digits, `_` and `-`. */
+/** What Home Assistant takes in a topic level and a unique id: letters, digits, `_` and `-`. */
+const HOME_ASSISTANT_ID = /^[A-Za-z0-9_-]+$/;
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/**
+ * Why this kiosk can have no discovery configs, or null. The kiosk id goes into Home Assistant's
+ * ids as it is, never changed: the broker's ACL names a kiosk's configs by its username (its id),
+ * and a changed id could be another kiosk's.
+ */
+export function discoveryRefusal(kioskId: string): string | null {
+  if (!kioskIdLevel.safeParse(kioskId).success) return `"${kioskId}" is no kiosk id`;
+  if (!HOME_ASSISTANT_ID.test(kioskId)) {
+    return `Home Assistant takes only letters, digits, _ and - in an id, and the kiosk id "${kioskId}" has others: give the kiosk such an id (fleet.kioskId, and the same broker username)`;
+  }
+  return null;
+}
 
 /**
  * Home Assistant MQTT discovery for one kiosk: one device, its availability from the status topic,
  * sensors read from the retained health, restart and reload buttons, and an update entity. A
  * button press carries a fresh id each time (its time): the kiosk runs each command id once.
+ * Throws for a kiosk discoveryRefusal turns down, and for any config that would name a topic not
+ * the kiosk's own.
  */
 export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, version }: DiscoveryOptions): DiscoveryMessage[] {
+  const refusal = discoveryRefusal(kioskId);
+  if (refusal !== null) throw new Error(refusal);
   const topics = fleetTopics(topicPrefix, kioskId);
-  const deviceId = slug(`${topicPrefix}-${kioskId}`);
+  const deviceId = `${slug(topicPrefix)}-${kioskId}`;
   const shared = {
     availability_topic: topics.status,
     payload_available: 'online',
@@ -70,8 +89,8 @@ export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, versi
       }),
     ],
     ['sensor', 'version', 'Version', fromHealth('{{ value_json.version }}', { entity_category: 'diagnostic', icon: 'mdi:tag' })],
-    ['button', 'restart', 'Restart', pressFor(topics.base, 'restart', { device_class: 'restart' })],
-    ['button', 'reload', 'Reload', pressFor(topics.base, 'reload', { icon: 'mdi:reload' })],
+    ['button', 'restart', 'Restart', pressFor(topics, 'restart', { device_class: 'restart' })],
+    ['button', 'reload', 'Reload', pressFor(topics, 'reload', { icon: 'mdi:reload' })],
     [
       'update',
       'update',
@@ -84,16 +103,27 @@ export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, versi
       },
     ],
   ];
-  return entities.map(([component, key, name, fields]) => ({
-    topic: `${discoveryPrefix}/${component}/${deviceId}/${key}/config`,
-    payload: JSON.stringify({ name, unique_id: `${deviceId}_${key}`, ...shared, ...fields }),
-  }));
+  return entities.map(([component, key, name, fields]) => {
+    const config = { name, unique_id: `${deviceId}_${key}`, ...shared, ...fields };
+    assertOwnTopics(config, topics);
+    return { topic: `${discoveryPrefix}/${component}/${deviceId}/${key}/config`, payload: JSON.stringify(config) };
+  });
 }
 
-/** A button that sends the kiosk's command, waiting for idle as any fleet command does. */
-function pressFor(base: string, command: string, extra: Record<string, unknown>) {
+/** Every `…_topic` of a config is one of the kiosk's own: its status, its health, or Home Assistant's command topic for it. */
+function assertOwnTopics(config: Record<string, unknown>, topics: ReturnType<typeof fleetTopics>) {
+  const own = new Set([topics.status, topics.health, ...HOME_ASSISTANT_COMMANDS.map(topics.homeAssistantCommand)]);
+  const foreign = Object.entries(config).find(([field, value]) => field.endsWith('_topic') && !own.has(String(value)));
+  if (foreign) throw new Error(`a discovery config may name only the kiosk's own topics, not ${foreign[0]} ${String(foreign[1])}`);
+}
+
+/**
+ * A button that sends the kiosk's command on Home Assistant's topic for it (the only one of the
+ * kiosk's the broker lets Home Assistant write), waiting for idle as any fleet command does.
+ */
+function pressFor(topics: ReturnType<typeof fleetTopics>, command: FleetCommandName, extra: Record<string, unknown>) {
   return {
-    command_topic: `${base}/cmd/${command}`,
+    command_topic: topics.homeAssistantCommand(command),
     command_template: `{"id":"home-assistant-${command}-{{ now().timestamp() }}"}`,
     retain: false,
     ...extra,

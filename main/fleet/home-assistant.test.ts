@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { discoveryProblems } from '../../test/support/home-assistant-discovery.std.ts';
-import { discoveryMessages } from './home-assistant.std.ts';
+import { discoveryMessages, discoveryRefusal } from './home-assistant.std.ts';
 
 const messages = discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: 'loyalty-kiosk', kioskId: 'store-0042', version: '1.4.0' });
 const configs = messages.map(({ topic, payload }) => ({ topic, component: topic.split('/')[1]!, config: JSON.parse(payload) as Record<string, unknown> }));
@@ -27,7 +27,7 @@ describe('Home Assistant discovery (#23)', () => {
   });
 
   it('has what Home Assistant requires of each component, reading only fields the health message has', () => {
-    const kiosk = { status: 'loyalty-kiosk/store-0042/status', health: 'loyalty-kiosk/store-0042/health', commands: 'loyalty-kiosk/store-0042/cmd/' };
+    const kiosk = { status: 'loyalty-kiosk/store-0042/status', health: 'loyalty-kiosk/store-0042/health', commands: 'loyalty-kiosk/store-0042/ha/' };
     expect(messages.flatMap(({ topic, payload }) => discoveryProblems(topic, payload, kiosk))).toEqual([]);
     expect(new Set(configs.map(({ component }) => component))).toEqual(new Set(['sensor', 'binary_sensor', 'button', 'update']));
     // The checker finds what Home Assistant would refuse.
@@ -39,6 +39,22 @@ describe('Home Assistant discovery (#23)', () => {
     expect(configs.map(({ config }) => config.name)).toEqual(
       expect.arrayContaining(['Platform available', 'Platform latency', 'Voucher locks held', 'Screen', 'Minutes out of service', 'Last scan', 'Version', 'Restart', 'Reload', 'Update']),
     );
+  });
+
+  it('presses its buttons on Home Assistant\'s topic for this kiosk alone, and names no other topic (#28 §2)', () => {
+    const topicFields = configs.flatMap(({ config }) => Object.entries(config).filter(([field]) => field.endsWith('_topic')).map(([, value]) => value));
+    expect(new Set(topicFields)).toEqual(
+      new Set(['loyalty-kiosk/store-0042/status', 'loyalty-kiosk/store-0042/health', 'loyalty-kiosk/store-0042/ha/restart', 'loyalty-kiosk/store-0042/ha/reload']),
+    );
+  });
+
+  it('is never made for an id that is no kiosk\'s own, nor one Home Assistant would take only changed (#28 §2, §9)', () => {
+    for (const kioskId of ['all', 'group', 'a+b', '#', 'north/all', '', 'store.0042', 'kiosk 7']) {
+      expect({ kioskId, refused: discoveryRefusal(kioskId) !== null }).toEqual({ kioskId, refused: true });
+      expect(() => discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: 'loyalty-kiosk', kioskId, version: '1.4.0' })).toThrow();
+    }
+    expect(discoveryRefusal('store.0042')).toMatch(/only letters, digits, _ and -/);
+    for (const kioskId of ['store-0042', 'Kiosk_7']) expect(discoveryRefusal(kioskId)).toBeNull();
   });
 
   it('sends each button press with an id of its own, as the kiosk runs each command id once', () => {
