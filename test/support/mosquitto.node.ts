@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { MqttClient } from 'mqtt';
 
 /**
@@ -16,6 +17,14 @@ export interface Mosquitto {
   /** Stops the broker for now (a broker outage); `restart()` brings it back on the same port. */
   down(): Promise<void>;
   restart(): Promise<void>;
+  /**
+   * SIGSTOP: the broker keeps every connection open and answers nothing (a peer that stopped
+   * answering, as a frozen host or a cut that no side has noticed yet); `thaw()` lets it go on.
+   */
+  freeze(): void;
+  thaw(): void;
+  /** What the broker wrote to stderr since it started (warnings about its files, say). */
+  log(): string;
   /** Stops it for good and removes its files. */
   stop(): Promise<void>;
 }
@@ -39,25 +48,63 @@ const MOSQUITTO = fs.existsSync('/usr/sbin/mosquitto') ? '/usr/sbin/mosquitto' :
 export async function startMosquitto(options: MosquittoOptions): Promise<Mosquitto> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mosquitto-'));
   const port = await freePort();
-  const conf = path.join(dir, 'mosquitto.conf');
   const access = options.anonymous ? ['allow_anonymous true'] : accessFiles(dir, options);
-  fs.writeFileSync(conf, [`listener ${port} 127.0.0.1`, ...access, 'persistence false', 'log_dest stderr', 'log_type error', ...runAsMe(), ''].join('\n'));
+  return runBroker(dir, port, [`listener ${port} 127.0.0.1`, ...access, 'persistence false', 'log_dest stderr', 'log_type error', ...runAsMe()]);
+}
+
+/** The broker configuration the fleet ships (README "Running a fleet"). */
+export const SHIPPED_BROKER_DIR = fileURLToPath(new URL('../../deploy/mosquitto/', import.meta.url));
+
+/**
+ * Mosquitto exactly as `deploy/mosquitto/` configures a fleet's broker: its mosquitto.conf and its
+ * acl as they are, with only the listener (a free loopback port, without the TLS files), the
+ * password file (made from `users`) and the persistence folder put in a place of the test's own.
+ */
+export async function startShippedMosquitto(users: Record<string, string>): Promise<Mosquitto> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mosquitto-shipped-'));
+  const port = await freePort();
+  const passwords = passwordFile(dir, users);
+  const shipped = fs.readFileSync(path.join(SHIPPED_BROKER_DIR, 'mosquitto.conf'), 'utf8').split('\n');
+  const swapped: Record<string, string | null> = {
+    listener: `listener ${port} 127.0.0.1`,
+    certfile: null,
+    keyfile: null,
+    password_file: `password_file ${passwords}`,
+    acl_file: `acl_file ${path.join(SHIPPED_BROKER_DIR, 'acl')}`,
+    persistence_location: `persistence_location ${dir}${path.sep}`,
+  };
+  const lines = shipped.flatMap((line) => {
+    const key = line.split(' ')[0]!;
+    return Object.hasOwn(swapped, key) ? (swapped[key] === null ? [] : [swapped[key]!]) : [line];
+  });
+  return runBroker(dir, port, [...lines, ...runAsMe()]);
+}
+
+/** Runs Mosquitto on `conf` (its lines) from `dir` until stopped; `dir` goes with it. */
+async function runBroker(dir: string, port: number, conf: string[]): Promise<Mosquitto> {
+  const confFile = path.join(dir, 'mosquitto.conf');
+  fs.writeFileSync(confFile, [...conf, ''].join('\n'));
 
   let broker: ChildProcess | null = null;
+  let stderr = '';
   const start = async () => {
-    const started = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
+    const started = spawn(MOSQUITTO, ['-c', confFile], { stdio: ['ignore', 'ignore', 'pipe'] });
     started.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     broker = started;
     await untilListening(port).catch((error: unknown) => {
       throw new Error(`${String(error)}: ${stderr}`);
     });
   };
+  const signal = (name: NodeJS.Signals) => {
+    if (broker?.exitCode === null) broker.kill(name);
+  };
   const stop = async () => {
     const running = broker;
     broker = null;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise((resolve) => running.once('exit', resolve));
+    // A frozen broker would hold the SIGTERM until it runs again.
+    running.kill('SIGCONT');
     running.kill('SIGTERM');
     await exited;
   };
@@ -70,6 +117,9 @@ export async function startMosquitto(options: MosquittoOptions): Promise<Mosquit
       await stop();
       await start();
     },
+    freeze: () => signal('SIGSTOP'),
+    thaw: () => signal('SIGCONT'),
+    log: () => stderr,
     async stop() {
       await stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -79,15 +129,21 @@ export async function startMosquitto(options: MosquittoOptions): Promise<Mosquit
 
 /** The password file and ACL of a broker that lets no one in anonymously. */
 function accessFiles(dir: string, options: MosquittoOptions): string[] {
-  const passwords = path.join(dir, 'passwords');
-  fs.writeFileSync(passwords, '', { mode: 0o600 });
-  for (const [user, password] of Object.entries(options.users ?? {})) execFileSync('mosquitto_passwd', ['-b', passwords, user, password]);
+  const passwords = passwordFile(dir, options.users ?? {});
   const acl = path.join(dir, 'acl');
   const rule = (topic: string) => (/^(read|write|readwrite) /.test(topic) ? `topic ${topic}` : `topic readwrite ${topic}`);
   const users = Object.entries(options.acl ?? {}).map(([user, topics]) => [`user ${user}`, ...topics.map(rule)].join('\n'));
   const patterns = (options.patterns ?? []).map((pattern) => `pattern ${pattern}`);
   fs.writeFileSync(acl, [...users, patterns.join('\n')].join('\n\n') + '\n');
   return ['allow_anonymous false', `password_file ${passwords}`, `acl_file ${acl}`];
+}
+
+/** A Mosquitto password file in `dir` with `users` (user → password). */
+function passwordFile(dir: string, users: Record<string, string>): string {
+  const passwords = path.join(dir, 'passwords');
+  fs.writeFileSync(passwords, '', { mode: 0o600 });
+  for (const [user, password] of Object.entries(users)) execFileSync('mosquitto_passwd', ['-b', passwords, user, password]);
+  return passwords;
 }
 
 /** Started as root, Mosquitto switches to the `mosquitto` user, who cannot read our temp files. */
@@ -119,15 +175,16 @@ async function untilListening(port: number, timeoutMs = 5_000) {
   }
 }
 
-/** The next message `observer` sees on `topic` that `accept` takes, subscribed before `trigger` runs. */
+/** The next message `observer` sees on `topic` that `accept` takes (within `timeoutMs`), subscribed before `trigger` runs. */
 export async function nextMessage(
   observer: MqttClient,
   topic: string,
   accept: (text: string) => boolean = () => true,
   trigger?: () => unknown,
+  timeoutMs = 8_000,
 ): Promise<string> {
   const received = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`nothing on ${topic}`)), 8_000);
+    const timer = setTimeout(() => reject(new Error(`nothing on ${topic}`)), timeoutMs);
     const onMessage = (at: string, payload: Buffer) => {
       if (at !== topic || !accept(payload.toString())) return;
       clearTimeout(timer);
