@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { settlesWithin } from '../base/deadline.std.ts';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
 import type { DemoSamples } from '../common/shopper-views.std.ts';
 import { BridgeConnection, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
@@ -71,7 +72,16 @@ export interface KioskServicesOptions {
   };
   /** A main thread stuck this long ends the process, for the supervisor to restart (default 30 s). */
   heartbeatTimeoutMs?: number;
+  /** How long close waits for the parts before it stops anyway (default SERVICES_CLOSE_MS). */
+  closeMs?: number;
 }
+
+/**
+ * What closing the services takes at most. Past it (a part waits on something that no longer
+ * answers) the kiosk stops anyway, and frees its data folder: a restart, an update or a SIGTERM
+ * always ends, well within systemd's 90 s before its SIGKILL.
+ */
+export const SERVICES_CLOSE_MS = 20_000;
 
 /**
  * Everything the main process does, independent of the host that carries it: Electron's IPC and
@@ -97,6 +107,7 @@ export interface KioskServices {
   readonly update: UpdateService;
   /** The hosts say here when a screen went away (crashed, reloaded, closed): a visit on it ends. */
   readonly interruptions: VisitInterruptions;
+  /** Closes every part, within `closeMs`, and frees the data folder: it always resolves. */
   close(): Promise<void>;
 }
 
@@ -196,20 +207,25 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
     update,
     interruptions,
     async close() {
-      stopWatchingConfig();
-      interruptions.close();
-      schedule.close();
-      await update.close();
-      await fleet?.close();
-      await secretOrigin.settled();
-      await recovered;
-      await redemptions.releaseAll('quit').catch(() => undefined);
-      speech.stop();
-      redemptions.close();
-      health.close();
-      await counters.stop();
-      await scanner.close();
-      await demo.close();
+      const closeParts = async () => {
+        stopWatchingConfig();
+        interruptions.close();
+        schedule.close();
+        await update.close();
+        await fleet?.close();
+        await secretOrigin.settled();
+        await recovered;
+        await redemptions.releaseAll('quit').catch(() => undefined);
+        speech.stop();
+        redemptions.close();
+        health.close();
+        await counters.stop();
+        await scanner.close();
+        await demo.close();
+      };
+      const closeMs = options.closeMs ?? SERVICES_CLOSE_MS;
+      const closing = closeParts().catch((error: unknown) => logger.error('closing the services failed', { error: String(error) }));
+      if (!(await settlesWithin(closing, closeMs))) logger.error('the services did not all close in time: the kiosk stops anyway', { afterMs: closeMs });
       await watchdog.stop();
       logger.info('kiosk services stopped');
       dataDirLock.release();

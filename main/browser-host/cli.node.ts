@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCliArgs } from '../cli-args.node.ts';
-import { startKioskServices } from '../kiosk-services.node.ts';
+import { SERVICES_CLOSE_MS, startKioskServices } from '../kiosk-services.node.ts';
+import { settlesWithin } from '../../base/deadline.std.ts';
 import { startupFailure } from '../startup-error.std.ts';
 import { appVersion, buildOutput, missingBuild } from '../paths/build-output.node.ts';
 import { defaultDataDir } from '../paths/data-dir.node.ts';
@@ -82,14 +83,24 @@ if (services.sandbox) {
 // After a restart the page the last process opened is still there: no second window.
 if (!values['no-open'] && !handover) openKioskBrowser(host.launchUrl(), services.dataDir);
 
+/** The services' own bound, and the page server's close: past it the process goes anyway (its exit frees the data folder). */
+const STOP_DEADLINE_MS = SERVICES_CLOSE_MS + 5_000;
+
 let stopped: Promise<void> | null = null;
-/** Closes the page server and the services, once: a second caller waits for the same close. */
+/**
+ * Closes the page server and the services, once: a second caller waits for the same close. It
+ * always resolves, within STOP_DEADLINE_MS, whatever a part does.
+ */
 function stop(): Promise<void> {
-  stopped ??= (async () => {
-    await host.close();
-    await services.close();
-  })();
+  stopped ??= settlesWithin(closeAll(), STOP_DEADLINE_MS).then((inTime) => {
+    if (!inTime) process.stderr.write(`the kiosk did not close within ${STOP_DEADLINE_MS / 1000} s: it stops anyway\n`);
+  });
   return stopped;
+}
+
+async function closeAll() {
+  await host.close().catch((error: unknown) => process.stderr.write(`the page server did not close: ${String(error)}\n`));
+  await services.close();
 }
 
 let restarting = false;

@@ -1,4 +1,5 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { settlesWithin } from '../../base/deadline.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import type { CommandLog } from './command-log.std.ts';
@@ -46,7 +47,16 @@ export interface FleetClientOptions {
   memory?: CommandMemory;
   /** Epoch ms, for a command's `expiresAt`. */
   now?: () => number;
+  /** How long close waits for the broker to take its goodbye before it cuts the link (default CLOSE_DEADLINE_MS). */
+  closeMs?: number;
 }
+
+/**
+ * What a close waits at most for the broker: for the answers in flight, the `offline` status and a
+ * clean DISCONNECT. A broker gone quiet (its link dropped, or a peer that stops answering) gets no
+ * longer: the link is cut, and its Last Will says `offline` instead.
+ */
+export const CLOSE_DEADLINE_MS = 5_000;
 
 /** Commands wait their turn, one running at a time; past this many waiting, a command is answered `busy`. */
 export const MAX_WAITING_COMMANDS = 4;
@@ -62,7 +72,10 @@ export interface FleetClient {
   state(): { state: FleetConnectionState; lastError: string | null; lastHealthAt: number | null };
   /** Publishes health now (a change); while offline only the latest is kept, for the next connect. */
   publishHealth(): Promise<void>;
-  /** Publishes `offline` (retained) and disconnects cleanly. */
+  /**
+   * Publishes `offline` (retained) and disconnects cleanly; resolves within `closeMs` whatever the
+   * broker does (past it the link is cut).
+   */
   close(): Promise<void>;
 }
 
@@ -84,6 +97,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   let state: FleetConnectionState = 'connecting';
   let lastError: string | null = null;
   let lastHealthAt: number | null = null;
+  let closing = false;
 
   const client: MqttClient = mqtt.connect(options.url, connectOptions(options));
   const reconnects = jitteredReconnects(client, options);
@@ -143,7 +157,8 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   });
   client.on('message', (topic, payload, packet) => {
     const name = topics.commandOf(topic);
-    if (name === null) return;
+    // A closing kiosk takes nothing new on: its answer could not go out.
+    if (name === null || closing) return;
     // A broker that ignores retain handling still marks what it replays from its store.
     if (packet.retain) logger.warn('a retained fleet command was ignored: clear it on the broker', { command: name });
     else void answer(name, payload, topic);
@@ -156,13 +171,27 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     state: () => ({ state, lastError, lastHealthAt }),
     publishHealth,
     async close() {
+      closing = true;
       reconnects.stop();
       clearInterval(timer);
-      if (client.connected) await client.publishAsync(topics.status, 'offline', { qos: 1, retain: true }).catch(() => undefined);
-      await client.endAsync();
+      const closeMs = options.closeMs ?? CLOSE_DEADLINE_MS;
+      if (!(await settlesWithin(sayGoodbye(client, topics.status), closeMs))) {
+        logger.warn('the fleet broker did not take the goodbye in time: the link is cut', { afterMs: closeMs });
+        // mqtt.js's own forced end does nothing once a clean one waits: the socket itself goes.
+        client.stream.destroy();
+      }
       setState('closed');
     },
   };
+}
+
+/**
+ * `offline` (retained) while connected, then a clean DISCONNECT once the answers in flight are
+ * acknowledged (so the broker drops the Last Will). Either may wait on the broker for ever.
+ */
+async function sayGoodbye(client: MqttClient, statusTopic: string): Promise<void> {
+  if (client.connected) await client.publishAsync(statusTopic, 'offline', { qos: 1, retain: true }).catch(() => undefined);
+  await client.endAsync();
 }
 
 /**

@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import mqtt, { type MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigStore } from '../../main/config/config-store.node.ts';
+import { silentLogger } from '../../main/logging/logger.std.ts';
+import { LOCK_FILE_NAME } from '../../main/paths/data-dir-lock.node.ts';
+import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
+import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
+import { nextMessage, startShippedMosquitto, type Mosquitto } from '../support/mosquitto.node.ts';
+
+/**
+ * The browser host as systemd runs it, on the shipped broker, when the broker stops answering
+ * (SIGSTOP): a SIGTERM still ends the process within a few seconds, with the data folder free.
+ */
+describe('a kiosk process whose fleet broker answers nothing (#28 §1)', () => {
+  const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
+  const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+  let broker: Mosquitto;
+  let operator: MqttClient;
+  let host: BrowserHostProcess;
+
+  beforeAll(async () => {
+    broker = await startShippedMosquitto({ 'store-1': 'store-1-pw', 'fleet-operator': 'operator-pw' });
+    operator = await mqtt.connectAsync(broker.url, { username: 'fleet-operator', password: 'operator-pw' });
+    await secrets.set('mqttPassword', 'store-1-pw');
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-fleet-shutdown-'));
+    new ConfigStore({ dataDir, logger: silentLogger }).setMany({ 'fleet.mqtt.url': broker.url, 'fleet.mqtt.username': 'store-1', 'fleet.kioskId': 'store-1' });
+    const online = nextMessage(operator, 'loyalty-kiosk/store-1/status', (text) => text === 'online');
+    host = await startBrowserHostProcess({ dataDir, env: { KIOSK_KEYCHAIN_SERVICE: keychainService } });
+    await online;
+  });
+
+  afterAll(async () => {
+    broker?.thaw();
+    await host?.stop('SIGKILL');
+    await operator?.endAsync(true);
+    await broker?.stop();
+    for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
+  });
+
+  it('exits on SIGTERM within its bound and frees the data folder', async () => {
+    broker.freeze();
+    const startedAt = Date.now();
+    await host.stop('SIGTERM');
+    const tookMs = Date.now() - startedAt;
+    expect(await host.exitCode).toBe(0);
+    // The fleet link's own deadline (5 s), well inside the services' bound and systemd's 90 s.
+    expect(tookMs).toBeLessThan(15_000);
+    expect(fs.existsSync(path.join(host.dataDir, LOCK_FILE_NAME))).toBe(false);
+  });
+});
