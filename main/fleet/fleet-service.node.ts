@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { KioskConfig } from '../../common/config-schema.std.ts';
+import { type KioskConfig, kioskIdLevel } from '../../common/config-schema.std.ts';
 import type { EventBus } from '../bridge/event-bus.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { runDoctor } from '../kioskctl/doctor.node.ts';
@@ -18,7 +18,7 @@ import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import { fleetCommands } from './fleet-commands.node.ts';
 import { CommandLog } from './command-log.std.ts';
 import { discoveryPublisher } from './discovery-publisher.node.ts';
-import { discoveryMessages } from './home-assistant.std.ts';
+import { type DiscoveryMessage, discoveryMessages, discoveryRefusal } from './home-assistant.std.ts';
 import type { FleetHealth } from './fleet-messages.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
@@ -130,7 +130,23 @@ function connectionStatus(current: KioskConfig, client: FleetClient | null): Omi
   };
 }
 
-const kioskIdOf = (current: KioskConfig) => current.fleet.kioskId ?? os.hostname();
+/**
+ * Who the kiosk is on the fleet's topics: `fleet.kioskId`, else the hostname, if it is what a kiosk
+ * id may be. A host named `all` or `group` (the fleet-wide and group topics), or with `/`, `+` or
+ * `#` (topic levels and wildcards) in its name, is not taken as the id: `problem` says so.
+ */
+export function kioskIdentity(current: KioskConfig, hostname = os.hostname()): { kioskId: string } | { problem: string } {
+  if (current.fleet.kioskId !== null) return { kioskId: current.fleet.kioskId };
+  const checked = kioskIdLevel.safeParse(hostname);
+  if (checked.success) return { kioskId: checked.data };
+  const why = checked.error.issues[0]?.message ?? 'not a kiosk id';
+  return { problem: `the hostname ${JSON.stringify(hostname)} cannot be the kiosk id (${why}): set fleet.kioskId` };
+}
+
+const kioskIdOf = (current: KioskConfig) => {
+  const identity = kioskIdentity(current);
+  return 'kioskId' in identity ? identity.kioskId : null;
+};
 
 /** What every fleet client of this kiosk shares, whichever broker it connects to. */
 interface FleetLink {
@@ -144,8 +160,11 @@ interface FleetLink {
 
 async function connect(current: KioskConfig, { parts, health, commands, memory, commandLog, publishDiscovery }: FleetLink): Promise<FleetClient> {
   const broker = originOf(current.fleet.mqtt.url);
-  const { kioskId, topicPrefix, homeAssistant } = { ...current.fleet, kioskId: kioskIdOf(current), topicPrefix: current.fleet.mqtt.topicPrefix };
-  const discovery = homeAssistant.discovery ? discoveryMessages({ discoveryPrefix: homeAssistant.prefix, topicPrefix, kioskId, version: parts.version }) : [];
+  const identity = kioskIdentity(current);
+  if ('problem' in identity) return refusedLink(identity.problem, parts.logger);
+  const { kioskId } = identity;
+  const { topicPrefix } = current.fleet.mqtt;
+  const discovery = discoveryOf(current, kioskId, parts);
   // Once the secrets follow this config: a password stored for another broker is never read for this one.
   const lookUpPassword = async () => {
     await parts.secretsSettled();
@@ -172,6 +191,29 @@ async function connect(current: KioskConfig, { parts, health, commands, memory, 
     });
   const { password, needed } = await lookUpPassword();
   return needed ? waitForPassword(lookUpPassword, start, parts.logger) : start(password);
+}
+
+/**
+ * The Home Assistant configs this kiosk wants: none while discovery is off, or when its id cannot
+ * have them as it is (said in the log); either way, those it published before are removed.
+ */
+function discoveryOf(current: KioskConfig, kioskId: string, { version, logger }: FleetServiceParts): DiscoveryMessage[] {
+  const { homeAssistant, mqtt } = current.fleet;
+  if (!homeAssistant.discovery) return [];
+  const refusal = discoveryRefusal(kioskId);
+  if (refusal === null) return discoveryMessages({ discoveryPrefix: homeAssistant.prefix, topicPrefix: mqtt.topicPrefix, kioskId, version });
+  logger.warn('home assistant discovery is not published', { reason: refusal });
+  return [];
+}
+
+/** A fleet link that never connects, and says why: the kiosk has no id it may use on the fleet's topics. */
+function refusedLink(problem: string, logger: Logger): FleetClient {
+  logger.warn('the fleet link is not started', { reason: problem });
+  return {
+    state: () => ({ state: 'refused', lastError: problem, lastHealthAt: null }),
+    publishHealth: async () => {},
+    close: async () => {},
+  };
 }
 
 /** How often a kiosk waiting for its broker's password looks for it in the keychain. */
@@ -222,7 +264,8 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
   const counters = parts.health.counters();
   return {
     at: Date.now(),
-    kioskId: kioskIdOf(current),
+    // Never published without an id: a kiosk that has none does not connect.
+    kioskId: kioskIdOf(current) ?? '',
     shop: current.api.shopUuid,
     groups: current.fleet.groups,
     settings: settingsFingerprint(current),
