@@ -64,10 +64,12 @@ export interface FleetService {
 export function startFleetService(parts: FleetServiceParts): FleetService {
   const { config, logger } = parts;
   const startedAt = Date.now();
+  let client: FleetClient | null = null;
   const commands = fleetCommands({
     config,
     logger,
-    doctor: () => runDoctor({ dataDir: parts.dataDir, logger, secrets: parts.secrets }),
+    // Its broker check is the link itself: a second login as the kiosk would push the link off.
+    doctor: () => runDoctor({ dataDir: parts.dataDir, logger, secrets: parts.secrets, fleetLink: () => connectionStatus(config.get(), client) }),
     diagnostics: parts.diagnostics,
     activity: parts.activity,
     restart: () => parts.host.restart(),
@@ -81,7 +83,6 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const publishDiscovery = discoveryPublisher(path.join(parts.dataDir, 'fleet-discovery.json'), logger);
   const link: FleetLink = { parts, health, commands, memory, commandLog, publishDiscovery };
 
-  let client: FleetClient | null = null;
   let applied = '';
   // Each switch waits for the one before: a client is fully closed before the next connects.
   let switching: Promise<void> = Promise.resolve();

@@ -11,6 +11,7 @@ import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts'
 import { brokerPasswordFor, originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import { checkBrokerConnection } from '../fleet/broker-check.node.ts';
+import { dataDirHolder } from '../paths/data-dir-lock.node.ts';
 import { FeedError, readFeed } from '../update/update-feed.node.ts';
 
 export interface DoctorCheck {
@@ -30,6 +31,11 @@ export interface DoctorOptions {
   dataDir: string;
   logger: Logger;
   secrets: SecretStore;
+  /**
+   * Inside the kiosk: its own fleet link. The broker names each connection by its user, so a
+   * second login as the kiosk would push that link off: the doctor reports the link instead.
+   */
+  fleetLink?: () => { state: string; lastError: string | null };
 }
 
 /** Everything a kiosk needs to serve, checked the way the kiosk itself would use it. */
@@ -49,7 +55,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     keychain,
     ...(baseUrl === null ? demoChecks() : await connectedChecks(baseUrl, store, secrets, options)),
     await scannerCheck(config.scanner),
-    await brokerCheck(config.fleet, secrets, options.secrets),
+    await brokerCheck(config.fleet, secrets, options),
     await updateFeedCheck(config.update),
   ];
 }
@@ -142,15 +148,30 @@ async function scannerCheck(scanner: KioskConfig['scanner']): Promise<DoctorChec
   return fail('scanner', `${settings.path} not found (${known ? `ports: ${known}` : 'no serial ports listed'})`);
 }
 
-/** The fleet broker, reached as the kiosk would: its username, the mqtt-password stored for it (never another broker's). */
-async function brokerCheck(fleet: KioskConfig['fleet'], status: SecretStatus, secrets: SecretStore): Promise<DoctorCheck> {
+/**
+ * The fleet broker, reached as the kiosk would: its username, the mqtt-password stored for it
+ * (never another broker's). Never while the kiosk itself is connected as that user: the broker
+ * would push the kiosk off for the check (it names each connection by its user).
+ */
+async function brokerCheck(fleet: KioskConfig['fleet'], status: SecretStatus, { secrets, dataDir, fleetLink }: DoctorOptions): Promise<DoctorCheck> {
   const { url, username, topicPrefix } = fleet.mqtt;
   if (!url) return skip('broker', 'no fleet broker (fleet.mqtt.url is not set)');
+  if (fleetLink) return ownLinkCheck(fleetLink());
+  const holder = dataDirHolder(dataDir);
+  if (holder !== null) {
+    return skip('broker', `the kiosk running on this data folder (process ${holder}) holds its connection: a second login as its user would push it off; its console's Diagnostics show the link`);
+  }
   if (status.keychain === 'unavailable') return skip('broker', 'needs the mqtt-password from the keychain, which is unreachable');
   const { password, needed } = await brokerPasswordFor(secrets, originOf(url));
   if (needed) return fail('broker', `no mqtt-password for ${originOf(url)}: the one stored was for another broker (printf %s "$PASSWORD" | kioskctl secrets set mqtt-password)`);
   const { connected, detail } = await checkBrokerConnection({ url, username, password, clientIdPrefix: `${topicPrefix}-${fleet.kioskId ?? 'kiosk'}` });
   return connected ? ok('broker', detail) : fail('broker', detail);
+}
+
+/** The kiosk's own fleet link, as the kiosk that runs the doctor holds it. */
+function ownLinkCheck({ state, lastError }: { state: string; lastError: string | null }): DoctorCheck {
+  if (state === 'online') return ok('broker', "the kiosk's own link is online");
+  return fail('broker', `the kiosk's own link is ${state}${lastError ? `: ${lastError}` : ''}`);
 }
 
 /**

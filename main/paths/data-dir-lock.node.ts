@@ -46,6 +46,21 @@ export function lockDataDir(dir: string): DataDirLock {
   throw new StartupError(`another kiosk is starting on the data folder ${dir} at the same moment`, EXIT_ALREADY_RUNNING);
 }
 
+/**
+ * The process of a running kiosk that holds `dir`, or null: none does, or the lock is one a crash
+ * or power cut left behind. Only looks: takes, moves and removes nothing.
+ */
+export function dataDirHolder(dir: string): number | null {
+  let text: string | null;
+  try {
+    text = readText(path.join(dir, LOCK_FILE_NAME));
+  } catch {
+    return null;
+  }
+  const holder = text === null ? null : parseRecord(text);
+  return holder && isRunning(holder) ? holder.pid : null;
+}
+
 function createLockFile(file: string, text: string): boolean {
   const temp = `${file}.${process.pid}.${crypto.randomUUID()}`;
   const fd = fs.openSync(temp, 'wx', 0o600);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 import { EXIT_ALREADY_RUNNING, EXIT_CONFIG, StartupError } from '../startup-error.std.ts';
-import { claimDataDir, LOCK_FILE_NAME, lockDataDir, type DataDirLock } from './data-dir-lock.node.ts';
+import { claimDataDir, dataDirHolder, LOCK_FILE_NAME, lockDataDir, type DataDirLock } from './data-dir-lock.node.ts';
 import { ensurePrivateDataDir } from './data-dir.node.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-lock-'));
@@ -101,5 +101,19 @@ describe('claimDataDir', () => {
       restore();
     }
     expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('dataDirHolder', () => {
+  it('names the running kiosk that holds the folder, and no one for a free folder or a lock whose process is gone', () => {
+    const dir = tempDir();
+    expect(dataDirHolder(dir)).toBeNull();
+    const taken = lock(dir);
+    expect(dataDirHolder(dir)).toBe(process.pid);
+    taken.release();
+    writeLock(dir, { pid: deadPid(), boot: bootId(), started: null, nonce: 'left-behind' });
+    expect(dataDirHolder(dir)).toBeNull();
+    // It only looks: the stale lock is still there for the next kiosk to take over.
+    expect(fs.existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(true);
   });
 });

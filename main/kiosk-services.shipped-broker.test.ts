@@ -10,16 +10,18 @@ import { until } from '../test/support/until.std.ts';
 import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { SERVICES_CLOSE_MS, startKioskServices, type KioskServices } from './kiosk-services.node.ts';
+import { type DoctorCheck, runDoctor } from './kioskctl/doctor.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
 import { LOCK_FILE_NAME } from './paths/data-dir-lock.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 
 /**
- * The kiosk's own services on the shipped broker, when the broker goes away while the kiosk
- * answers: a later fleet.* change is still applied, and the services still close, within their
- * bound, freeing the data folder.
+ * The kiosk's own services on the shipped broker: its doctor never logs in a second time as the
+ * kiosk (which would push the kiosk off); and when the broker goes away while the kiosk answers, a
+ * later fleet.* change is still applied, and the services still close, within their bound,
+ * freeing the data folder.
  */
-describe('kiosk services whose fleet broker goes away mid-answer (#28 §1)', () => {
+describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
   const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
   const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
   const screen = new BridgeConnection('window');
@@ -50,6 +52,18 @@ describe('kiosk services whose fleet broker goes away mid-answer (#28 §1)', () 
     await operator?.endAsync(true);
     await broker?.stop();
     for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
+  });
+
+  it('checks the broker in its doctor by its own link, and kioskctl doctor beside it leaves the link alone (#28 §3)', async () => {
+    const fromFleet = await nextMessage(operator, 'loyalty-kiosk/store-1/cmd/doctor/result', (text) => JSON.parse(text).id === 'doc-1', () =>
+      operator.publishAsync('loyalty-kiosk/store-1/cmd/doctor', '{"id":"doc-1"}', { qos: 1 }),
+    );
+    const brokerRow = (checks: DoctorCheck[]) => checks.find(({ name }) => name === 'broker');
+    expect(brokerRow(JSON.parse(fromFleet).result.checks)).toEqual({ name: 'broker', status: 'OK', detail: "the kiosk's own link is online" });
+    // kioskctl doctor on the same data folder, while the kiosk runs there.
+    const beside = await runDoctor({ dataDir: services.dataDir, logger: silentLogger, secrets });
+    expect(brokerRow(beside)).toEqual({ name: 'broker', status: 'SKIP', detail: expect.stringContaining(`the kiosk running on this data folder (process ${process.pid}) holds its connection`) });
+    expect(kioskLog(services.dataDir).filter((line) => line.message === 'fleet broker connection').map((line) => line.state)).toEqual(['online']);
   });
 
   it('applies a fleet.* change made after the link dropped with an answer in flight', async () => {
