@@ -72,8 +72,9 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
                               send a fleet command and wait for each kiosk's answer (default 30 s)
   fleet watch [--group G]     the fleet ls table, kept live; changes marked as they happen
 
-  fleet options: --broker URL (default: fleet.mqtt.url), --user NAME, --prefix P, and
-  --password-stdin; else the password comes from KIOSKCTL_FLEET_PASSWORD or, for the kiosk's
+  fleet options: --broker URL (default: fleet.mqtt.url), --user NAME, --prefix P, --timeout S
+  (the most it waits for the broker, and send for the answers; default 30 s: past it, exit 1),
+  and --password-stdin; else the password comes from KIOSKCTL_FLEET_PASSWORD or, for the kiosk's
   own user on its own broker, the keychain. Never from the command line.
 
 Secrets and the PIN are never taken from the command line:
@@ -172,6 +173,7 @@ function fleetCommand(run: (context: FleetContext) => Promise<number>): Command 
           args,
           stdin: context.stdin,
           stdout: context.stdout,
+          stderr: context.stderr,
           stdoutIsTTY: context.stdoutIsTTY ?? false,
           config: () => tools.config().get(),
           secrets: () => tools.secrets(),

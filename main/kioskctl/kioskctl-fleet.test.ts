@@ -92,13 +92,15 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
 
   beforeAll(async () => {
     broker = await startMosquitto({
-      users: { ops: 'ops-pw', 'north-ops': 'north-pw', viewer: 'viewer-pw', 'store-1': 'store-1-pw', 'store-2': 'store-2-pw', 'store-3': 'store-3-pw' },
+      users: { ops: 'ops-pw', 'north-ops': 'north-pw', viewer: 'viewer-pw', lossy: 'lossy-pw', 'store-1': 'store-1-pw', 'store-2': 'store-2-pw', 'store-3': 'store-3-pw' },
       acl: {
         ops: [`${PREFIX}/#`],
         // Looks only: it may not even publish kioskctl's marker.
         viewer: [`read ${PREFIX}/+/status`, `read ${PREFIX}/+/health`],
         // A regional operator: sees the fleet, commands its own group only.
         'north-ops': [`read ${PREFIX}/+/status`, `read ${PREFIX}/+/health`, `read ${PREFIX}/+/cmd/+/result`, `write ${PREFIX}/group/north/cmd/+`, `${PREFIX}/.kioskctl/#`],
+        // An operator whose marker is taken and never comes back, as from a broker dropping messages.
+        lossy: [`read ${PREFIX}/+/status`, `read ${PREFIX}/+/health`, `read ${PREFIX}/+/cmd/+/result`, `write ${PREFIX}/+/cmd/+`, `write ${PREFIX}/.kioskctl/#`],
       },
       patterns: [`readwrite ${PREFIX}/%u/#`, `read ${PREFIX}/all/cmd/+`, `read ${PREFIX}/group/+/cmd/+`],
     });
@@ -200,6 +202,41 @@ describe('kioskctl fleet against a Mosquitto with a password file and the README
       await north.publishAsync(fakes[1]!, '', { qos: 1, retain: true });
       await ops.publishAsync(fakes[2]!, '', { qos: 1, retain: true });
       await north.endAsync();
+    }
+  });
+
+  it('skips a 60 MB retained health with a note, its kiosk still listed, and cuts a long text: the output stays small (#28 §7)', async () => {
+    const huge = JSON.stringify(healthOf('store-huge', [], { version: 'x'.repeat(60 * 1024 * 1024) }));
+    await ops.publishAsync(`${PREFIX}/store-huge/health`, huge, { qos: 1, retain: true });
+    await ops.publishAsync(`${PREFIX}/store-huge/status`, 'online', { qos: 1, retain: true });
+    await ops.publishAsync(`${PREFIX}/store-long/health`, JSON.stringify(healthOf('store-long', [], { version: `9.9.9-${'y'.repeat(20_000)}` })), { qos: 1, retain: true });
+    try {
+      const listed = await asOps(['ls']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout.length).toBeLessThan(4_000);
+      expect(listed.stdout).toMatch(/^store-huge\s+online\s+-\s+-\s/m);
+      expect(listed.stdout).toMatch(/^store-long\s+unknown\s+\S+ ago\s+9\.9\.9-y{57}…\s/m);
+      expect(listed.stdout).toMatch(/^5 kiosks: 4 online/m);
+      expect(listed.stderr).toBe("kioskctl: no health to show for store-huge: none yet, not a kiosk's health, or over 64 KiB (skipped unread)\n");
+      expect((await asOps(['ls', '--csv'])).stdout.length).toBeLessThan(4_000);
+    } finally {
+      for (const topic of ['store-huge/health', 'store-huge/status', 'store-long/health']) await ops.publishAsync(`${PREFIX}/${topic}`, '', { qos: 1, retain: true });
+    }
+  });
+
+  it('ends at --timeout with exit 1 and says why when the broker never says it sent everything; send then sends nothing (#28 §7)', async () => {
+    // A live fleet: a status every 100 ms, so no quiet second ever comes either.
+    const flood = setInterval(() => void ops.publish(`${PREFIX}/store-flood/status`, 'online'), 100);
+    const asLossy = (args: string[]) => kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'lossy'], { env: { KIOSKCTL_FLEET_PASSWORD: 'lossy-pw' } });
+    try {
+      const [listed, sent] = await Promise.all([asLossy(['ls', '--timeout', '2']), asLossy(['send', 'store-1', 'doctor', '--timeout', '2'])]);
+      expect(listed.code).toBe(1);
+      expect(listed.stdout).toBe('');
+      expect(listed.stderr).toBe("kioskctl: the broker did not send every kiosk's status and health (it may be dropping messages) within 2 s (--timeout)\n");
+      expect(sent.code).toBe(1);
+      expect(sent.stderr).toMatch(/within 2 s \(--timeout\); the command was not sent$/m);
+    } finally {
+      clearInterval(flood);
     }
   });
 

@@ -14,6 +14,13 @@ export function printable(text: string): string {
   });
 }
 
+/** `text` cut to at most `max` characters, a cut one ending in `…` (never half a surrogate pair). */
+export function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\ud800-\udbff]/.test(text.charAt(max - 2)) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
 /** Rows as aligned columns for a terminal, every cell printable; the last column is left ragged. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
   const cells = rows.map((row) => row.map(printable));

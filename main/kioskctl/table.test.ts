@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTable, printable } from './table.std.ts';
+import { cut, formatTable, printable } from './table.std.ts';
 
 describe('kioskctl tables', () => {
   it('show control characters as escapes, so nothing printed from a feed or a file drives the terminal', () => {
@@ -10,6 +10,13 @@ describe('kioskctl tables', () => {
 
   it('show the bidi marks too (LRM, RLM, the Arabic letter mark), so no text is shown reordered (#28 §6)', () => {
     expect(printable('a\u200eb\u200fc\u061cd\u2066e\u2069')).toBe('a\\u200eb\\u200fc\\u061cd\\u2066e\\u2069');
+  });
+
+  it('cut a text to its most characters with an ellipsis, never through a surrogate pair (#28 §7)', () => {
+    expect(cut('1.4.0', 5)).toBe('1.4.0');
+    expect(cut('1.4.0-beta', 5)).toBe('1.4.…');
+    expect(cut('abc🎉def', 5)).toBe('abc…');
+    expect(cut('ab🎉def', 5)).toBe('ab🎉…');
   });
 
   it('leave printable text, accents and emoji alone', () => {

@@ -1,8 +1,10 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import mqtt, { type MqttClient } from 'mqtt';
+import { settlesWithin } from '../../../base/deadline.std.ts';
 import { CommandAnswer, fleetWideTopics } from '../../fleet/fleet-messages.std.ts';
-import { isKioskId, KIOSKCTL_LEVEL, type KioskRecord, readHealth } from './fleet-roster.std.ts';
+import { cut } from '../table.std.ts';
+import { isKioskId, KIOSKCTL_LEVEL, type KioskRecord, MAX_KIOSKS, readHealth } from './fleet-roster.std.ts';
 
 export interface OperatorConnection {
   url: string;
@@ -11,8 +13,41 @@ export interface OperatorConnection {
   topicPrefix: string;
 }
 
-/** An operator's own session: a client id of its own, never a kiosk's, and nothing retained or willed. */
-export async function connectOperator({ url, username, password }: OperatorConnection): Promise<MqttClient> {
+/**
+ * The largest message kioskctl takes (MQTT 5 Maximum Packet Size): the broker drops a bigger one
+ * unsent, so no kiosk's message can fill kioskctl's memory. A screenshot's answer fits.
+ */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+/** What a fleet command waited for did not happen by its deadline. */
+export class FleetTimeout extends Error {}
+
+/** One deadline for everything a fleet command waits for (`--timeout`). */
+export class Deadline {
+  readonly #at: number;
+  readonly #ms: number;
+
+  constructor(ms: number) {
+    this.#ms = ms;
+    this.#at = Date.now() + ms;
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.#at - Date.now());
+  }
+
+  /** What `work` resolves to if it settles by the deadline; else a FleetTimeout: "`what` within N s". */
+  async within<T>(work: Promise<T>, what: string): Promise<T> {
+    if (!(await settlesWithin(work, this.remainingMs()))) throw new FleetTimeout(`${what} within ${this.#ms / 1000} s (--timeout)`);
+    return work;
+  }
+}
+
+/**
+ * An operator's own session: a client id of its own, never a kiosk's, and nothing retained or
+ * willed. Connecting gives up by the deadline (10 s at most).
+ */
+export async function connectOperator({ url, username, password }: OperatorConnection, deadline: Deadline): Promise<MqttClient> {
   return mqtt.connectAsync(
     url,
     {
@@ -21,8 +56,9 @@ export async function connectOperator({ url, username, password }: OperatorConne
       clientId: `kioskctl-${os.hostname()}-${crypto.randomBytes(4).toString('hex')}`.slice(0, 64),
       protocolVersion: 5,
       clean: true,
-      connectTimeout: 10_000,
+      connectTimeout: Math.max(1, Math.min(10_000, deadline.remainingMs())),
       reconnectPeriod: 0,
+      properties: { maximumPacketSize: MAX_MESSAGE_BYTES },
     },
     false,
   );
@@ -33,105 +69,175 @@ const QUIET_MS = 1_000;
 /** How long a marker the broker took may take to come back before kioskctl stops waiting for it. */
 const MARKER_WAIT_MS = 5_000;
 
+/** Every kiosk the broker holds status or health for; `full`: it held more than kioskctl keeps. */
+export interface Fleet {
+  records: Map<string, KioskRecord>;
+  full: boolean;
+}
+
 /**
  * Follows every kiosk's retained status and health under `topicPrefix`; `onChange` is called with
  * the kiosk whose record changed. Resolves once the broker has sent all it kept: a marker the
  * operator publishes to itself comes back after them, as the broker sends in order. An operator
  * whose ACL refuses the marker (a read-only one) waits instead until the messages stop coming.
+ * A broker that gets neither done by the deadline (one dropping messages) ends it in a FleetTimeout.
+ * At most `maxKiosks` are kept, each as what kioskctl shows of it.
  */
-export async function followFleet(client: MqttClient, topicPrefix: string, onChange: (kioskId: string) => void = () => {}) {
+export async function followFleet(
+  client: MqttClient,
+  topicPrefix: string,
+  { deadline, onChange = () => {}, maxKiosks = MAX_KIOSKS }: { deadline: Deadline; onChange?: (kioskId: string) => void; maxKiosks?: number },
+): Promise<Fleet> {
   const topics = fleetWideTopics(topicPrefix);
-  const records = new Map<string, KioskRecord>();
+  const fleet: Fleet = { records: new Map(), full: false };
   const marker = `${topicPrefix}/${KIOSKCTL_LEVEL}/${crypto.randomBytes(8).toString('hex')}`;
   let markerSeen!: () => void;
   const caughtUp = new Promise<void>((resolve) => (markerSeen = resolve));
-  let lastMessageAt = Date.now();
   client.on('message', (topic, payload) => {
-    lastMessageAt = Date.now();
     if (topic === marker) return markerSeen();
     const kioskId = topics.kioskOf(topic);
     if (kioskId === null || !isKioskId(kioskId)) return;
-    const record = records.get(kioskId) ?? { status: null, health: null };
-    const text = payload.toString('utf8');
-    if (topic === `${topicPrefix}/${kioskId}/status`) record.status = text === 'online' || text === 'offline' ? text : null;
-    else if (topic === `${topicPrefix}/${kioskId}/health`) record.health = readHealth(text);
-    else return;
+    const isStatus = topic === `${topicPrefix}/${kioskId}/status`;
+    if (!isStatus && topic !== `${topicPrefix}/${kioskId}/health`) return;
+    const known = fleet.records.get(kioskId);
+    if (!known && fleet.records.size >= maxKiosks) return void (fleet.full = true);
+    const record = known ?? { status: null, health: null };
+    if (isStatus) record.status = statusOf(payload);
+    else record.health = readHealth(payload);
     // An empty retained payload removes a kiosk the broker no longer holds anything for.
-    if (record.status === null && record.health === null) records.delete(kioskId);
-    else records.set(kioskId, record);
+    if (record.status === null && record.health === null) fleet.records.delete(kioskId);
+    else fleet.records.set(kioskId, record);
     onChange(kioskId);
   });
   // Delivered at QoS 0 throughout: the broker queues nothing for the session, so the marker cannot
   // overtake. Published at QoS 1, so an MQTT 5 broker says when its ACL refuses it.
-  await client.subscribeAsync([topics.statuses, topics.healths, marker], { qos: 0 });
-  const markerTaken = await client.publishAsync(marker, '', { qos: 1 }).then(
-    () => true,
-    () => false,
+  await deadline.within(client.subscribeAsync([topics.statuses, topics.healths, marker], { qos: 0 }), 'the broker did not confirm the subscriptions');
+  const markerTaken = await deadline.within(
+    client.publishAsync(marker, '', { qos: 1 }).then(
+      () => true,
+      () => false,
+    ),
+    "the broker did not acknowledge kioskctl's marker",
   );
-  await Promise.race([caughtUp, quietFor(() => lastMessageAt, markerTaken ? MARKER_WAIT_MS : 0)]);
-  return records;
+  const quiet = quietAfter(client, markerTaken ? MARKER_WAIT_MS : 0);
+  try {
+    await deadline.within(Promise.race([caughtUp, quiet.reached]), "the broker did not send every kiosk's status and health (it may be dropping messages)");
+  } finally {
+    quiet.stop();
+  }
+  return fleet;
 }
 
-/**
- * Resolves once no message has come for QUIET_MS, looking only after `graceMs`. Its timers keep no
- * process alive: once the marker came back, kioskctl exits without waiting for them.
- */
-async function quietFor(lastMessageAt: () => number, graceMs: number): Promise<void> {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-  await sleep(graceMs);
-  while (Date.now() - lastMessageAt() < QUIET_MS) await sleep(QUIET_MS / 4);
+/** `online` or `offline`; a longer payload is none of them, and is not decoded. */
+function statusOf(payload: Uint8Array): KioskRecord['status'] {
+  const text = payload.byteLength <= 'offline'.length ? new TextDecoder().decode(payload) : '';
+  return text === 'online' || text === 'offline' ? text : null;
+}
+
+/** Resolves once no message has come for QUIET_MS, looking from `graceMs` on; `stop()` leaves no timer or listener. */
+function quietAfter(client: MqttClient, graceMs: number): { reached: Promise<void>; stop: () => void } {
+  let reach!: () => void;
+  const reached = new Promise<void>((resolve) => (reach = resolve));
+  let looking = false;
+  let timer: ReturnType<typeof setTimeout>;
+  const rewind = () => {
+    clearTimeout(timer);
+    timer = setTimeout(reach, QUIET_MS);
+  };
+  const onMessage = () => {
+    if (looking) rewind();
+  };
+  timer = setTimeout(() => {
+    looking = true;
+    rewind();
+  }, graceMs);
+  client.on('message', onMessage);
+  return {
+    reached,
+    stop: () => {
+      clearTimeout(timer);
+      client.off('message', onMessage);
+    },
+  };
 }
 
 /** Who a command goes to: one kiosk, a group, or the whole fleet. */
 export type CommandTarget = { kioskId: string } | { group: string } | 'all';
 
+/** The longest detail of an answer kioskctl keeps: one line of a table. */
+const MAX_DETAIL = 160;
+
+/** What kioskctl keeps of a kiosk's answer: how it went, and its reason, error or result cut to one line. */
+export interface AnswerSeen {
+  outcome: 'ok' | 'failed' | 'waiting';
+  replayed: boolean;
+  detail: string;
+}
+
 export interface SentCommand {
   id: string;
   /** Each kiosk's last answer so far: a result, or `waiting`. */
-  answers: Map<string, CommandAnswer>;
+  answers: Map<string, AnswerSeen>;
 }
 
 /**
  * Publishes one command and gathers the answers (on each kiosk's own result topic) until every
- * kiosk in `expected` has given its result, or `timeoutMs` passes.
+ * kiosk in `expected` has given its result, or the deadline. A broker that does not take the
+ * command by then ends it in a FleetTimeout. At most `maxKiosks` answers are kept.
  */
 export async function sendCommand(
   client: MqttClient,
   topicPrefix: string,
-  { target, name, fields, expected, timeoutMs }: { target: CommandTarget; name: string; fields: Record<string, unknown>; expected: ReadonlySet<string>; timeoutMs: number },
+  {
+    target,
+    name,
+    fields,
+    expected,
+    deadline,
+    maxKiosks = MAX_KIOSKS,
+  }: { target: CommandTarget; name: string; fields: Record<string, unknown>; expected: ReadonlySet<string>; deadline: Deadline; maxKiosks?: number },
 ): Promise<SentCommand> {
   const topics = fleetWideTopics(topicPrefix);
   const id = `kioskctl-${os.hostname()}-${Date.now()}-${crypto.randomBytes(4).toString('hex')}`;
-  const answers = new Map<string, CommandAnswer>();
-  const done = () => [...expected].every((kioskId) => { const answer = answers.get(kioskId); return answer !== undefined && !('state' in answer); });
+  const answers = new Map<string, AnswerSeen>();
+  const done = () => [...expected].every((kioskId) => (answers.get(kioskId)?.outcome ?? 'waiting') !== 'waiting');
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const onMessage = (topic: string, payload: Buffer) => {
     const kioskId = topics.kioskOf(topic);
     if (kioskId === null || !isKioskId(kioskId) || topic !== `${topicPrefix}/${kioskId}/cmd/${name}/result`) return;
-    const answer = readAnswer(payload);
-    if (answer?.id !== id) return;
+    const answer = readAnswer(payload, id);
+    const before = answers.get(kioskId);
+    if (!answer || (!before && answers.size >= maxKiosks)) return;
     // A result stands: a late "waiting" (published before it, delivered after) does not undo it.
-    if (!(answers.has(kioskId) && 'state' in answer && !('state' in answers.get(kioskId)!))) answers.set(kioskId, answer);
+    if (!(answer.outcome === 'waiting' && before && before.outcome !== 'waiting')) answers.set(kioskId, answer);
     if (done()) finish();
   };
   client.on('message', onMessage);
-  const timer = setTimeout(finish, timeoutMs);
   try {
-    await client.subscribeAsync(topics.results(name), { qos: 1 });
-    await client.publishAsync(topics.command(target, name), JSON.stringify({ ...fields, id }), { qos: 1 });
-    if (expected.size > 0 && !done()) await finished;
+    await deadline.within(client.subscribeAsync(topics.results(name), { qos: 1 }), 'the broker did not confirm the subscription to the answers; nothing was sent');
+    await deadline.within(
+      client.publishAsync(topics.command(target, name), JSON.stringify({ ...fields, id }), { qos: 1 }),
+      `the broker did not acknowledge the command (id ${id}): it may or may not have reached the kiosks`,
+    );
+    if (expected.size > 0 && !done()) await settlesWithin(finished, deadline.remainingMs());
   } finally {
-    clearTimeout(timer);
     client.off('message', onMessage);
   }
   return { id, answers };
 }
 
-function readAnswer(payload: Buffer): CommandAnswer | null {
+/** The answer to command `id` in a result payload, as kioskctl keeps it; null for another's, or none. */
+function readAnswer(payload: Buffer, id: string): AnswerSeen | null {
+  let answer: CommandAnswer | undefined;
   try {
-    return CommandAnswer.safeParse(JSON.parse(payload.toString('utf8'))).data ?? null;
+    answer = CommandAnswer.safeParse(JSON.parse(payload.toString('utf8'))).data;
   } catch {
     return null;
   }
+  if (answer?.id !== id) return null;
+  if ('state' in answer) return { outcome: 'waiting', replayed: false, detail: cut(answer.reason, MAX_DETAIL) };
+  const replayed = answer.replayed === true;
+  if (!answer.ok) return { outcome: 'failed', replayed, detail: cut(answer.error, MAX_DETAIL) };
+  return { outcome: 'ok', replayed, detail: cut(JSON.stringify(answer.result) ?? '', MAX_DETAIL) };
 }

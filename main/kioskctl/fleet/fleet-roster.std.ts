@@ -1,6 +1,6 @@
 import { kioskIdLevel } from '../../../common/config-schema.std.ts';
 import { FleetHealth } from '../../fleet/fleet-messages.std.ts';
-import { printable } from '../table.std.ts';
+import { cut, printable } from '../table.std.ts';
 
 /** The level kioskctl's own marker goes under (`<prefix>/.kioskctl/…`): never a kiosk's, whoever publishes there. */
 export const KIOSKCTL_LEVEL = '.kioskctl';
@@ -13,10 +13,38 @@ export function isKioskId(level: string): boolean {
 /** Health is published every minute: three missed in a row and it is stale. */
 export const STALE_AFTER_MS = 180_000;
 
+/** The largest health kioskctl reads (a kiosk's is about 1.5 kB): a bigger one is skipped unread. */
+export const MAX_HEALTH_BYTES = 64 * 1024;
+/** The most kiosks kioskctl keeps in memory: a broker holding more lists the first this many it sends. */
+export const MAX_KIOSKS = 10_000;
+/** The longest text of a kiosk's kioskctl keeps (a topic level's length: a kiosk id, a group), cut with `…`. */
+const MAX_TEXT = 64;
+/** As many groups as a kiosk's settings may have. */
+const MAX_GROUPS = 16;
+
+/** What kioskctl keeps of one kiosk's health: the figures it shows, every text cut to MAX_TEXT, never the payload. */
+export interface HealthSeen {
+  at: number;
+  startedAt: number;
+  version: string;
+  channel: string;
+  update: string;
+  mode: string;
+  platform: 'available' | 'unavailable';
+  latencyMs: number | null;
+  errors: number;
+  outOfServiceMinutes: number;
+  locksHeld: number;
+  scanner: string;
+  /** What the screen shows, or `asleep` in quiet hours. */
+  screen: string;
+  groups: string[];
+}
+
 /** What the broker holds for one kiosk: its retained status and health, either possibly missing. */
 export interface KioskRecord {
   status: 'online' | 'offline' | null;
-  health: FleetHealth | null;
+  health: HealthSeen | null;
 }
 
 /** One kiosk as `kioskctl fleet ls` shows it. Times are epoch ms. */
@@ -35,7 +63,6 @@ export interface RosterRow {
   outOfServiceMinutes: number | null;
   locksHeld: number | null;
   scanner: string | null;
-  /** What the screen shows, or `asleep` in quiet hours. */
   screen: string | null;
   groups: string[];
   lastSeen: number | null;
@@ -43,33 +70,56 @@ export interface RosterRow {
   stale: boolean;
 }
 
-/** A retained health payload, or null when it is none (an old kiosk's, or garbage on the topic). */
-export function readHealth(payload: string): FleetHealth | null {
+/**
+ * What kioskctl keeps of a retained health payload, or null when it is none: an old kiosk's,
+ * garbage on the topic, or one over MAX_HEALTH_BYTES (not even decoded).
+ */
+export function readHealth(payload: Uint8Array): HealthSeen | null {
+  if (payload.byteLength > MAX_HEALTH_BYTES) return null;
   try {
-    return FleetHealth.safeParse(JSON.parse(payload)).data ?? null;
+    const health = FleetHealth.safeParse(JSON.parse(new TextDecoder().decode(payload))).data;
+    return health ? healthSeen(health) : null;
   } catch {
     return null;
   }
 }
 
+function healthSeen(health: FleetHealth): HealthSeen {
+  const { update, scanner } = health;
+  return {
+    at: health.at,
+    startedAt: health.at - health.uptimeSeconds * 1000,
+    version: cut(health.version, MAX_TEXT),
+    channel: health.channel,
+    update: cut(`${update.state}${update.availableVersion ? ` ${update.availableVersion}` : ''}`, MAX_TEXT),
+    mode: health.mode,
+    platform: health.platform.available ? 'available' : 'unavailable',
+    latencyMs: health.platformProbe?.latencyMs ?? null,
+    errors: Object.values(health.platformErrors).reduce((sum, count) => sum + count, 0),
+    outOfServiceMinutes: health.outOfServiceMinutes,
+    locksHeld: health.locksHeld,
+    scanner: `${scanner.connection}${scanner.state === 'not_used' ? '' : ` ${scanner.state}`}`,
+    screen: health.asleep ? 'asleep' : health.screen,
+    groups: health.groups.slice(0, MAX_GROUPS).map((group) => cut(group, MAX_TEXT)),
+  };
+}
+
 export function rosterRow(kioskId: string, { status, health }: KioskRecord, now: number): RosterRow {
-  const since = !health ? null : status === 'offline' ? health.at : health.at - health.uptimeSeconds * 1000;
-  const update = health ? `${health.update.state}${health.update.availableVersion ? ` ${health.update.availableVersion}` : ''}` : null;
   return {
     kioskId,
     status: status ?? 'unknown',
-    since,
+    since: !health ? null : status === 'offline' ? health.at : health.startedAt,
     version: health?.version ?? null,
     channel: health?.channel ?? null,
-    update,
+    update: health?.update ?? null,
     mode: health?.mode ?? null,
-    platform: health ? (health.platform.available ? 'available' : 'unavailable') : null,
-    latencyMs: health?.platformProbe?.latencyMs ?? null,
-    errors: health ? Object.values(health.platformErrors).reduce((sum, count) => sum + count, 0) : null,
+    platform: health?.platform ?? null,
+    latencyMs: health?.latencyMs ?? null,
+    errors: health?.errors ?? null,
     outOfServiceMinutes: health?.outOfServiceMinutes ?? null,
     locksHeld: health?.locksHeld ?? null,
-    scanner: health ? `${health.scanner.connection}${health.scanner.state === 'not_used' ? '' : ` ${health.scanner.state}`}` : null,
-    screen: health ? (health.asleep ? 'asleep' : health.screen) : null,
+    scanner: health?.scanner ?? null,
+    screen: health?.screen ?? null,
     groups: health?.groups ?? [],
     lastSeen: health?.at ?? null,
     stale: health !== null && now - health.at > STALE_AFTER_MS,
@@ -84,7 +134,22 @@ export function rosterRows(records: ReadonlyMap<string, KioskRecord>, now: numbe
     .sort((a, b) => a.kioskId.localeCompare(b.kioskId));
 }
 
-const iso = (at: number | null) => (at === null ? '' : new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+/** What an operator should know a list leaves out: kiosks with no health to show, and any past the most kept. */
+export function rosterNotes({ records, full }: { records: ReadonlyMap<string, KioskRecord>; full: boolean }): string[] {
+  const unread = [...records].filter(([, record]) => record.status !== null && record.health === null).map(([kioskId]) => kioskId);
+  const notes: string[] = [];
+  if (unread.length > 0) notes.push(`no health to show for ${someKiosks(unread.sort())}: none yet, not a kiosk's health, or over ${MAX_HEALTH_BYTES / 1024} KiB (skipped unread)`);
+  if (full) notes.push(`the broker holds more kiosks than kioskctl keeps (${records.size}): the others are not listed`);
+  return notes;
+}
+
+/** Kiosk ids for a line: the first ten, then how many more. */
+export function someKiosks(kioskIds: readonly string[]): string {
+  return kioskIds.length <= 10 ? kioskIds.join(', ') : `${kioskIds.slice(0, 10).join(', ')} and ${kioskIds.length - 10} more`;
+}
+
+/** An epoch-ms time as ISO 8601 to the second; '' for none, or for one no date can hold (a kiosk's health may say anything). */
+const iso = (at: number | null) => (at === null || !Number.isFinite(new Date(at).getTime()) ? '' : new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z'));
 
 /** "5m ago", "2h ago": how long since, for a terminal. */
 function ago(at: number | null, now: number): string {

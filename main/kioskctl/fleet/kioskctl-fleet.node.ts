@@ -1,18 +1,20 @@
 import { parseArgs } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { FleetBrokerUrl, type KioskConfig, topicLevel } from '../../../common/config-schema.std.ts';
-import { type CommandAnswer, FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
+import { FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
 import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
 import { formatTable, printable } from '../table.std.ts';
-import { type CommandTarget, connectOperator, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
-import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterRows, rosterTable, rowChanges, type RosterRow } from './fleet-roster.std.ts';
+import { type AnswerSeen, type CommandTarget, connectOperator, Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
+import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterNotes, rosterRows, rosterTable, rowChanges, type RosterRow, someKiosks } from './fleet-roster.std.ts';
 
 /** What a fleet command needs from kioskctl. */
 export interface FleetContext {
   args: string[];
   stdin: { isTTY: boolean; read(): Promise<string> };
   stdout: (text: string) => void;
+  /** Notes beside the output (what a list leaves out): never mixed into JSON or CSV. */
+  stderr: (text: string) => void;
   /** stdout is a terminal: `fleet watch` redraws its table there. */
   stdoutIsTTY: boolean;
   /** The data folder's settings, when it has any (the broker and prefix to use by default). */
@@ -34,7 +36,18 @@ const CONNECTION_OPTIONS = {
   user: { type: 'string' },
   prefix: { type: 'string' },
   'password-stdin': { type: 'boolean' },
+  timeout: { type: 'string' },
 } as const;
+
+/** How long a fleet command waits for the broker (and for send, the answers) unless --timeout says. */
+const DEFAULT_TIMEOUT_S = 30;
+
+/** `--timeout S`: the one deadline for all the command waits for. */
+function deadlineOf(values: { timeout?: string }): Deadline {
+  const seconds = Number(values.timeout ?? DEFAULT_TIMEOUT_S);
+  if (!(seconds > 0 && seconds <= 86_400)) throw new FleetRefusal('--timeout is a number of seconds, up to 86400');
+  return new Deadline(seconds * 1000);
+}
 
 function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T) {
   try {
@@ -72,30 +85,41 @@ async function passwordFor(context: FleetContext, values: { 'password-stdin'?: b
   return (await brokerPasswordFor(context.secrets(), originOf(url)).catch(() => ({ password: null }))).password;
 }
 
-async function withOperator<T>(connection: OperatorConnection, use: (client: MqttClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `use` on a session of the operator's own, closed after it without waiting on the broker:
+ * all kioskctl sent it has been acknowledged by then, or given up on at the deadline.
+ */
+async function withOperator<T>(connection: OperatorConnection, deadline: Deadline, use: (client: MqttClient) => Promise<T>): Promise<T> {
   let client: MqttClient;
   try {
-    client = await connectOperator(connection);
+    client = await connectOperator(connection, deadline);
   } catch (error) {
     throw new Error(`${new URL(connection.url).host}: ${(error as Error).message}`);
   }
   try {
     return await use(client);
   } finally {
-    await client.endAsync();
+    await client.endAsync(true);
   }
+}
+
+/** Notes on what the list leaves out, on stderr. */
+function note(context: FleetContext, fleet: Fleet) {
+  for (const line of rosterNotes(fleet)) context.stderr(`kioskctl: ${printable(line)}\n`);
 }
 
 /** `fleet ls [--group G] [--json|--csv]`: every kiosk the broker knows, one line each. */
 export async function fleetLs(context: FleetContext): Promise<number> {
   const { values } = parse(context.args, { group: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' } });
+  const deadline = deadlineOf(values);
   const connection = await connectionFor(context, values);
-  const records = await withOperator(connection, (client) => followFleet(client, connection.topicPrefix));
+  const fleet = await withOperator(connection, deadline, (client) => followFleet(client, connection.topicPrefix, { deadline }));
   const now = Date.now();
-  const rows = rosterRows(records, now, values.group);
+  const rows = rosterRows(fleet.records, now, values.group);
   if (values.json) context.stdout(rosterJson(rows));
   else if (values.csv) context.stdout(rosterCsv(rows));
   else context.stdout(`${formatTable(rosterTable(rows, now))}${summary(rows)}\n`);
+  note(context, fleet);
   return 0;
 }
 
@@ -106,25 +130,26 @@ function summary(rows: readonly RosterRow[]): string {
 
 /** `fleet send <kioskId|--group G|--all> <command> [json]`: one line per kiosk that should answer. */
 export async function fleetSend(context: FleetContext): Promise<number> {
-  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, timeout: { type: 'string' } });
+  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' } });
   const { target, name, fields } = commandOf(values, positionals);
-  const timeoutMs = Math.round(Number(values.timeout ?? 30) * 1000);
-  if (!(timeoutMs > 0)) throw new FleetRefusal('--timeout is a number of seconds');
+  const deadline = deadlineOf(values);
   const connection = await connectionFor(context, values);
-  const { records, sent } = await withOperator(connection, async (client) => {
-    const known = await followFleet(client, connection.topicPrefix);
+  const { records, sent } = await withOperator(connection, deadline, async (client) => {
+    const { records: known } = await followFleet(client, connection.topicPrefix, { deadline }).catch((error: unknown) => {
+      throw error instanceof FleetTimeout ? new FleetTimeout(`${error.message}; the command was not sent`) : error;
+    });
     const expected = new Set(targeted(known, target).filter((kioskId) => known.get(kioskId)?.status !== 'offline'));
-    return { records: known, sent: await sendCommand(client, connection.topicPrefix, { target, name, fields, expected, timeoutMs }) };
+    return { records: known, sent: await sendCommand(client, connection.topicPrefix, { target, name, fields, expected, deadline }) };
   });
   const everyone = [...new Set([...targeted(records, target), ...sent.answers.keys()])].sort();
   const lines = everyone.map((kioskId) => answerLine(kioskId, records.get(kioskId), sent.answers.get(kioskId)));
   context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...lines]));
-  const results = [...sent.answers.values()].filter((answer) => !('state' in answer));
-  const waiting = everyone.filter((kioskId) => { const answer = sent.answers.get(kioskId); return answer !== undefined && 'state' in answer; });
+  const results = [...sent.answers.values()].filter((answer) => answer.outcome !== 'waiting');
+  const waiting = everyone.filter((kioskId) => sent.answers.get(kioskId)?.outcome === 'waiting');
   const silent = everyone.filter((kioskId) => !sent.answers.has(kioskId) && records.get(kioskId)?.status !== 'offline');
   const offline = everyone.filter((kioskId) => records.get(kioskId)?.status === 'offline' && !sent.answers.has(kioskId));
-  const named = (kioskIds: string[]) => (kioskIds.length > 0 ? ` (${kioskIds.join(', ')})` : '');
-  const ok = results.filter((answer) => 'ok' in answer && answer.ok).length;
+  const named = (kioskIds: string[]) => (kioskIds.length > 0 ? ` (${someKiosks(kioskIds)})` : '');
+  const ok = results.filter((answer) => answer.outcome === 'ok').length;
   context.stdout(`${printable(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}`)}\n`);
   return results.length > 0 && ok === results.length && waiting.length === 0 && silent.length === 0 ? 0 : 1;
 }
@@ -157,12 +182,9 @@ function targeted(records: ReadonlyMap<string, KioskRecord>, target: CommandTarg
   return [target.kioskId];
 }
 
-function answerLine(kioskId: string, record: KioskRecord | undefined, answer: CommandAnswer | undefined): string[] {
+function answerLine(kioskId: string, record: KioskRecord | undefined, answer: AnswerSeen | undefined): string[] {
   if (!answer) return [kioskId, record?.status === 'offline' ? 'offline' : 'no answer', record?.status === 'offline' ? 'not sent: a kiosk gets commands only while online' : ''];
-  if ('state' in answer) return [kioskId, 'waiting', answer.reason];
-  if (!answer.ok) return [kioskId, 'failed', answer.error];
-  const detail = JSON.stringify(answer.result) ?? '';
-  return [kioskId, answer.replayed ? 'ok (replayed)' : 'ok', detail.length > 160 ? `${detail.slice(0, 157)}...` : detail];
+  return [kioskId, answer.replayed ? `${answer.outcome} (replayed)` : answer.outcome, answer.detail];
 }
 
 /**
@@ -172,10 +194,11 @@ function answerLine(kioskId: string, record: KioskRecord | undefined, answer: Co
  */
 export async function fleetWatch(context: FleetContext): Promise<number> {
   const { values } = parse(context.args, { group: { type: 'string' } });
+  const deadline = deadlineOf(values);
   const connection = await connectionFor(context, values);
   const now = Date.now;
   const terminal = context.stdoutIsTTY;
-  await withOperator(connection, async (client) => {
+  await withOperator(connection, deadline, async (client) => {
     let shown: Map<string, RosterRow> | null = null;
     let records: Map<string, KioskRecord> | null = null;
     /** `ticked`: the clock's look, which also redraws a terminal's table (its "ago" columns age). */
@@ -188,8 +211,10 @@ export async function fleetWatch(context: FleetContext): Promise<number> {
       if (events.length > 0) context.stdout(`${events.join('\n')}\n`);
       shown = new Map(rows.map((row) => [row.kioskId, row]));
     };
-    records = await followFleet(client, connection.topicPrefix, () => look());
+    const fleet = await followFleet(client, connection.topicPrefix, { deadline, onChange: () => look() });
+    records = fleet.records;
     look();
+    note(context, fleet);
     const clock = setInterval(() => look(true), 30_000);
     await context.untilInterrupted();
     clearInterval(clock);
