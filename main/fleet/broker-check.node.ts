@@ -5,7 +5,11 @@ export interface BrokerCheckOptions {
   url: string;
   username: string | null;
   password: string | null;
-  /** The kiosk's own client id: the check uses another, so the broker never drops the kiosk for it. */
+  /**
+   * The kiosk's own client id: the check uses another, so a broker that keys connections by client
+   * id never drops the kiosk for it. (One that names them by user, as the shipped one does, would:
+   * the doctor never checks while the kiosk is connected.)
+   */
   clientIdPrefix: string;
   timeoutMs?: number;
 }
