@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
+import { keyedQueue } from './queue.std.ts';
 
 /** Owner only: these files hold a kiosk's settings, PIN hash, voucher locks and demo credentials. */
 export const PRIVATE_FILE_MODE = 0o600;
@@ -11,12 +12,20 @@ export const PRIVATE_FILE_MODE = 0o600;
  */
 const TEMP_OPEN_FLAGS = fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW ?? 0);
 
+/** One write of a file at a time in this process: the writes of one file share its temp name. */
+const writesByFile = keyedQueue<string>();
+
 /**
  * Replaces `file` with `text` so that a crash at any moment leaves either the old or the new
  * content, never a mix: write a temp file, fsync it, rename it over, fsync the directory (so
- * the rename itself survives a power cut). Resolves only once all of that is on disk.
+ * the rename itself survives a power cut). Resolves only once all of that is on disk. Writes of
+ * the same file run one after the other, in the order they were asked for.
  */
-export async function writeFileDurably(file: string, text: string, mode = PRIVATE_FILE_MODE): Promise<void> {
+export function writeFileDurably(file: string, text: string, mode = PRIVATE_FILE_MODE): Promise<void> {
+  return writesByFile.run(path.resolve(file), () => replaceFile(file, text, mode));
+}
+
+async function replaceFile(file: string, text: string, mode: number): Promise<void> {
   const temp = `${file}.tmp`;
   // A temp file a crash left behind, or a link planted in its place: removed, never followed.
   await fsp.rm(temp, { force: true });

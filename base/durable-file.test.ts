@@ -19,6 +19,14 @@ describe('writeFileDurably', () => {
     expect(fs.readdirSync(dir)).toEqual(['lock-journal.json']);
   });
 
+  it('writes the same file twice at once one after the other: both resolve, the later text stays', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'voucher-locks.json');
+    await Promise.all([writeFileDurably(file, 'first'), writeFileDurably(file, 'second')]);
+    expect(fs.readFileSync(file, 'utf8')).toBe('second');
+    expect(fs.readdirSync(dir)).toEqual(['voucher-locks.json']);
+  });
+
   it('writes synchronously the same way: whole, owner-only, no temp file left', () => {
     const dir = tempDir();
     const file = path.join(dir, 'config.json');
