@@ -51,6 +51,9 @@ export const RedeemedVoucher = VoucherWithRedemptions.extend({
 }).meta({ id: 'RedeemedVoucher' });
 export type RedeemedVoucher = z.output<typeof RedeemedVoucher>;
 
+/** How long the platform holds a voucher lock that is not released: it then releases it (`system_release_at`). */
+export const LOCK_DURATION_MS = 60 * 60 * 1000;
+
 export const VoucherLock = z
   .looseObject({
     voucher: z.looseObject({ uuid: z.string(), status: VoucherStatus }),

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { platformErrors } from '../api/operations.std.ts';
-import type { CheckVoucherValidityBody, RedeemVoucherBody } from '../api/vouchers.std.ts';
+import { type CheckVoucherValidityBody, LOCK_DURATION_MS, type RedeemVoucherBody } from '../api/vouchers.std.ts';
 import { ApiError, conflict, httpError, invalidField } from './errors.std.ts';
 import { randomHex, randomUuid } from './ids.std.ts';
 import { requireContact, requireShop, requireVoucher } from './lookups.std.ts';
 import type { SandboxState, StoredVoucher, VoucherLock } from './state.std.ts';
 import { formatTimestamp } from './timestamps.std.ts';
-import { endLock, heldLock, LOCK_DURATION_MS, unusableReason, voucherStatus } from './voucher-status.std.ts';
+import { endLock, heldLock, unusableReason, voucherStatus } from './voucher-status.std.ts';
 import { lockView, voucherWithCounts } from './voucher-views.std.ts';
 
 /** Using a voucher: lock, release, redeem, and asking whether a redemption would succeed. */

@@ -3,8 +3,6 @@ import type { VoucherStatus } from '../api/vouchers.std.ts';
 import { ApiError, conflict } from './errors.std.ts';
 import type { StoredVoucher, VoucherLock } from './state.std.ts';
 
-export const LOCK_DURATION_MS = 60 * 60 * 1000;
-
 /** The lock still holding the voucher at `now`: not released by its key nor by the system. */
 export function heldLock(voucher: StoredVoucher, now: number): VoucherLock | null {
   const lock = voucher.lock;

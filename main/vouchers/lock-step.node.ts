@@ -1,9 +1,9 @@
-import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
+import { LOCK_DURATION_MS, type VoucherWithRedemptions } from '../../api/vouchers.std.ts';
 import { platformErrors } from '../../api/errors.std.ts';
 import type { HeldLock } from '../../common/shopper-views.std.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { HeldLockEntry, LockEntry, LockIntent } from './lock-journal.node.ts';
-import { failureFields, findVoucher, isUncertain, LOCK_DURATION_MS, type RedemptionContext } from './redemption-context.node.ts';
+import { failureFields, findVoucher, isUncertain, type RedemptionContext } from './redemption-context.node.ts';
 import { letGo } from './recovery.node.ts';
 import { releaseEntry } from './release-retry.node.ts';
 

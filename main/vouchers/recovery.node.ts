@@ -1,4 +1,4 @@
-import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
+import { LOCK_DURATION_MS, type VoucherWithRedemptions } from '../../api/vouchers.std.ts';
 import { SHOPPER_ACTION_BUDGET_MS } from '../loyalty/time-budget.node.ts';
 import type { LockEntry, LockIntent } from './lock-journal.node.ts';
 import {
@@ -6,7 +6,6 @@ import {
   findVoucher,
   forget,
   landed,
-  LOCK_DURATION_MS,
   redeemedAnswer,
   type RedemptionContext,
 } from './redemption-context.node.ts';

@@ -72,8 +72,6 @@ export function createRedemptionContext(options: RedemptionServiceOptions): Rede
 export const uncertainKinds = new Set<LoyaltyErrorKind>(['network', 'timeout', 'server', 'maintenance', 'bad_response']);
 export const isUncertain = (error: unknown) => error instanceof LoyaltyError && uncertainKinds.has(error.kind);
 
-export const LOCK_DURATION_MS = 60 * 60 * 1000;
-
 /** Kind and code only: the platform's message may quote the voucher code. */
 export function failureFields(error: unknown): Record<string, unknown> {
   return error instanceof LoyaltyError ? { kind: error.kind, code: error.code } : { error };
