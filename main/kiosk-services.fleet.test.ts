@@ -50,7 +50,7 @@ describe('kiosk services on a fleet broker', () => {
     broker = await startMosquitto({
       users: { kiosk: 'kiosk-pw', fleet: 'fleet-pw' },
       acl: {
-        // The README's kiosk rules: its own topics, group and fleet-wide commands, its discovery configs.
+        // The kiosk rules of docs/running-a-fleet.md: its own topics, group and fleet-wide commands, its discovery configs.
         kiosk: ['loyalty-kiosk/k1/#', 'read loyalty-kiosk/all/cmd/+', 'read loyalty-kiosk/group/+/cmd/+', 'write homeassistant/+/loyalty-kiosk-k1/#'],
         fleet: ['loyalty-kiosk/#', 'read homeassistant/#'],
       },

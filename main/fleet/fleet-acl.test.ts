@@ -23,7 +23,7 @@ const password = (user: string) => `${user}-pw`;
 
 /**
  * The fleet's broker exactly as deploy/mosquitto/ ships it (its mosquitto.conf and acl), with the
- * users the README names and kiosks whose username is their kiosk id.
+ * users docs/running-a-fleet.md names and kiosks whose username is their kiosk id.
  */
 describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
   let broker: Mosquitto;

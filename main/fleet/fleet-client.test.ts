@@ -56,7 +56,7 @@ beforeAll(async () => {
   broker = await startMosquitto({
     users: { kiosk: 'kiosk-pw', kiosk2: 'kiosk2-pw', fleet: 'fleet-pw', k5: 'k5-pw', k6: 'k6-pw' },
     // What a fleet must set: each kiosk reads and writes its own topics only (kiosk and kiosk2 as
-    // before groups; k5 and k6 by the README's patterns, which add group and fleet-wide commands).
+    // before groups; k5 and k6 by docs/running-a-fleet.md's patterns, which add group and fleet-wide commands).
     acl: { kiosk: [`${PREFIX}/k1/#`], kiosk2: [`${PREFIX}/k2/#`], fleet: [`${PREFIX}/#`] },
     patterns: [`readwrite ${PREFIX}/%u/#`, `read ${PREFIX}/all/cmd/+`, `read ${PREFIX}/group/+/cmd/+`],
   });

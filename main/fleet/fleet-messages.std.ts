@@ -50,7 +50,7 @@ export const FleetHealth = z
     uptimeSeconds: z.number().int().min(0),
     /** update.channel: which feed file the kiosk follows. */
     channel: z.enum(['stable', 'beta']),
-    /** The auto-update's state; `failedVersion` set means a rollback candidate (see README). */
+    /** The auto-update's state; `failedVersion` set means a rollback candidate (see docs/updates.md). */
     update: UpdateState,
   })
   .strict();

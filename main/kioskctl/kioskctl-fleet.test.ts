@@ -52,7 +52,7 @@ function kioskctl(args: string[], options: { stdin?: string; env?: NodeJS.Proces
   });
 }
 
-describe('kioskctl fleet against a Mosquitto with a password file and the README\'s ACL (#23 §3)', () => {
+describe('kioskctl fleet against a Mosquitto with a password file and the ACL of docs/running-a-fleet.md (#23 §3)', () => {
   let broker: Mosquitto;
   const kiosks = new Map<string, FleetClient>();
   const activities = new Map<string, KioskActivity>();

@@ -37,7 +37,7 @@ export interface MosquittoOptions {
    * <filter>` for one way only.
    */
   acl?: Record<string, string[]>;
-  /** `pattern` rules for every client, as the README's (e.g. `readwrite loyalty-kiosk/%u/#`). */
+  /** `pattern` rules for every client, as docs/running-a-fleet.md's (e.g. `readwrite loyalty-kiosk/%u/#`). */
   patterns?: string[];
   /** No password file and no ACL: anyone on loopback may connect (kioskctl's quick start). */
   anonymous?: boolean;
@@ -52,7 +52,7 @@ export async function startMosquitto(options: MosquittoOptions): Promise<Mosquit
   return runBroker(dir, port, [`listener ${port} 127.0.0.1`, ...access, 'persistence false', 'log_dest stderr', 'log_type error', ...runAsMe()]);
 }
 
-/** The broker configuration the fleet ships (README "Running a fleet"). */
+/** The broker configuration the fleet ships (docs/running-a-fleet.md). */
 export const SHIPPED_BROKER_DIR = fileURLToPath(new URL('../../deploy/mosquitto/', import.meta.url));
 
 /**
