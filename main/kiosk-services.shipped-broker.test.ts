@@ -10,7 +10,7 @@ import { until } from '../test/support/until.std.ts';
 import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { SERVICES_CLOSE_MS, startKioskServices, type KioskServices } from './kiosk-services.node.ts';
-import { type DoctorCheck, runDoctor } from './kioskctl/doctor.node.ts';
+import { type DoctorCheck, runDoctor } from './diagnostics/doctor.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
 import { LOCK_FILE_NAME } from './paths/data-dir-lock.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { SandboxStateError, startSandbox } from '../../sandbox/sandbox.node.ts';
-import { StartupError } from '../startup-error.std.ts';
+import { StartupError } from '../process/startup-error.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { DemoSamples } from '../../common/shopper-views.std.ts';
 import { demoSamples } from './demo-samples.node.ts';

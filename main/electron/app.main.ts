@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, powerSaveBlocker, protocol, session } from 'electron';
-import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from '../deep-link.std.ts';
+import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from './deep-link.std.ts';
 import { EXIT } from '../kioskctl/commands.node.ts';
 import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
 import { packagedAutostartSource } from '../autostart/autostart.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
-import { EXIT_ALREADY_RUNNING, startupFailure } from '../startup-error.std.ts';
+import { EXIT_ALREADY_RUNNING, startupFailure } from '../process/startup-error.std.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
 import { setOpenAtLogin } from './login-item.main.ts';

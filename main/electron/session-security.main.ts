@@ -1,6 +1,5 @@
 import type { Session } from 'electron';
 import type { Logger } from '../logging/logger.std.ts';
-import { originOf } from '../secrets/secret-origin.node.ts';
 import { isAppUrl } from '../security/app-origin.std.ts';
 
 /** What decides whether a framed portal page may use the camera. */
@@ -23,10 +22,7 @@ export function framedCameraOf(services: { frameOrigins: { list(): string[] }; c
  * Downloads never happen on a kiosk.
  */
 export function installSessionSecurity(session: Session, logger: Logger, framed: FramedCamera = { frameOrigins: () => [], cameraMode: () => false }) {
-  const mayUseCamera = (url: string, isMainFrame: boolean) => {
-    const origin = originOf(url);
-    return isAppUrl(url) || (!isMainFrame && framed.cameraMode() && origin !== null && framed.frameOrigins().includes(origin));
-  };
+  const mayUseCamera = (url: string, isMainFrame: boolean) => isAppUrl(url) || (!isMainFrame && framed.cameraMode() && framed.frameOrigins().includes(originOf(url)));
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
     // The camera only: nothing in the kiosk listens, so a microphone request is refused outright.
     const videoOnly = 'mediaTypes' in details && (details.mediaTypes ?? []).every((type) => type === 'video');
@@ -41,4 +37,8 @@ export function installSessionSecurity(session: Session, logger: Logger, framed:
     event.preventDefault();
     logger.warn('download blocked');
   });
+}
+
+function originOf(url: string): string {
+  return URL.canParse(url) ? new URL(url).origin : '';
 }

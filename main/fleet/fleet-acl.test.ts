@@ -13,7 +13,7 @@ import { recordingLogger } from '../electron/fake-electron.test-support.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { discoveryPublisher } from './discovery-publisher.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
-import { fleetCommands } from './fleet-commands.node.ts';
+import { fleetCommands } from '../fleet-commands/fleet-commands.node.ts';
 import { discoveryMessages } from './home-assistant.std.ts';
 
 const PREFIX = 'loyalty-kiosk';

@@ -11,7 +11,7 @@ import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../tes
 import { until } from '../../test/support/until.std.ts';
 import { sampleHealth } from '../../test/support/fleet-health-sample.std.ts';
 import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
-import { fleetCommands, type FleetCommandOptions } from './fleet-commands.node.ts';
+import { fleetCommands, type FleetCommandOptions } from '../fleet-commands/fleet-commands.node.ts';
 import { commandMemory } from './command-memory.node.ts';
 import { CommandLog } from './command-log.std.ts';
 import { FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';

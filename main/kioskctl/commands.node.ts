@@ -7,7 +7,7 @@ import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node.ts';
-import { EXIT_CONFIG } from '../startup-error.std.ts';
+import { EXIT_CONFIG } from '../process/startup-error.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
@@ -15,7 +15,7 @@ import { autostartStatus, configHome, disableAutostart, enableAutostart, type Au
 import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
-import { runDoctor } from './doctor.node.ts';
+import { runDoctor } from '../diagnostics/doctor.node.ts';
 import { type FleetContext, FleetRefusal, fleetLs, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
 import { formatTable, printable } from './table.std.ts';
 

@@ -13,7 +13,7 @@ import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { type FleetClient, startFleetClient } from '../fleet/fleet-client.node.ts';
-import { fleetCommands } from '../fleet/fleet-commands.node.ts';
+import { fleetCommands } from '../fleet-commands/fleet-commands.node.ts';
 import type { FleetHealth } from '../fleet/fleet-messages.std.ts';
 
 const PREFIX = 'loyalty-kiosk';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { text as readAll } from 'node:stream/consumers';
-import { parseCliArgs } from '../cli-args.node.ts';
+import { parseCliArgs } from '../process/cli-args.node.ts';
 import type { AutostartSource } from '../autostart/autostart.node.ts';
 import { runKioskctl } from './commands.node.ts';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EXIT_ALREADY_RUNNING, StartupError } from '../startup-error.std.ts';
+import { EXIT_ALREADY_RUNNING, StartupError } from '../process/startup-error.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from './data-dir.node.ts';
 
 /** Who holds a data folder: enough to tell a running kiosk from one a crash or power cut left behind. */

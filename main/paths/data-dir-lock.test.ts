@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
-import { EXIT_ALREADY_RUNNING, EXIT_CONFIG, StartupError } from '../startup-error.std.ts';
+import { EXIT_ALREADY_RUNNING, EXIT_CONFIG, StartupError } from '../process/startup-error.std.ts';
 import { claimDataDir, dataDirHolder, LOCK_FILE_NAME, lockDataDir, type DataDirLock } from './data-dir-lock.node.ts';
 import { ensurePrivateDataDir } from './data-dir.node.ts';
 

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
 import { runKioskctl } from '../kioskctl/commands.node.ts';
-import { runDoctor } from '../kioskctl/doctor.node.ts';
+import { runDoctor } from '../diagnostics/doctor.node.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { MANAGER_CALL_SAMPLES } from '../bridge/manager-call-samples.test-support.ts';
 import { silentLogger } from '../logging/logger.std.ts';

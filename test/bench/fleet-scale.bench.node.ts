@@ -8,7 +8,7 @@ import { KioskActivity } from '../../main/activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../../main/bridge/dispatcher.std.ts';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { type FleetClient, startFleetClient } from '../../main/fleet/fleet-client.node.ts';
-import { fleetCommands } from '../../main/fleet/fleet-commands.node.ts';
+import { fleetCommands } from '../../main/fleet-commands/fleet-commands.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { startMosquitto } from '../support/mosquitto.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';

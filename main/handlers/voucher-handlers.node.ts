@@ -3,7 +3,7 @@ import type { VisitLog } from '../logging/visit-log.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import type { ServiceHealth } from '../loyalty/service-health.node.ts';
 import { toVoucherView } from '../shopper/views.std.ts';
-import type { Redeemed, RedemptionService, VoucherClient } from './redemption-service.node.ts';
+import type { Redeemed, RedemptionService, VoucherClient } from '../vouchers/redemption-service.node.ts';
 
 /** The bridge calls of a voucher's redemption, and the platform client they go through. */
 

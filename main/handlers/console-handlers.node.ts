@@ -1,8 +1,8 @@
 import type { SecretOriginGuard } from '../secrets/secret-origin.node.ts';
-import type { ConsoleSession } from './console-session.node.ts';
+import type { ConsoleSession } from '../manager/console-session.node.ts';
 import { withConsoleErrors } from './console-errors.node.ts';
 import { createDiagnosticsHandlers, type DiagnosticsOptions } from './diagnostics-handlers.node.ts';
-import { createExportDelivery, type ManagerHost } from './export-delivery.std.ts';
+import { createExportDelivery, type ManagerHost } from '../manager/export-delivery.std.ts';
 import { createPinSessionHandlers } from './pin-session-handlers.node.ts';
 import { createPlatformAdminHandlers } from './platform-admin-handlers.node.ts';
 import { createSettingsHandlers } from './settings-handlers.node.ts';

@@ -1,5 +1,5 @@
 import type { CallHandlers } from '../bridge/dispatcher.std.ts';
-import type { ConsoleSession } from './console-session.node.ts';
+import type { ConsoleSession } from '../manager/console-session.node.ts';
 
 /** The PIN pad's calls and setting the PIN: each answers with this connection's console status. */
 export function createPinSessionHandlers({ session }: { session: ConsoleSession }) {

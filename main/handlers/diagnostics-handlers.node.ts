@@ -9,7 +9,7 @@ import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { LastScan } from '../scanner/last-scan.std.ts';
 import type { UpdateState } from '../../common/update-state.std.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
-import type { ExportDelivery, ManagerHost } from './export-delivery.std.ts';
+import type { ExportDelivery, ManagerHost } from '../manager/export-delivery.std.ts';
 import { exportableSettings } from './settings-handlers.node.ts';
 
 export interface DiagnosticsOptions {

@@ -1,7 +1,7 @@
 import type { CallHandlers } from '../bridge/dispatcher.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
-import { toAdminRewardAttribute, toAdminVoucher } from './admin-views.std.ts';
+import { toAdminRewardAttribute, toAdminVoucher } from '../manager/admin-views.std.ts';
 
 /** Voucher and reward-attribute admin against the connected platform, in the console's views. */
 export function createPlatformAdminHandlers({ connection }: { connection: PlatformConnection }) {

@@ -8,7 +8,7 @@ import { startKioskServices, type KioskServices } from '../kiosk-services.node.t
 import { SECRET_NAMES, KeytarSecretStore } from '../secrets/secret-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
-import { hashPin, verifyPin } from './pin-hash.node.ts';
+import { hashPin, verifyPin } from '../manager/pin-hash.node.ts';
 
 // The console's rules, through the same dispatcher both hosts use, on a real demo kiosk and keychain.
 const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;

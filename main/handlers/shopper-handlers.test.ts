@@ -11,7 +11,7 @@ import { createLoyaltyClient } from '../loyalty/client.node.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { ServiceHealth } from '../loyalty/service-health.node.ts';
 import { FrameOrigins } from '../security/frame-origins.node.ts';
-import { createShopperHandlers } from './shopper-service.node.ts';
+import { createShopperHandlers } from './shopper-handlers.node.ts';
 import { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { shopperCalls, TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
 

@@ -2,8 +2,8 @@ import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
-import type { FleetCommandHandler } from './fleet-client.node.ts';
-import { ConfigSetArgs, type FleetCommandName, RestartArgs } from './fleet-messages.std.ts';
+import type { FleetCommandHandler } from '../fleet/fleet-client.node.ts';
+import { ConfigSetArgs, type FleetCommandName, RestartArgs } from '../fleet/fleet-messages.std.ts';
 
 export interface FleetCommandOptions {
   config: ConfigStore;

@@ -11,8 +11,8 @@ import { isOutage, type ServiceHealth, type TrackOptions } from '../loyalty/serv
 import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
-import { toShopperView, toVoucherView } from './views.std.ts';
-import { GuessGuard } from './guess-guard.std.ts';
+import { toShopperView, toVoucherView } from '../shopper/views.std.ts';
+import { GuessGuard } from '../shopper/guess-guard.std.ts';
 import type { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { FrameOrigins } from '../security/frame-origins.node.ts';

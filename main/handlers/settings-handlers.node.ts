@@ -6,8 +6,8 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, storeSecretFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
-import { checkConnection } from './connection-check.node.ts';
-import type { ExportDelivery } from './export-delivery.std.ts';
+import { checkConnection } from '../manager/connection-check.node.ts';
+import type { ExportDelivery } from '../manager/export-delivery.std.ts';
 
 /** Settings as a portable file (also in the diagnostics bundle): never secrets, never the PIN hash. */
 export function exportableSettings(config: ConfigStore) {
