@@ -1,5 +1,6 @@
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import { settlesWithin } from '../../base/deadline.std.ts';
+import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import type { CommandLog } from './command-log.std.ts';
@@ -289,7 +290,7 @@ function commandTaker({
   now: () => number;
   publish: (name: string, answer: CommandAnswer, via: string) => Promise<void>;
 }) {
-  let turn: Promise<void> = Promise.resolve();
+  const turns = serialQueue();
   /** Commands taken and not yet answered: the one running and those waiting their turn. */
   let taken = 0;
   return async (name: string, payload: Buffer, via: string) => {
@@ -303,15 +304,13 @@ function commandTaker({
     if (taken > 0) void publish(name, { id, state: 'waiting', reason: 'behind another command' }, via);
     taken += 1;
     const progress: CommandProgress = { waiting: (reason) => void publish(name, { id, state: 'waiting', reason }, via) };
-    const run = turn.then(async () => {
+    await turns.run(async () => {
       // It may have waited its turn past its expiry.
       const result = isExpired(request.fields, now()) ? expired(id) : await runCommand(request.handler, id, request.fields, progress);
       taken -= 1;
       memory.finished(name, id, result);
       await publish(name, result, via);
     });
-    turn = run.catch(() => undefined);
-    await run;
   };
 }
 

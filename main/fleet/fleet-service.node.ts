@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { serialQueue } from '../../base/queue.std.ts';
 import { type KioskConfig, kioskIdLevel } from '../../common/config-schema.std.ts';
 import type { EventBus } from '../bridge/event-bus.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
@@ -85,15 +86,17 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
 
   let applied = '';
   // Each switch waits for the one before: a client is fully closed before the next connects.
-  let switching: Promise<void> = Promise.resolve();
+  const switches = serialQueue();
   const apply = (current: KioskConfig) => {
     const key = JSON.stringify(current.fleet);
     if (key === applied) return;
     applied = key;
-    switching = switching.then(async () => {
-      await client?.close();
-      client = current.fleet.mqtt.url ? await connect(current, link) : null;
-    });
+    void switches
+      .run(async () => {
+        await client?.close();
+        client = current.fleet.mqtt.url ? await connect(current, link) : null;
+      })
+      .catch((error: unknown) => logger.error('the fleet link could not be switched', { error: String(error) }));
   };
   apply(config.get());
   const stopWatching = config.onChange(apply);
@@ -111,7 +114,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
       stopListening();
       stopFollowingUpdate();
       stopFollowingScreens();
-      await switching;
+      await switches.idle();
       await client?.close();
       client = null;
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
+import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { CountersSoFar, ServiceHealth } from './service-health.node.ts';
 
@@ -35,10 +36,10 @@ export function loadHealthCounters(file: string, logger: Logger): CountersSoFar 
 
 /** Writes the counters now and then, and once more when stopped (the current outage included). */
 export function keepHealthCounters(file: string, health: Pick<ServiceHealth, 'counters'>, logger: Logger): { stop(): Promise<void> } {
-  let writing: Promise<void> = Promise.resolve();
-  const save = () => {
-    writing = writing
-      .then(() => writeFileDurably(file, `${JSON.stringify(health.counters())}\n`))
+  const writes = serialQueue();
+  const save = () =>
+    writes
+      .run(() => writeFileDurably(file, `${JSON.stringify(health.counters())}\n`))
       .catch((error: unknown) => logger.warn('health counters not written', { error: String(error) }));
     return writing;
   };

@@ -1,3 +1,4 @@
+import { serialQueue } from '../../base/queue.std.ts';
 import type { BridgeConnection, ConsoleGate } from '../bridge/dispatcher.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
@@ -88,8 +89,8 @@ export function createConsoleSession(options: {
     return status(connection);
   };
 
-  /** Unlock attempts, chained: each starts when the one before has been counted. */
-  let attempts: Promise<unknown> = Promise.resolve();
+  /** Unlock attempts, one at a time: each starts when the one before has been counted. */
+  const attempts = serialQueue();
 
   return {
     status,
@@ -98,9 +99,7 @@ export function createConsoleSession(options: {
     unlock(pin, connection) {
       // One attempt at a time: otherwise parallel guesses all pass the lockout check during the
       // ~50 ms scrypt, before any failure is counted.
-      const attempt = attempts.then(() => checkPin(pin, connection));
-      attempts = attempt.catch(() => {});
-      return attempt;
+      return attempts.run(() => checkPin(pin, connection));
     },
     /**
      * The PIN, recently, and each admitted call extends the session. A fresh kiosk's first run

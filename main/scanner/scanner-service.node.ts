@@ -1,3 +1,4 @@
+import { serialQueue } from '../../base/queue.std.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ScannerStatus } from '../../common/contract.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
@@ -30,7 +31,7 @@ export class ScannerService {
   #scanner: SerialScanner | null = null;
   #applied = '';
   #stopWatching: () => void = () => {};
-  #switching: Promise<void> = Promise.resolve();
+  readonly #switches = serialQueue();
   /** Asleep (quiet hours): the port is closed whatever the settings say, until resume(). */
   #paused = false;
 
@@ -61,19 +62,19 @@ export class ScannerService {
   pause(): Promise<void> {
     this.#paused = true;
     this.#apply(this.options.config.get().scanner);
-    return this.#switching;
+    return this.#switches.idle();
   }
 
   /** Opens the configured port again; resolves once the attempt has started. */
   resume(): Promise<void> {
     this.#paused = false;
     this.#apply(this.options.config.get().scanner);
-    return this.#switching;
+    return this.#switches.idle();
   }
 
   async close() {
     this.#stopWatching();
-    await this.#switching;
+    await this.#switches.idle();
     await this.#scanner?.stop();
     this.#scanner = null;
   }
@@ -86,7 +87,7 @@ export class ScannerService {
     const previous = this.#scanner;
     this.#scanner = null;
     // Ports are opened one after another: the new scanner may be the same device as the old one.
-    this.#switching = this.#switching.then(async () => {
+    void this.#switches.run(async () => {
       await previous?.stop();
       if (settings && this.#applied === key) {
         const next = new SerialScanner(settings, { logger: this.options.logger.child({ part: 'scanner' }) });

@@ -1,3 +1,4 @@
+import { serialQueue } from '../../base/queue.std.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
@@ -101,7 +102,7 @@ export type SecretOriginOutcome = 'unchanged' | 'bound' | 'removed' | 'unchecked
  * origin removes them. No origin (demo mode, no fleet) leaves them as they are.
  */
 export class SecretOriginGuard {
-  #queue: Promise<unknown> = Promise.resolve();
+  readonly #checks = serialQueue();
 
   constructor(
     private readonly secrets: SecretStore,
@@ -111,17 +112,12 @@ export class SecretOriginGuard {
 
   /** Resolves once every check asked for so far is done (a config change may have just asked for one). */
   async settled(): Promise<void> {
-    await this.#queue;
+    await this.#checks.idle();
   }
 
   /** Resolves once the secrets match the configuration as it is now; never rejects. */
   reconcile(): Promise<Record<SecretBinding, SecretOriginOutcome>> {
-    const next = this.#queue.then(
-      () => this.#reconcile(),
-      () => this.#reconcile(),
-    );
-    this.#queue = next.catch(() => undefined);
-    return next.catch((error: unknown) => {
+    return this.#checks.run(() => this.#reconcile()).catch((error: unknown) => {
       this.logger.warn('could not check the stored secrets\' origin', { reason: String(error) });
       return { platform: 'unchecked', broker: 'unchecked' } as const;
     });

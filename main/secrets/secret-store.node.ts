@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 
 /** The three credentials the platform issues: bound to the platform origin they were entered for. */
@@ -70,7 +71,7 @@ const UNAVAILABLE_HINT =
   'Secrets are never written to a plain file instead.';
 
 /** Keychain operations of this process, one after the other (see KeytarSecretStore.#call). */
-let keychainQueue: Promise<unknown> = Promise.resolve();
+const keychainQueue = serialQueue();
 
 /** A keychain that does not answer within this time counts as unreachable, not as a hang. */
 const KEYCHAIN_TIMEOUT_MS = 5_000;
@@ -159,12 +160,10 @@ export class KeytarSecretStore implements SecretStore {
    * reading an item another thread is deleting hands keytar a null value, which takes the process down.
    */
   #call<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
-    const next = keychainQueue.then(async () => {
+    return keychainQueue.run(async () => {
       await this.#adoptOnce();
       return this.#callNow(operation);
     });
-    keychainQueue = next.catch(() => undefined);
-    return next;
   }
 
   /** Takes over `adoptFrom`'s entries, once (inside the queue: nothing reads in between). */

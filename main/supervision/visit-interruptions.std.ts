@@ -1,3 +1,4 @@
+import { serialQueue } from '../../base/queue.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
@@ -18,7 +19,7 @@ export class VisitInterruptions {
   readonly #options: VisitInterruptionsOptions;
   readonly #graceTimers = new Set<ReturnType<typeof setTimeout>>();
   #interrupted = false;
-  #settling: Promise<void> = Promise.resolve();
+  readonly #settlings = serialQueue();
 
   constructor(options: VisitInterruptionsOptions) {
     this.#options = options;
@@ -52,7 +53,7 @@ export class VisitInterruptions {
       this.#interrupt();
     }
     this.#graceTimers.clear();
-    await this.#settling;
+    await this.#settlings.idle();
     const interrupted = this.#interrupted;
     this.#interrupted = false;
     return interrupted;
@@ -67,11 +68,8 @@ export class VisitInterruptions {
     const { endVisit, logger } = this.#options;
     this.#interrupted = true;
     logger.warn('a screen went away during a visit; ending the visit and settling its locks');
-    this.#settling = this.#settling
-      .then(() => endVisit())
-      .then(
-        () => undefined,
-        (error: unknown) => logger.error('settling an interrupted visit failed', { error: String(error) }),
-      );
+    void this.#settlings
+      .run(() => endVisit())
+      .catch((error: unknown) => logger.error('settling an interrupted visit failed', { error: String(error) }));
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { AppUpdater, UpdateInfo } from 'electron-updater';
+import { serialQueue } from '../../base/queue.std.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { UpdateState } from '../../common/update-state.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
@@ -72,7 +73,7 @@ export class UpdateService {
   #stopWaiting: (() => void) | null = null;
   #downloaded: { version: string; file: string } | null = null;
   #checking: Promise<void> | null = null;
-  #writing: Promise<void> = Promise.resolve();
+  readonly #stateWrites = serialQueue();
   #closed = false;
   readonly #stopWatchingConfig: () => void;
   readonly #stopFirstAttract: () => void;
@@ -122,7 +123,7 @@ export class UpdateService {
     this.#stopWatchingConfig();
     this.#stopFirstAttract();
     this.#stopTimers();
-    await this.#writing;
+    await this.#stateWrites.idle();
   }
 
   #prepareUpdater() {
@@ -296,7 +297,7 @@ export class UpdateService {
     this.#set({ state: 'installing', note: null });
     logger.info('installing the update: the kiosk closes and restarts', { from: version, to: downloaded.version });
     await writeJsonFile(this.#files.installed, { version: downloaded.version, fromVersion: version, installedAt: this.#now().getTime() } satisfies InstalledMarker);
-    await this.#writing;
+    await this.#stateWrites.idle();
     // A shopper may have touched the screen while the marker was written: then wait again.
     if (!this.#options.activity.isIdle()) {
       fs.rmSync(this.#files.installed, { force: true });
@@ -350,8 +351,8 @@ export class UpdateService {
     this.#state = { ...this.#state, ...change };
     const snapshot = this.state();
     // One write at a time, each the latest state: kioskctl update status reads this file.
-    this.#writing = this.#writing
-      .then(() => writeJsonFile(this.#files.state, snapshot))
+    void this.#stateWrites
+      .run(() => writeJsonFile(this.#files.state, snapshot))
       .catch((error: unknown) => this.#options.logger.warn('update-state.json could not be written', { error: String(error) }));
     for (const listener of this.#listeners) listener(snapshot);
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
@@ -85,14 +86,9 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
 
   // One write at a time, each of the whole map as it stands when the write starts, so a
   // later write never lands under an earlier one.
-  let writes: Promise<void> = Promise.resolve();
-  const persist = () => {
-    const write = writes.then(() =>
-      writeFileDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()], ...codelessPart() }, null, 2)}\n`),
-    );
-    writes = write.catch(() => {});
-    return write;
-  };
+  const writes = serialQueue();
+  const persist = () =>
+    writes.run(() => writeFileDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()], ...codelessPart() }, null, 2)}\n`));
   // The bad file is aside now: the entries read from it must be on disk before anything else.
   if (salvaged) await persist();
 
@@ -105,7 +101,7 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
       return persist();
     },
     remove(voucherUuid) {
-      return held.delete(voucherUuid) ? persist() : writes;
+      return held.delete(voucherUuid) ? persist() : writes.idle();
     },
     unresolved: () => [...unresolved],
     resolve(voucherUuid, entry) {

@@ -1,4 +1,5 @@
 import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
+import { keyedQueue } from '../../base/queue.std.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from '../loyalty/errors.std.ts';
@@ -45,7 +46,7 @@ export interface RedemptionContext {
 }
 
 export function createRedemptionContext(options: RedemptionServiceOptions): RedemptionContext {
-  const queues = new Map<string, Promise<unknown>>();
+  const perVoucher = keyedQueue<string>();
   return {
     client: options.client,
     journal: options.journal,
@@ -58,13 +59,7 @@ export function createRedemptionContext(options: RedemptionServiceOptions): Rede
     retryTimers: new Map(),
     redeeming: new Set(),
     closed: false,
-    exclusive(voucherUuid, task) {
-      const result = (queues.get(voucherUuid) ?? Promise.resolve()).then(task);
-      const tail = result.catch(() => {});
-      queues.set(voucherUuid, tail);
-      void tail.then(() => queues.get(voucherUuid) === tail && queues.delete(voucherUuid));
-      return result;
-    },
+    exclusive: (voucherUuid, task) => perVoucher.run(voucherUuid, task),
   };
 }
 

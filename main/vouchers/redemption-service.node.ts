@@ -1,3 +1,4 @@
+import { serialQueue } from '../../base/queue.std.ts';
 import type { HeldLock } from '../../common/shopper-views.std.ts';
 import { lock } from './lock-step.node.ts';
 import { redeem } from './redeem-step.node.ts';
@@ -46,17 +47,13 @@ export interface RedemptionService {
 export function createRedemptionService(options: RedemptionServiceOptions): RedemptionService {
   const ctx = createRedemptionContext(options);
   // A lock waits for recovery: recovery settles the entries it found, and must not meet a new one.
-  let recovering: Promise<unknown> = Promise.resolve();
+  const recoveries = serialQueue();
   return {
-    lock: (code) => recovering.then(() => lock(ctx, code)),
+    lock: (code) => recoveries.idle().then(() => lock(ctx, code)),
     redeem: (voucherUuid, redeemOptions) => redeem(ctx, voucherUuid, redeemOptions),
     release: (voucherUuid, reason) => release(ctx, voucherUuid, reason),
     releaseAll: (reason) => settleAll(ctx, reason),
-    recover() {
-      const recovered = recover(ctx);
-      recovering = recovered.catch(() => undefined);
-      return recovered;
-    },
+    recover: () => recoveries.run(() => recover(ctx)),
     close() {
       ctx.closed = true;
       for (const timer of ctx.retryTimers.values()) clearTimeout(timer);
