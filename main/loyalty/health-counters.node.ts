@@ -41,8 +41,6 @@ export function keepHealthCounters(file: string, health: Pick<ServiceHealth, 'co
     writes
       .run(() => writeFileDurably(file, `${JSON.stringify(health.counters())}\n`))
       .catch((error: unknown) => logger.warn('health counters not written', { error: String(error) }));
-    return writing;
-  };
   const timer = setInterval(save, SAVE_EVERY_MS);
   timer.unref();
   return {
