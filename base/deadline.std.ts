@@ -19,3 +19,19 @@ export async function settlesWithin(work: Promise<unknown>, ms: number): Promise
     clearTimeout(timer);
   }
 }
+
+/**
+ * Like AbortSignal.timeout: aborts with a TimeoutError after `ms`. Its timer is the global
+ * setTimeout, so a test's fake clock drives it; the timer keeps no process alive.
+ */
+export function timeoutSignal(ms: number): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`No answer within ${ms} ms`, 'TimeoutError')), ms);
+  (timer as { unref?: () => void }).unref?.();
+  return controller.signal;
+}
+
+/** Resolves after `ms`, on the global setTimeout (so on a test's fake clock). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import { operations, type Operation, type OperationId, type Operations } from '../../api/operations.std.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
@@ -7,6 +6,7 @@ import { maskedForLog } from './log-masking.std.ts';
 import { chooseCredential, wireRequest, type LoyaltyCredentials, type WireRequest } from './request.std.ts';
 import { remainingBudgetMs } from './time-budget.node.ts';
 import { jsonOrUndefined } from '../../common/json.std.ts';
+import { sleep, timeoutSignal } from '../../base/deadline.std.ts';
 
 /**
  * The kiosk's client of the loyalty platform: one typed function per operation of
@@ -84,7 +84,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
         method: request.method,
         headers,
         body: request.body,
-        signal: AbortSignal.timeout(attemptMs),
+        signal: timeoutSignal(attemptMs),
       });
       status = response.status;
       retryAfter = response.headers.get('retry-after');

@@ -33,6 +33,7 @@ const servers: Server[] = [];
 
 afterEach(async () => {
   vi.restoreAllMocks();
+  vi.useRealTimers();
   await Promise.all(
     servers.splice(0).map(
       (server) =>
@@ -95,6 +96,18 @@ function capturingLogger(lines: LogLine[], context: LogFields = {}): Logger {
     error: write('error'),
     child: (fields) => capturingLogger(lines, { ...context, ...fields }),
   };
+}
+
+/** A platform that takes every request and never answers: each ends when its signal aborts. */
+function silentPlatform() {
+  const requests: string[] = [];
+  const fetch = (url: string | URL | Request, init?: RequestInit) => {
+    requests.push(String(url));
+    return new Promise<Response>((_resolve, reject) => {
+      init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+    });
+  };
+  return { requests, fetch: fetch as typeof globalThis.fetch };
 }
 
 function clientFor(baseUrl: string, options: Partial<LoyaltyClientOptions> = {}) {
@@ -275,22 +288,15 @@ describe('failures', () => {
   });
 
   it('gives every attempt 10 s by default', async () => {
-    const armed: number[] = [];
-    const realTimeout = AbortSignal.timeout.bind(AbortSignal);
-    // The armed time is recorded; a short real timeout stands in for it so the test does not wait 10 s.
-    vi.spyOn(AbortSignal, 'timeout').mockImplementation((ms) => {
-      armed.push(ms);
-      return realTimeout(50);
-    });
-    const server = await scriptedServer(() => {});
-    const error = await failure(
-      createLoyaltyClient({ baseUrl: server.baseUrl, credentials: async () => credentials }).redeemVoucher({
-        code: 'C',
-        shop_uuid: shopUuid,
-      }),
-    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const platform = silentPlatform();
+    const client = createLoyaltyClient({ baseUrl: 'http://platform.invalid/api', credentials: async () => credentials, fetch: platform.fetch });
+    const started = performance.now();
+    const call = failure(client.redeemVoucher({ code: 'C', shop_uuid: shopUuid }));
+    await vi.runAllTimersAsync();
+    const error = await call;
 
-    expect(armed).toEqual([10_000]);
+    expect(performance.now() - started).toBe(10_000);
     expect(error).toMatchObject({ kind: 'timeout', message: 'No answer within 10000 ms' });
   });
 
@@ -472,42 +478,54 @@ describe('secrets and personal data', () => {
 });
 
 describe('a shopper action\'s time budget', () => {
-  // A slow platform: every answer comes after 300 ms, past each attempt's 250 ms.
-  const slow: Script = (_request, response) => void setTimeout(() => found(_request, response), 300);
+  // On a fake clock, against a platform that never answers: each attempt ends at its own timeout
+  // or the action's deadline, whichever comes first, however busy the machine is.
+  async function timeTaken(action: Promise<unknown>): Promise<{ error: Awaited<ReturnType<typeof failure>>; elapsed: number }> {
+    const started = performance.now();
+    const outcome = failure(action);
+    await vi.runAllTimersAsync();
+    return { error: await outcome, elapsed: performance.now() - started };
+  }
 
   it('bounds all attempts and retries of a call together, not each attempt', async () => {
-    const server = await scriptedServer(slow);
-    const client = clientFor(server.baseUrl, { timeoutMs: 250, retries: 2, retryDelayMs: 10 });
-    // Unbudgeted, three attempts of 250 ms each.
-    let started = performance.now();
-    expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('timeout');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(700);
-    expect(server.requests).toHaveLength(3);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const platform = silentPlatform();
+    const client = clientFor('http://platform.invalid/api', { timeoutMs: 250, retries: 2, retryDelayMs: 10, fetch: platform.fetch });
+    // Unbudgeted: three attempts of 250 ms each, 10 and 20 ms apart (+ up to 20% jitter).
+    const unbudgeted = await timeTaken(client.findVoucher({ code: 'C' }));
+    expect(unbudgeted.error.kind).toBe('timeout');
+    expect(unbudgeted.elapsed).toBeGreaterThanOrEqual(780);
+    expect(unbudgeted.elapsed).toBeLessThanOrEqual(786);
+    expect(platform.requests).toHaveLength(3);
 
-    started = performance.now();
-    const error = await failure(withTimeBudget(400, () => client.findVoucher({ code: 'C' })));
-    const elapsed = performance.now() - started;
-    expect(error.kind).toBe('timeout');
-    expect(elapsed).toBeGreaterThanOrEqual(380);
-    expect(elapsed).toBeLessThan(600);
-    // The first attempt took 250 ms; the second had only what was left; there was no time for a third.
-    expect(server.requests).toHaveLength(5);
+    // 400 ms: the first attempt takes 250 ms, the second only what is left; no time for a third.
+    const budgeted = await timeTaken(withTimeBudget(400, () => client.findVoucher({ code: 'C' })));
+    expect(budgeted.error.kind).toBe('timeout');
+    expect(budgeted.elapsed).toBe(400);
+    expect(platform.requests).toHaveLength(5);
   });
 
   it('is shared by every call of the action, and an action out of time sends nothing more', async () => {
-    const server = await scriptedServer(slow);
-    const client = clientFor(server.baseUrl, { timeoutMs: 250, retries: 0 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const platform = silentPlatform();
+    const client = clientFor('http://platform.invalid/api', { timeoutMs: 250, retries: 0, fetch: platform.fetch });
     const started = performance.now();
-    await withTimeBudget(350, async () => {
+    const action = withTimeBudget(350, async () => {
       expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('timeout');
       expect((await failure(client.redeemVoucher({ code: 'C', shop_uuid: shopUuid }))).kind).toBe('timeout');
       expect((await failure(client.findVoucher({ code: 'C' }))).kind).toBe('timeout');
     });
-    expect(performance.now() - started).toBeLessThan(550);
-    expect(server.requests).toHaveLength(2);
+    await vi.runAllTimersAsync();
+    await action;
+    const elapsed = performance.now() - started;
+    // 250 ms for the first call, the 100 ms left for the second, nothing for the third.
+    expect(elapsed).toBe(350);
+    expect(platform.requests).toHaveLength(2);
   });
 
   it('does not reach work begun outside it (a background release)', async () => {
+    // A slow platform: the answer comes after 300 ms, past the 100 ms budget.
+    const slow: Script = (request, response) => void setTimeout(() => found(request, response), 300);
     const server = await scriptedServer(slow);
     const client = clientFor(server.baseUrl, { timeoutMs: 1_000, retries: 0 });
     const background = await withTimeBudget(100, () => outsideTimeBudget(() => client.findVoucher({ code: 'C' })));
