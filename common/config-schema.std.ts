@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CreatePortalSessionBody, CreateRedeemGiftcardsPortalSessionBody } from '../api/portal-sessions.std.ts';
 import { LocalTime, LocalTimeRange } from './local-time.std.ts';
+import { UpdateChannel } from './update-state.std.ts';
 
 /**
  * The one config schema. Every key other issues rely on lives here, with its default and its
@@ -307,7 +308,7 @@ export const KioskConfig = z
       .prefault({}),
     update: z
       .object({
-        channel: z.enum(['stable', 'beta']).default('stable'),
+        channel: UpdateChannel.default('stable'),
         /** null: updates are off. */
         feedUrl: feedUrl.nullable().default(null),
         /** Local time range in which a downloaded update may be installed (when idle). */

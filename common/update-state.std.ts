@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** Which feed file a kiosk follows (`update.channel`): stable reads `latest*.yml`, beta `beta*.yml`. */
+export const UpdateChannel = z.enum(['stable', 'beta']);
+export type UpdateChannel = z.infer<typeof UpdateChannel>;
+
 export const UPDATE_STATES = ['off', 'idle', 'checking', 'available', 'downloading', 'downloaded', 'installing', 'error'] as const;
 
 /**
@@ -12,7 +16,7 @@ export const UpdateState = z
     /** Why updates are off, or what the kiosk waits for before it installs; null when nothing to say. */
     note: z.string().nullable(),
     currentVersion: z.string(),
-    channel: z.enum(['stable', 'beta']),
+    channel: UpdateChannel,
     /** The feed's origin (scheme, host, port): enough to tell feeds apart, nothing more. */
     feedOrigin: z.string().nullable(),
     /** The newer version the feed offers this kiosk (its rollout stage included). */

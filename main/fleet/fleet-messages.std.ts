@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { KioskScreen, ScannerStatus } from '../../common/contract.std.ts';
 import { ServiceStatus } from '../../common/shopper-views.std.ts';
-import { UpdateState } from '../../common/update-state.std.ts';
+import { UpdateChannel, UpdateState } from '../../common/update-state.std.ts';
 
 /**
  * What a kiosk publishes to its fleet broker, and what the broker may ask of it. Health carries the
@@ -48,8 +48,12 @@ export const FleetHealth = z
     /** Bytes free for the kiosk's data folder; null when the disk could not be asked. */
     freeDiskBytes: z.number().int().min(0).nullable(),
     uptimeSeconds: z.number().int().min(0),
-    /** update.channel: which feed file the kiosk follows. */
-    channel: z.enum(['stable', 'beta']),
+    /**
+     * `update.channel`, the same as `update.channel` below. Kept at the top on purpose: the health
+     * schema is strict at both ends and a fleet mid-rollout mixes versions, so dropping it would
+     * make older kioskctl and dashboards refuse newer kiosks' health.
+     */
+    channel: UpdateChannel,
     /** The auto-update's state; `failedVersion` set means a rollback candidate (see docs/updates.md). */
     update: UpdateState,
   })

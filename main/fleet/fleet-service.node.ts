@@ -266,6 +266,7 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
   const scanner = parts.scanner.status();
   const current = parts.config.get();
   const counters = parts.health.counters();
+  const update = parts.update.state();
   return {
     at: Date.now(),
     // Never published without an id: a kiosk that has none does not connect.
@@ -287,8 +288,8 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
     logLinesDropped: parts.logSink.drops().droppedLines,
     freeDiskBytes: await freeDiskBytes(parts.dataDir),
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-    channel: parts.config.get().update.channel,
-    update: parts.update.state(),
+    channel: update.channel,
+    update,
   };
 }
 

@@ -1,5 +1,6 @@
 import { load } from 'js-yaml';
 import { z } from 'zod';
+import type { UpdateChannel } from '../../common/update-state.std.ts';
 import { channelFileName } from './update-policy.std.ts';
 
 /** What electron-builder writes into latest*.yml, as far as the kiosk's tools read it. */
@@ -33,7 +34,7 @@ export class FeedError extends Error {}
  */
 export async function readFeed(
   feedUrl: string,
-  channel: 'stable' | 'beta',
+  channel: UpdateChannel,
   { platform = process.platform, arch = process.arch, timeoutMs = FEED_TIMEOUT_MS }: { platform?: NodeJS.Platform; arch?: string; timeoutMs?: number } = {},
 ): Promise<FeedAnswer> {
   const base = feedUrl.endsWith('/') ? feedUrl : `${feedUrl}/`;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { UpdateChannel } from '../../common/update-state.std.ts';
 import { channelFileName } from './update-policy.std.ts';
 
 export interface FeedRelease {
@@ -21,7 +22,7 @@ export function sha512Of(payload: Buffer): string {
  * A real update feed on 127.0.0.1, laid out as electron-builder publishes one for the generic
  * provider: `<channel>-linux.yml` beside the AppImage it names.
  */
-export async function startUpdateFeed(channel: 'stable' | 'beta' = 'stable') {
+export async function startUpdateFeed(channel: UpdateChannel = 'stable') {
   // The file electron-updater asks for on this machine: latest-linux.yml on x64 Linux.
   const channelFile = channelFileName(channel, 'linux', process.arch);
   let release: FeedRelease | null = null;

@@ -1,7 +1,8 @@
 import { isWithinRange } from '../../common/local-time.std.ts';
+import type { UpdateChannel } from '../../common/update-state.std.ts';
 
 /** The kiosk's channel as electron-builder names its feed files: stable is `latest`. */
-export function channelFileBase(channel: 'stable' | 'beta'): 'latest' | 'beta' {
+export function channelFileBase(channel: UpdateChannel): 'latest' | 'beta' {
   return channel === 'stable' ? 'latest' : 'beta';
 }
 
@@ -9,7 +10,7 @@ export function channelFileBase(channel: 'stable' | 'beta'): 'latest' | 'beta' {
  * The feed file electron-updater asks for (its Provider's naming): `<base>-linux.yml` on x64
  * Linux, `-linux-<arch>` elsewhere on Linux, `-mac` on macOS, nothing on Windows.
  */
-export function channelFileName(channel: 'stable' | 'beta', platform: NodeJS.Platform, arch: string): string {
+export function channelFileName(channel: UpdateChannel, platform: NodeJS.Platform, arch: string): string {
   const base = channelFileBase(channel);
   if (platform === 'linux') return `${base}-linux${arch === 'x64' ? '' : `-${arch}`}.yml`;
   return `${base}${platform === 'darwin' ? '-mac' : ''}.yml`;

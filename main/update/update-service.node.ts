@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { AppUpdater, UpdateInfo } from 'electron-updater';
 import { serialQueue } from '../../base/queue.std.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
-import type { UpdateState } from '../../common/update-state.std.ts';
+import type { UpdateChannel, UpdateState } from '../../common/update-state.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
@@ -66,7 +66,7 @@ export class UpdateService {
   readonly #checkIntervalMs: number;
   readonly #listeners = new Set<(state: UpdateState) => void>();
   #state: UpdateState;
-  #feed: { url: string; channel: 'stable' | 'beta' } | null = null;
+  #feed: { url: string; channel: UpdateChannel } | null = null;
   #failures = 0;
   #nextCheck: NodeJS.Timeout | undefined;
   #installPoll: NodeJS.Timeout | undefined;
