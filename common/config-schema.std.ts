@@ -70,6 +70,26 @@ export const UsbIdentity = z.object({
 });
 export type UsbIdentity = z.output<typeof UsbIdentity>;
 
+/**
+ * `scanner.serial`: the one schema of a serial hand scanner's settings. The scanner itself runs on
+ * what main/scanner/serial-scanner-settings.std.ts derives from it.
+ */
+export const SerialScannerConfig = z.object({
+  path: z.string().min(1).nullable().default(null),
+  baudRate: z.number().int().min(300).max(921_600).default(9600),
+  dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
+  parity: z.enum(['none', 'even', 'odd']).default('none'),
+  stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
+  /** `idle`: the scanner sends no terminator; a pause of `idleGapMs` ends the line. */
+  terminator: z.enum(['CR', 'LF', 'CRLF', 'idle']).default('CR'),
+  idleGapMs: z.number().int().min(5).max(2000).default(50),
+  /**
+   * The scanner's USB identity, so it is found again when it comes back at another path
+   * (USB-CDC devices often do after a replug). Null: found by path only.
+   */
+  usb: UsbIdentity.nullable().default(null),
+});
+
 /** Hosts that are this computer: plain http is allowed only to them (a local sandbox or proxy). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -167,23 +187,7 @@ export const KioskConfig = z
     scanner: z
       .object({
         connection: z.enum(['keyboard', 'serial']).default('keyboard'),
-        serial: z
-          .object({
-            path: z.string().min(1).nullable().default(null),
-            baudRate: z.number().int().min(300).max(921_600).default(9600),
-            dataBits: z.union([z.literal(7), z.literal(8)]).default(8),
-            parity: z.enum(['none', 'even', 'odd']).default('none'),
-            stopBits: z.union([z.literal(1), z.literal(2)]).default(1),
-            /** `idle`: the scanner sends no terminator; a pause of `idleGapMs` ends the line. */
-            terminator: z.enum(['CR', 'LF', 'CRLF', 'idle']).default('CR'),
-            idleGapMs: z.number().int().min(5).max(2000).default(50),
-            /**
-             * The scanner's USB identity, so it is found again when it comes back at another path
-             * (USB-CDC devices often do after a replug). Null: found by path only.
-             */
-            usb: UsbIdentity.nullable().default(null),
-          })
-          .prefault({}),
+        serial: SerialScannerConfig.prefault({}),
         wedge: z
           .object({
             /** Keys averaging this far apart or closer are a scanner; people type 80 ms apart and slower. */

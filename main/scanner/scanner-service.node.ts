@@ -9,18 +9,9 @@ import type { SerialScannerSettingsInput } from './serial-scanner-settings.std.t
 
 type ScannerConfig = KioskConfig['scanner'];
 
-export function serialSettingsFrom(scanner: ScannerConfig): SerialScannerSettingsInput | null {
-  const { path, baudRate, dataBits, parity, stopBits, terminator, idleGapMs, usb } = scanner.serial;
-  if (scanner.connection !== 'serial' || !path) return null;
-  return {
-    path,
-    baudRate,
-    dataBits,
-    parity,
-    stopBits,
-    terminator: terminator === 'idle' ? { idleMs: idleGapMs } : terminator,
-    usb,
-  };
+/** The serial scanner the settings ask for; null for the keyboard, or a serial scanner with no path yet. */
+export function serialSettingsFrom({ connection, serial }: ScannerConfig): SerialScannerSettingsInput | null {
+  return connection === 'serial' && serial.path ? { ...serial, path: serial.path } : null;
 }
 
 /**

@@ -13,7 +13,7 @@ import { serialSettingsFrom } from './scanner-service.node.ts';
 import type { SerialPortInfo } from './serial-port-info.std.ts';
 import { listSerialPorts } from './serial-ports.node.ts';
 import { SerialScanner, type SerialScannerOptions, type SerialScannerState } from './serial-scanner.node.ts';
-import type { SerialScannerSettingsInput } from './serial-scanner-settings.std.ts';
+import { SerialScannerSettings, type SerialScannerSettingsInput } from './serial-scanner-settings.std.ts';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -130,7 +130,7 @@ describe('SerialScanner reading a pty', () => {
 
   it('ends a line after an idle pause when the scanner sends no terminator', async () => {
     const pty = await ptyPair();
-    const { values, scanned } = await connectedScanner(pty, { terminator: { idleMs: 60 } });
+    const { values, scanned } = await connectedScanner(pty, { terminator: 'idle', idleGapMs: 60 });
     await pty.write('12');
     await sleep(10);
     await pty.write('34');
@@ -143,7 +143,7 @@ describe('SerialScanner reading a pty', () => {
   it('ends an idle-terminated line after scanner.serial.idleGapMs, not sooner', async () => {
     const pty = await ptyPair();
     const settings = settingsFromConfig({ path: pty.scannerPath, terminator: 'idle', idleGapMs: 400 });
-    expect(settings.terminator).toEqual({ idleMs: 400 });
+    expect(SerialScannerSettings.parse(settings).terminator).toEqual({ idleMs: 400 });
     const { values, connected, scanned } = watchScanner(settings);
     await connected();
     await pty.write('12');
