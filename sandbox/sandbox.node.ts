@@ -55,13 +55,13 @@ export async function startSandbox({
     seedDemoState(floorToSecond(Date.now()), generateCredentials()),
   );
   const servers = [await listen(port, host)];
-  const origin = originOf(servers[0]!, host);
+  const origin = serverAddressOf(servers[0]!, host);
   const baseUrl = `${origin}/api`;
   let portalOrigin = origin;
   if (portalPort !== undefined) {
     const portalServer = await listen(portalPort, host);
     servers.push(portalServer);
-    portalOrigin = originOf(portalServer, host);
+    portalOrigin = serverAddressOf(portalServer, host);
     portalServer.on('request', createSessionPageListener({ store, origin: portalOrigin, logger }));
   }
   servers[0]!.on('request', createRequestListener({ store, origin, portalOrigin, logger }));
@@ -102,6 +102,7 @@ async function listen(port: number, host: string): Promise<http.Server> {
   return server;
 }
 
-function originOf(server: http.Server, host: string): string {
+/** The http://host:port a listening server answers on (not a URL's origin: a server's own address). */
+function serverAddressOf(server: http.Server, host: string): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${(server.address() as AddressInfo).port}`;
 }

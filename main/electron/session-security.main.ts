@@ -1,5 +1,6 @@
 import type { Session } from 'electron';
 import type { Logger } from '../logging/logger.std.ts';
+import { originOf } from '../secrets/secret-origin.node.ts';
 import { isAppUrl } from '../security/app-origin.std.ts';
 
 /** What decides whether a framed portal page may use the camera. */
@@ -22,7 +23,10 @@ export function framedCameraOf(services: { frameOrigins: { list(): string[] }; c
  * Downloads never happen on a kiosk.
  */
 export function installSessionSecurity(session: Session, logger: Logger, framed: FramedCamera = { frameOrigins: () => [], cameraMode: () => false }) {
-  const mayUseCamera = (url: string, isMainFrame: boolean) => isAppUrl(url) || (!isMainFrame && framed.cameraMode() && framed.frameOrigins().includes(originOf(url)));
+  const mayUseCamera = (url: string, isMainFrame: boolean) => {
+    const origin = originOf(url);
+    return isAppUrl(url) || (!isMainFrame && framed.cameraMode() && origin !== null && framed.frameOrigins().includes(origin));
+  };
   session.setPermissionRequestHandler((_contents, permission, callback, details) => {
     // The camera only: nothing in the kiosk listens, so a microphone request is refused outright.
     const videoOnly = 'mediaTypes' in details && (details.mediaTypes ?? []).every((type) => type === 'video');
@@ -37,8 +41,4 @@ export function installSessionSecurity(session: Session, logger: Logger, framed:
     event.preventDefault();
     logger.warn('download blocked');
   });
-}
-
-function originOf(url: string): string {
-  return URL.canParse(url) ? new URL(url).origin : '';
 }
