@@ -15,6 +15,9 @@ export default defineConfig({
   test: {
     maxWorkers: 3,
     isolate: false,
+    // expect.poll waits for a state; its default 1 s bound is shorter than a camera failing or a
+    // broker answering takes on a loaded 2-core machine (a fresh-clone run failed so).
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', ['json', { outputFile: 'test-results/vitest-report.json' }]],
     projects: [
       {
