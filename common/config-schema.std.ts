@@ -149,9 +149,14 @@ const quietRange = LocalTimeRange.nullable().default(null);
 /** MQTT topic levels: no wildcards, no separators, nothing empty. */
 const topicLevels = z.string().min(1).max(120).regex(/^[^#+\u0000]+$/, 'no # or + in a topic');
 export const topicLevel = z.string().min(1).max(64).regex(/^[^/#+\u0000]+$/, 'one topic level: no /, # or +');
+/** kioskctl's marker goes under this level (`<prefix>/.kioskctl/…`), so no kiosk may be named so. */
+export const KIOSKCTL_LEVEL = '.kioskctl';
 /** `all` and `group` name the fleet-wide and group command topics beside the kiosks' own. */
-export const FLEET_RESERVED_LEVELS = ['all', 'group'];
-export const kioskIdLevel = topicLevel.refine((id) => !FLEET_RESERVED_LEVELS.includes(id), 'all and group are kept for fleet-wide and group commands');
+export const FLEET_RESERVED_LEVELS = ['all', 'group', KIOSKCTL_LEVEL];
+export const kioskIdLevel = topicLevel.refine(
+  (id) => !FLEET_RESERVED_LEVELS.includes(id),
+  'all and group are kept for fleet-wide and group commands, .kioskctl for kioskctl',
+);
 
 /**
  * The keys of one accessibility action. Named keys only (a single character is typing, and a

@@ -11,10 +11,15 @@ describe('who the kiosk is on the fleet\'s topics (#28 §8)', () => {
   });
 
   it('never takes a hostname that names the fleet-wide or group topics, or a wildcard or another level, and says why', () => {
-    for (const hostname of ['all', 'group', 'north+', 'a#', 'a/b', '']) {
+    for (const hostname of ['all', 'group', '.kioskctl', 'north+', 'a#', 'a/b', '']) {
       const identity = kioskIdentity(unset, hostname);
       expect({ hostname, identity }).toEqual({ hostname, identity: { problem: expect.stringContaining(`the hostname ${JSON.stringify(hostname)} cannot be the kiosk id`) } });
     }
     expect(kioskIdentity(unset, 'all')).toEqual({ problem: expect.stringMatching(/all and group are kept .*: set fleet\.kioskId$/) });
+  });
+
+  it('refuses kioskctl\'s marker level as a fleet.kioskId too: such a kiosk would be invisible to kioskctl fleet', () => {
+    expect(KioskConfig.safeParse({ fleet: { kioskId: '.kioskctl' } }).success).toBe(false);
+    expect(KioskConfig.safeParse({ fleet: { kioskId: 'kioskctl' } }).success).toBe(true);
   });
 });

@@ -2,12 +2,11 @@ import { kioskIdLevel } from '../../../common/config-schema.std.ts';
 import { FleetHealth } from '../../fleet/fleet-messages.std.ts';
 import { cut, printable } from '../table.std.ts';
 
-/** The level kioskctl's own marker goes under (`<prefix>/.kioskctl/…`): never a kiosk's, whoever publishes there. */
-export const KIOSKCTL_LEVEL = '.kioskctl';
+export { KIOSKCTL_LEVEL } from '../../../common/config-schema.std.ts';
 
-/** A topic's kiosk level names a kiosk: a valid kiosk id (the settings' own rule), never kioskctl's marker level. */
+/** A topic's kiosk level names a kiosk: a valid kiosk id (the settings' own rule, which keeps kioskctl's marker level out). */
 export function isKioskId(level: string): boolean {
-  return level !== KIOSKCTL_LEVEL && kioskIdLevel.safeParse(level).success;
+  return kioskIdLevel.safeParse(level).success;
 }
 
 /** Health is published every minute: three missed in a row and it is stale. */
