@@ -150,7 +150,7 @@ describe('first run: a demo kiosk without a camera, typed codes and sample cards
     await typeCode(page, 'ZZ6');
     await expect
       .poll(() => page.getByTestId('problem').textContent())
-      .toBe('Too many codes were not found. Please wait 30 seconds, then try again.');
+      .toBe('Too many tries found nothing. Please wait 30 seconds, then try again.');
     await expect(page.getByTestId('type-code-screen').isVisible()).resolves.toBe(true);
     await screenshot(page, 'type-code-paused-portrait');
     await page.close();

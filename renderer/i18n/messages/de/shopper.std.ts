@@ -135,7 +135,7 @@ export const messages: ShopperMessages = {
   'type_code.title': 'Geben Sie Ihre Kartennummer oder Ihren Gutscheincode ein',
   'type_code.label': 'Kartennummer oder Gutscheincode',
   'type_code.submit': 'Suchen',
-  'problem.code.paused': 'Zu viele Codes wurden nicht gefunden. Bitte warten Sie 30 Sekunden und versuchen Sie es dann erneut.',
+  'problem.code.paused': 'Zu viele Versuche ohne Treffer. Bitte warten Sie 30 Sekunden und versuchen Sie es dann erneut.',
   'problem.busy': 'Gerade ist viel los. Bitte versuchen Sie es gleich noch einmal.',
   'problem.portal.refused': 'Dieser Dienst kann an diesem Kiosk nicht angezeigt werden. Bitte wenden Sie sich an das Personal.',
   'samples.title': 'Beispielkarte ausprobieren',

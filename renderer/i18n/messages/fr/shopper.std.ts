@@ -135,7 +135,7 @@ export const messages: ShopperMessages = {
   'type_code.title': 'Saisissez votre numéro de carte ou code de bon',
   'type_code.label': 'Numéro de carte ou code de bon',
   'type_code.submit': 'Rechercher',
-  'problem.code.paused': 'Trop de codes introuvables. Veuillez patienter 30 secondes, puis réessayer.',
+  'problem.code.paused': 'Trop d’essais sans résultat. Veuillez patienter 30 secondes, puis réessayer.',
   'problem.busy': 'Il y a beaucoup de monde en ce moment. Veuillez réessayer dans un instant.',
   'problem.portal.refused': 'Ce service ne peut pas être affiché sur cette borne. Veuillez vous adresser au personnel.',
   'samples.title': 'Essayer une carte d’exemple',

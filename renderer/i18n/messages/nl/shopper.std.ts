@@ -135,7 +135,7 @@ export const messages: ShopperMessages = {
   'type_code.title': 'Typ je kaartnummer of vouchercode',
   'type_code.label': 'Kaartnummer of vouchercode',
   'type_code.submit': 'Opzoeken',
-  'problem.code.paused': 'Te veel codes niet gevonden. Wacht 30 seconden en probeer het dan opnieuw.',
+  'problem.code.paused': 'Te veel pogingen vonden niets. Wacht 30 seconden en probeer het dan opnieuw.',
   'problem.busy': 'Het is nu even druk. Probeer het zo nog eens.',
   'problem.portal.refused': 'Deze dienst kan op deze kiosk niet getoond worden. Vraag een medewerker om hulp.',
   'samples.title': 'Probeer een voorbeeldkaart',
