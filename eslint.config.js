@@ -17,20 +17,42 @@ import layers, { ANY_PACKAGE, NODE_BUILTINS } from './eslint-rules/index.js';
 
 const TESTS = ['**/*.test.ts', '**/*.test-support.ts', 'test/**'];
 const TOOLING = ['*.config.{js,ts}', 'eslint-rules/**'];
-/** The hosts carry the contract to a window (Electron) or a browser tab (loopback HTTP). */
-const HOSTS = ['main/electron/**', 'main/browser-host/**'];
-/** What main/ may import: main/ except the hosts (a host keeps its own folder), and the layers below. */
-const mainImports = (ownHost) => [
-  'main/**',
-  ...HOSTS.filter((host) => host !== ownHost).map((host) => `!${host}`),
-  'common/*.std.ts',
-  'api/*.std.ts',
-  'base/**',
-  'sandbox/sandbox.node.ts',
-];
+/*
+ * main/ has three floors (README "Who owns what"); a file's floor is its folder's:
+ *  - platform: what every kiosk part stands on (files, logs, config, secrets, the platform's client,
+ *    the scanner, the bridge's dispatch, the process's exit codes and host interface);
+ *  - features: what the kiosk does (one folder each), built on the platform and on each other;
+ *  - surfaces: where a request comes in (the console's and the screen's bridge handlers, the fleet's
+ *    commands, kioskctl, the two hosts) and the composition root that wires the features to them.
+ * A floor imports its own and the floors below it, never one above.
+ */
+const PLATFORM = ['bridge', 'config', 'logging', 'loyalty', 'paths', 'process', 'scanner', 'secrets', 'security'].map((folder) => `main/${folder}/**`);
+const FEATURES = [
+  'activity',
+  'autostart',
+  'demo',
+  'diagnostics',
+  'fleet',
+  'ledger',
+  'manager',
+  'printer',
+  'schedule',
+  'shopper',
+  'speech',
+  'supervision',
+  'update',
+  'vouchers',
+].map((folder) => `main/${folder}/**`);
+/** The surfaces a host or the composition root wires: the bridge handlers and the fleet's commands. */
+const WIRED_SURFACES = ['main/handlers/**', 'main/fleet-commands/**'];
+const COMPOSITION_ROOT = ['main/*.ts'];
+/** What every floor of main/ may import below main/: the shared layers, and the sandbox's entry (demo mode). */
+const BELOW_MAIN = ['common/*.std.ts', 'api/*.std.ts', 'base/**', 'sandbox/sandbox.node.ts'];
 const MAIN_PACKAGES = [NODE_BUILTINS, 'electron', 'electron-updater', 'js-yaml', 'keytar', 'serialport', 'ws', 'zod', 'mqtt'];
-const MAIN_WHY =
-  'main/ holds the services; the hosts (main/electron/, main/browser-host/) only carry the contract and are imported by nothing but their own entry points and tests; the sandbox is embedded (demo mode) only through sandbox/sandbox.node.ts (startSandbox); the renderer is another process (share through common/*.std.ts).';
+const BELOW_WHY =
+  'The renderer is another process (share through common/*.std.ts); the sandbox is embedded (demo mode) only through sandbox/sandbox.node.ts (startSandbox).';
+/** A row of main/: its floor's files may import `imports` and the layers below main/. */
+const mainRow = (name, files, imports, why) => ({ name, files, imports: [...imports, ...BELOW_MAIN], packages: MAIN_PACKAGES, why: `${why} ${BELOW_WHY}` });
 
 const LAYERS = [
   {
@@ -82,21 +104,48 @@ const LAYERS = [
     packages: ['electron'],
     why: 'The preload scripts build window.kiosk from the contract (common/) with the bridge builder and carry it (electron contextBridge and ipcRenderer, or a WebSocket); everything else stays behind the bridge.',
   },
-  {
-    name: 'main/electron/ (the Electron host)',
-    files: ['main/electron/**'],
-    imports: mainImports('main/electron/**'),
-    packages: MAIN_PACKAGES,
-    why: MAIN_WHY,
-  },
-  {
-    name: 'main/browser-host/ (the browser host)',
-    files: ['main/browser-host/**'],
-    imports: mainImports('main/browser-host/**'),
-    packages: MAIN_PACKAGES,
-    why: MAIN_WHY,
-  },
-  { name: 'main/', files: ['main/**'], imports: mainImports(null), packages: MAIN_PACKAGES, why: MAIN_WHY },
+  mainRow(
+    'main/electron/ (the Electron host)',
+    ['main/electron/**'],
+    ['main/electron/**', ...COMPOSITION_ROOT, ...WIRED_SURFACES, 'main/kioskctl/kioskctl-process.node.ts', ...FEATURES, ...PLATFORM],
+    'A host carries the contract to a window: it starts the composition root and may wire what it wires (and the packaged app runs kioskctl through its entry, `--kioskctl`); no other host, and nothing imports a host but its entry points and tests.',
+  ),
+  mainRow(
+    'main/browser-host/ (the browser host)',
+    ['main/browser-host/**'],
+    ['main/browser-host/**', ...COMPOSITION_ROOT, ...WIRED_SURFACES, ...FEATURES, ...PLATFORM],
+    'A host carries the contract to a browser tab: it starts the composition root and may wire what it wires; no other host, and nothing imports a host but its entry points and tests.',
+  ),
+  mainRow(
+    'main/*.ts (the composition root)',
+    COMPOSITION_ROOT,
+    [...COMPOSITION_ROOT, ...WIRED_SURFACES, ...FEATURES, ...PLATFORM],
+    'The composition root (kiosk-services.node.ts) builds the platform and the features and hands them to the handlers and the fleet commands; a host starts it.',
+  ),
+  mainRow(
+    'main/handlers/, main/fleet-commands/ (surfaces: bridge handlers, fleet commands)',
+    WIRED_SURFACES,
+    [...WIRED_SURFACES, ...FEATURES, ...PLATFORM],
+    'A surface turns a request (a bridge call, a fleet command) into calls on the features; it is wired by the composition root, never imported by a feature.',
+  ),
+  mainRow(
+    'main/kioskctl/ (a surface: the admin command line)',
+    ['main/kioskctl/**'],
+    ['main/kioskctl/**', ...FEATURES, ...PLATFORM],
+    'kioskctl is a surface: it calls the features and the platform the kiosk uses, and no feature calls it.',
+  ),
+  mainRow(
+    'main/ features',
+    FEATURES,
+    [...FEATURES, ...PLATFORM],
+    'A feature (one folder each) builds on other features and the platform; it never imports a surface (a handler, a fleet command, kioskctl, a host or the composition root): a surface calls it, or the composition root passes it what it needs.',
+  ),
+  mainRow(
+    'main/ platform',
+    PLATFORM,
+    PLATFORM,
+    'The platform is what every feature and surface stands on; it knows no feature: a feature passes it what it needs.',
+  ),
   {
     name: 'sandbox/',
     files: ['sandbox/**'],

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { settlesWithin } from '../base/deadline.std.ts';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
 import type { DemoSamples } from '../common/shopper-views.std.ts';
-import { BridgeConnection, createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
+import { createDispatcher, type CallHandlers, type Dispatch } from './bridge/dispatcher.std.ts';
 import { EventBus } from './bridge/event-bus.std.ts';
 import type { ConfigStore } from './config/config-store.node.ts';
 import { settingsView } from './config/settings-view.std.ts';
@@ -22,11 +22,17 @@ import { listSerialPorts } from './scanner/serial-ports.node.ts';
 import { ScannerService } from './scanner/scanner-service.node.ts';
 import { ScannedHere } from './scanner/scanned-here.std.ts';
 import { createShopperHandlers } from './handlers/shopper-handlers.node.ts';
-import { createManagerHandlers, type ManagerHost } from './handlers/console-handlers.node.ts';
+import { createConsoleHandlers } from './handlers/console-handlers.node.ts';
+import type { KioskHost } from './process/kiosk-host.std.ts';
+import { diagnosticsReport, type DiagnosticsReport } from './diagnostics/diagnostics-report.node.ts';
+import { runDoctor } from './diagnostics/doctor.node.ts';
+import { fleetCommands } from './fleet-commands/fleet-commands.node.ts';
 import { createConsoleSession, type ConsoleSession } from './manager/console-session.node.ts';
 import { openLockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
-import { createVoucherHandlers, settleVisit, trackedVoucherClient } from './handlers/voucher-handlers.node.ts';
+import { createVoucherHandlers } from './handlers/voucher-handlers.node.ts';
+import { settleVisit } from './vouchers/visit-settlement.node.ts';
+import { trackedVoucherClient } from './vouchers/voucher-client.node.ts';
 import { type FleetService, startFleetService } from './fleet/fleet-service.node.ts';
 import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
@@ -37,10 +43,8 @@ import { keepHealthCounters, loadHealthCounters } from './loyalty/health-counter
 import { LastScan } from './scanner/last-scan.std.ts';
 import { startHeartbeatWatchdog, type HeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
 import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
-import { createSpeechHandlers, SpeechService } from './speech/speech-service.node.ts';
-
-/** The fleet's own line into the console's calls (main to main, past no bridge). */
-const FLEET_CONNECTION = new BridgeConnection('fleet');
+import { SpeechService } from './speech/speech-service.node.ts';
+import { createSpeechHandlers } from './handlers/speech-handlers.node.ts';
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -52,7 +56,7 @@ export interface KioskServicesOptions {
   /** How often an unreachable platform is tried again (default 5 s). */
   serviceRetryMs?: number;
   /** What restart and quit mean for the host carrying these services. */
-  host?: ManagerHost;
+  host?: KioskHost;
   /** One shopper action's time with the platform, across all its requests and retries (default 12 s). */
   actionBudgetMs?: number;
   /** Whether the display may sleep (quiet hours); absent: the host has no say (the browser host). */
@@ -183,16 +187,17 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
     logger,
   });
   const update = startUpdates(options, foundation, activity);
-  // The console shows the fleet link, and the fleet sends the console's diagnostics: the link is read when asked.
+  // The console shows the fleet link, and the diagnostics report it: the link is read when asked.
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null, recentCommands: [] };
+  // One report for the console and the fleet, with the last scan the screen reported.
+  const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus });
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
-  // The fleet reads the console's own diagnostics: one report, with the last scan the screen reported.
-  const diagnostics = () => handlers.getDiagnostics({}, FLEET_CONNECTION);
+  const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus });
   const secretsSettled = () => secretOrigin.settled();
-  fleet = startFleetService({ ...foundation, ...options, host: hostOf(options, logger), health, scanner, lastScan, diagnostics, activity, schedule, update, secretsSettled });
+  fleet = startFleetService({ ...foundation, ...options, commands, health, scanner, lastScan, activity, schedule, update, secretsSettled });
 
   return {
     ...foundation,
@@ -341,8 +346,29 @@ function startUpdates(options: KioskServicesOptions, { config, logger }: Foundat
 }
 
 /** What restart and quit mean here: the host's, or a logged refusal where it has none. */
-function hostOf(options: KioskServicesOptions, logger: Logger): ManagerHost {
+function hostOf(options: KioskServicesOptions, logger: Logger): KioskHost {
   return options.host ?? { restart: () => logger.warn('restart is not available in this host'), quit: () => logger.warn('quit is not available in this host') };
+}
+
+/** The commands a fleet broker may send, wired to the features: the doctor's broker check is the fleet's own link. */
+function commandsForFleet(
+  options: KioskServicesOptions,
+  { config, secrets, logger }: Foundation,
+  parts: { diagnostics: DiagnosticsReport; activity: KioskActivity; update: UpdateService; fleetStatus: () => FleetConnection },
+) {
+  const host = hostOf(options, logger);
+  return fleetCommands({
+    config,
+    logger,
+    // A second login as the kiosk would push its link off: the doctor reports the link instead.
+    doctor: () => runDoctor({ dataDir: options.dataDir, logger, secrets, fleetLink: parts.fleetStatus }),
+    diagnostics: parts.diagnostics,
+    activity: parts.activity,
+    restart: () => host.restart(),
+    update: parts.update,
+    reload: host.reload?.bind(host),
+    screenshot: host.screenshot?.bind(host),
+  });
 }
 
 /** Every bridge call, each answered by the part that owns it. */
@@ -359,18 +385,16 @@ function callHandlers(
     scanner: ScannerService;
     lastScan: LastScan;
     scannedHere: ScannedHere;
-    platformOrigin: () => string | null;
     consoleSession: ConsoleSession;
     activity: KioskActivity;
     schedule: ScheduleService;
-    update: UpdateService;
-    fleetStatus: () => FleetConnection;
+    diagnostics: DiagnosticsReport;
     interruptions: VisitInterruptions;
     demoSamples: () => DemoSamples | null;
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, platformOrigin, consoleSession, activity, schedule, update, fleetStatus, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -394,21 +418,17 @@ function callHandlers(
     screenStarted: async () => ({ visitInterrupted: await interruptions.takeInterrupted() }),
     listSerialPorts: () => listSerialPorts(),
     ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs, frameOrigins, scannedHere }),
-    ...createManagerHandlers({
+    ...createConsoleHandlers({
       session: consoleSession,
-      version: options.version,
+      diagnostics,
       config,
       secrets,
       secretOrigin,
       connection,
-      scanner,
       lastScan,
       logSink,
       logger,
       host: hostOf(options, logger),
-      platformOrigin: () => platformOrigin(),
-      updateState: () => update.state(),
-      fleet: fleetStatus,
     }),
     ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),

@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, Menu, powerMonitor, powerSaveBlocker, protocol, session } from 'electron';
 import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from './deep-link.std.ts';
-import { EXIT } from '../kioskctl/commands.node.ts';
 import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
 import { packagedAutostartSource } from '../autostart/autostart.node.ts';
 import { startKioskServices } from '../kiosk-services.node.ts';
-import { EXIT_ALREADY_RUNNING, startupFailure } from '../process/startup-error.std.ts';
+import { EXIT } from '../process/exit-codes.std.ts';
+import { startupFailure } from '../process/startup-error.std.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
 import { setOpenAtLogin } from './login-item.main.ts';
@@ -46,7 +46,7 @@ if (kioskctlAt >= 0) {
   if (!app.requestSingleInstanceLock()) {
     // The running kiosk has been told (second-instance) and comes to the front.
     process.stderr.write(`Loyalty Kiosk cannot start: another kiosk is already running on the data folder ${dataDir}\n`);
-    app.exit(EXIT_ALREADY_RUNNING);
+    app.exit(EXIT.alreadyRunning);
   } else {
     // A link that starts the kiosk comes in its arguments (Windows, Linux) or, on macOS, as an
     // open-url that may fire before ready; both are held until the renderer can show them.

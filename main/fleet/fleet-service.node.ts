@@ -6,21 +6,18 @@ import { serialQueue } from '../../base/queue.std.ts';
 import { type KioskConfig, kioskIdLevel } from '../../common/config-schema.std.ts';
 import type { EventBus } from '../bridge/event-bus.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
-import { runDoctor } from '../diagnostics/doctor.node.ts';
 import type { FileLogSink } from '../logging/file-logger.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { ServiceHealth } from '../loyalty/service-health.node.ts';
-import type { ManagerHost } from '../manager/export-delivery.std.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import { brokerPasswordFor, originOf } from '../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
-import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
+import { type FleetClient, type FleetCommandHandler, startFleetClient } from './fleet-client.node.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
-import { fleetCommands } from '../fleet-commands/fleet-commands.node.ts';
 import { CommandLog } from './command-log.std.ts';
 import { discoveryPublisher } from './discovery-publisher.node.ts';
 import { type DiscoveryMessage, discoveryMessages, discoveryRefusal } from './home-assistant.std.ts';
-import type { FleetHealth } from './fleet-messages.std.ts';
+import type { FleetCommandName, FleetHealth } from './fleet-messages.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
 import type { LastScan } from '../scanner/last-scan.std.ts';
@@ -30,7 +27,6 @@ import type { FleetConnection } from '../../common/manager-views.std.ts';
 export interface FleetServiceParts {
   dataDir: string;
   version: string;
-  host: ManagerHost;
   config: ConfigStore;
   secrets: SecretStore;
   events: EventBus;
@@ -42,8 +38,8 @@ export interface FleetServiceParts {
   lastScan: Pick<LastScan, 'latest'>;
   /** Quiet hours: whether the kiosk sleeps now. */
   schedule: Pick<ScheduleService, 'asleep'>;
-  /** The console's diagnostics report (redacted as the log was written). */
-  diagnostics: () => Promise<unknown>;
+  /** What each command the broker may send does (main/fleet-commands/, wired by the composition root). */
+  commands: FleetCommands;
   /** Whether a shopper, a manager or a voucher lock would be cut short. */
   activity: KioskActivity;
   /** The auto-update: its state goes into health, and update-check runs a check. */
@@ -51,6 +47,8 @@ export interface FleetServiceParts {
   /** Resolves once the stored secrets follow the config as it is now (the broker password its broker). */
   secretsSettled: () => Promise<void>;
 }
+
+export type FleetCommands = Record<FleetCommandName, FleetCommandHandler>;
 
 export interface FleetService {
   /** The connection to the broker now, for diagnostics; `off` when no broker is configured. */
@@ -66,18 +64,7 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const { config, logger } = parts;
   const startedAt = Date.now();
   let client: FleetClient | null = null;
-  const commands = fleetCommands({
-    config,
-    logger,
-    // Its broker check is the link itself: a second login as the kiosk would push the link off.
-    doctor: () => runDoctor({ dataDir: parts.dataDir, logger, secrets: parts.secrets, fleetLink: () => connectionStatus(config.get(), client) }),
-    diagnostics: parts.diagnostics,
-    activity: parts.activity,
-    restart: () => parts.host.restart(),
-    update: parts.update,
-    reload: parts.host.reload?.bind(parts.host),
-    screenshot: parts.host.screenshot?.bind(parts.host),
-  });
+  const { commands } = parts;
   const health = () => fleetHealth(parts, startedAt);
   const memory = commandMemory(path.join(parts.dataDir, 'fleet-commands.json'), logger);
   const commandLog = new CommandLog();
@@ -156,7 +143,7 @@ const kioskIdOf = (current: KioskConfig) => {
 interface FleetLink {
   parts: FleetServiceParts;
   health: () => Promise<FleetHealth>;
-  commands: ReturnType<typeof fleetCommands>;
+  commands: FleetCommands;
   memory: CommandMemory;
   commandLog: CommandLog;
   publishDiscovery: ReturnType<typeof discoveryPublisher>;

@@ -1,17 +1,19 @@
+import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import type { SecretOriginGuard } from '../secrets/secret-origin.node.ts';
+import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { ConsoleSession } from '../manager/console-session.node.ts';
 import { withConsoleErrors } from './console-errors.node.ts';
 import { createDiagnosticsHandlers, type DiagnosticsOptions } from './diagnostics-handlers.node.ts';
-import { createExportDelivery, type ManagerHost } from '../manager/export-delivery.std.ts';
+import { createExportDelivery } from '../manager/export-delivery.std.ts';
 import { createPinSessionHandlers } from './pin-session-handlers.node.ts';
 import { createPlatformAdminHandlers } from './platform-admin-handlers.node.ts';
 import { createSettingsHandlers } from './settings-handlers.node.ts';
 
-export type { ManagerHost };
-
-export interface ManagerServiceOptions extends Omit<DiagnosticsOptions, 'deliver' | 'now'> {
+export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'deliver' | 'now'> {
   /** The same session the dispatcher's console gate checks. */
   session: ConsoleSession;
+  secrets: SecretStore;
+  connection: PlatformConnection;
   /** Removes the stored secrets when the configured platform moves to another origin. */
   secretOrigin: SecretOriginGuard;
   now?: () => number;
@@ -21,7 +23,7 @@ export interface ManagerServiceOptions extends Omit<DiagnosticsOptions, 'deliver
  * The store manager's console in main, from its parts. The dispatcher lets only an open console
  * session through to the manager calls; their errors are put in bridge words here, once.
  */
-export function createManagerHandlers(options: ManagerServiceOptions) {
+export function createConsoleHandlers(options: ConsoleHandlersOptions) {
   const { now = Date.now } = options;
   const deliver = createExportDelivery(options.host, options.logger);
   return withConsoleErrors({

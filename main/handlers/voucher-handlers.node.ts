@@ -1,23 +1,10 @@
 import { BridgeFailure, type InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
-import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
-import type { ServiceHealth } from '../loyalty/service-health.node.ts';
 import { toVoucherView } from '../shopper/views.std.ts';
-import type { Redeemed, RedemptionService, VoucherClient } from '../vouchers/redemption-service.node.ts';
+import type { Redeemed, RedemptionService } from '../vouchers/redemption-service.node.ts';
+import { settleVisit } from '../vouchers/visit-settlement.node.ts';
 
-/** The bridge calls of a voucher's redemption, and the platform client they go through. */
-
-/** Each call goes to the platform configured now, and tells health how it went. */
-export function trackedVoucherClient(connection: PlatformConnection, health: ServiceHealth): VoucherClient {
-  return {
-    findVoucher: (input) => health.track(connection.client().findVoucher(input)),
-    lockVoucher: (input) => health.track(connection.client().lockVoucher(input)),
-    redeemVoucher: (input) => health.track(connection.client().redeemVoucher(input)),
-    releaseVoucher: (input) => health.track(connection.client().releaseVoucher(input)),
-    listVouchers: (input) => health.track(connection.client().listVouchers(input)),
-  };
-}
-
+/** The bridge calls of a voucher's redemption. */
 export function createVoucherHandlers(options: {
   redemptions: RedemptionService;
   visit: VisitLog;
@@ -50,12 +37,6 @@ export function createVoucherHandlers(options: {
       return null;
     },
   };
-}
-
-/** The visit is over: every lock this kiosk holds is given back, and its log lines are untagged. */
-export async function settleVisit(redemptions: RedemptionService, visit: VisitLog): Promise<void> {
-  await redemptions.releaseAll('idle');
-  visit.end();
 }
 
 /** A redemption as the shopper screens show it: cut down to the voucher view. */

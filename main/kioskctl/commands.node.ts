@@ -7,7 +7,7 @@ import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node.ts';
-import { EXIT_CONFIG } from '../process/startup-error.std.ts';
+import { EXIT } from '../process/exit-codes.std.ts';
 import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
@@ -36,12 +36,6 @@ export interface KioskctlContext {
   env?: Record<string, string | undefined>;
   stdoutIsTTY?: boolean;
 }
-
-/**
- * Exit codes scripts can rely on: 2 means the request itself was refused and nothing changed; 78
- * (EX_CONFIG) that the data folder cannot be written.
- */
-export const EXIT = { ok: 0, failed: 1, refused: 2, config: EXIT_CONFIG } as const;
 
 const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
 

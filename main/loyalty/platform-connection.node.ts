@@ -1,6 +1,5 @@
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
-import type { EmbeddedSandbox } from '../demo/embedded-sandbox.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
@@ -21,11 +20,18 @@ export interface PlatformConnection {
   credentials(): Promise<LoyaltyCredentials>;
 }
 
+/** What the connection needs of demo mode's embedded sandbox: where it is, its credentials and shops. */
+export interface DemoPlatform {
+  baseUrl: string;
+  credentials: { api_key: string; access_token: string; personal_access_token: string };
+  shops: ReadonlyArray<{ uuid: string }>;
+}
+
 export function createPlatformConnection(options: {
   config: ConfigStore;
   secrets: SecretStore;
-  /** The embedded sandbox, once demo mode started it. */
-  sandbox: () => EmbeddedSandbox | null;
+  /** The embedded sandbox, once demo mode started it (the demo feature passes it: the platform knows no feature). */
+  sandbox: () => DemoPlatform | null;
   logger: Logger;
   /** Resolves once the stored secrets follow the configured origin (a change just made may still be applied). */
   secretsSettled?: () => Promise<void>;

@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { EXIT_ALREADY_RUNNING, StartupError } from '../process/startup-error.std.ts';
+import { EXIT } from '../process/exit-codes.std.ts';
+import { StartupError } from '../process/startup-error.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from './data-dir.node.ts';
 
 /** Who holds a data folder: enough to tell a running kiosk from one a crash or power cut left behind. */
@@ -39,11 +40,11 @@ export function lockDataDir(dir: string): DataDirLock {
     if (seen === null) continue;
     const holder = parseRecord(seen);
     if (holder && isRunning(holder)) {
-      throw new StartupError(`another kiosk (process ${holder.pid}) is already running on the data folder ${dir}; stop it first`, EXIT_ALREADY_RUNNING);
+      throw new StartupError(`another kiosk (process ${holder.pid}) is already running on the data folder ${dir}; stop it first`, EXIT.alreadyRunning);
     }
     removeStaleLock(file, seen);
   }
-  throw new StartupError(`another kiosk is starting on the data folder ${dir} at the same moment`, EXIT_ALREADY_RUNNING);
+  throw new StartupError(`another kiosk is starting on the data folder ${dir} at the same moment`, EXIT.alreadyRunning);
 }
 
 /**

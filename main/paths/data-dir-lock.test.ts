@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
-import { EXIT_ALREADY_RUNNING, EXIT_CONFIG, StartupError } from '../process/startup-error.std.ts';
+import { EXIT } from '../process/exit-codes.std.ts';
+import { StartupError } from '../process/startup-error.std.ts';
 import { claimDataDir, dataDirHolder, LOCK_FILE_NAME, lockDataDir, type DataDirLock } from './data-dir-lock.node.ts';
 import { ensurePrivateDataDir } from './data-dir.node.ts';
 
@@ -49,7 +50,7 @@ describe('lockDataDir', () => {
     try {
       lockDataDir(dir);
     } catch (error) {
-      expect((error as StartupError).exitCode).toBe(EXIT_ALREADY_RUNNING);
+      expect((error as StartupError).exitCode).toBe(EXIT.alreadyRunning);
       expect((error as StartupError).message).toBe(`another kiosk (process ${process.pid}) is already running on the data folder ${dir}; stop it first`);
     }
     first.release();
@@ -94,7 +95,7 @@ describe('claimDataDir', () => {
       try {
         claimDataDir(dir);
       } catch (error) {
-        expect((error as StartupError).exitCode).toBe(EXIT_CONFIG);
+        expect((error as StartupError).exitCode).toBe(EXIT.config);
         expect((error as StartupError).message).toMatch(new RegExp(`^the data folder ${dir} cannot be written \\((EPERM|EACCES)\\)`));
       }
     } finally {

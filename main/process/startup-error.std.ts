@@ -1,7 +1,4 @@
-/** sysexits' EX_CONFIG: the kiosk cannot start as it is set up (a read-only data folder, a corrupt demo state). */
-export const EXIT_CONFIG = 78;
-/** sysexits' EX_TEMPFAIL: another kiosk runs on this data folder; it can start once that one has stopped. */
-export const EXIT_ALREADY_RUNNING = 75;
+import { EXIT } from './exit-codes.std.ts';
 
 /**
  * A start that cannot go on for a reason an admin can fix. Its message is one line, written for
@@ -12,7 +9,7 @@ export class StartupError extends Error {
 
   constructor(
     message: string,
-    readonly exitCode = EXIT_CONFIG,
+    readonly exitCode: number = EXIT.config,
   ) {
     super(message);
   }

@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { Utterance } from '../../common/speech.std.ts';
-import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { startEspeak } from './espeak.node.ts';
 import { headsetPluggedIn } from './headset.node.ts';
@@ -123,26 +122,4 @@ export class SpeechService {
     }
     this.#logger.warn('speech failed', { error: error.message });
   }
-}
-
-export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'repeatSpeech' | 'changeSpeechVolume'> {
-  return {
-    speak: async (utterance) => {
-      void speech.say(utterance);
-      return null;
-    },
-    stopSpeech: async () => {
-      speech.stop();
-      return null;
-    },
-    endSpeech: async () => {
-      speech.endVisit();
-      return null;
-    },
-    repeatSpeech: async () => {
-      speech.repeat();
-      return null;
-    },
-    changeSpeechVolume: async ({ step }) => ({ volume: speech.changeVolume(step) }),
-  };
 }

@@ -28,7 +28,7 @@ const layers = [
 ];
 const options = [{ root: REPO, layers }];
 const renderer = inRepo('renderer/visit/visit.dom.ts');
-const service = inRepo('main/shopper/shopper-service.node.ts');
+const service = inRepo('main/handlers/shopper-handlers.node.ts');
 
 ruleTester.run('layers/allowed-imports', allowedImports, {
   valid: [

@@ -1,0 +1,25 @@
+import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
+import type { SpeechService } from '../speech/speech-service.node.ts';
+
+/** The screen's speech calls, each handed to the speech feature. */
+export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'repeatSpeech' | 'changeSpeechVolume'> {
+  return {
+    speak: async (utterance) => {
+      void speech.say(utterance);
+      return null;
+    },
+    stopSpeech: async () => {
+      speech.stop();
+      return null;
+    },
+    endSpeech: async () => {
+      speech.endVisit();
+      return null;
+    },
+    repeatSpeech: async () => {
+      speech.repeat();
+      return null;
+    },
+    changeSpeechVolume: async ({ step }) => ({ volume: speech.changeVolume(step) }),
+  };
+}
