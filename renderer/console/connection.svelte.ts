@@ -32,6 +32,12 @@ export class Connection {
     return this.#busyWhile(() => this.#save(values, lockedKeys));
   }
 
+  /** Demo: the embedded sandbox comes back (no base URL). The saved settings, or null. */
+  async useDemo(): Promise<ConsoleSettings | null> {
+    const saved = await this.#busyWhile(() => this.#run(() => this.#bridge.updateSettings({ values: { 'api.baseUrl': null } })));
+    return saved.ok ? saved.value : null;
+  }
+
   async #save(values: ConnectValues, lockedKeys: readonly string[]): Promise<ConsoleSettings | null> {
     const entries = Object.entries({ 'api.baseUrl': values.baseUrl, 'api.shopUuid': values.shopUuid }).filter(([key]) => !lockedKeys.includes(key));
     const saved = await this.#run(() => this.#bridge.updateSettings({ values: Object.fromEntries(entries) }));

@@ -1,7 +1,8 @@
 import { i18n } from '../i18n/i18n.svelte';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
-import { kiosk } from '../kiosk.dom.ts';
-import { managerConsole } from '../app-state.svelte';
+import type { BridgeResult, KioskApi } from '../../common/contract.std.ts';
+import type { ConsoleCall } from './console-link.svelte.ts';
+import type { ExportedFile } from './download.dom.ts';
 import { failureText } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
@@ -10,6 +11,8 @@ import { ConsoleConfig, fieldKind } from './settings-schema.std.ts';
 /** A number field's text as the number it means; anything else is left for the schema to refuse. */
 const asNumber = (value: unknown) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value);
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export type SettingsBridge = Pick<KioskApi, 'getConsoleSettings' | 'updateSettings' | 'exportSettings' | 'importSettings'>;
 
 /**
  * The settings tab's form: the saved settings, the manager's edits on top (by dotted key), and
@@ -25,16 +28,32 @@ export class SettingsForm {
   saved = $state(false);
   #edits = $state<Record<string, unknown>>({});
   readonly #fields: readonly string[];
+  readonly #bridge: SettingsBridge;
+  readonly #call: ConsoleCall;
 
   /** `fields`: the dotted keys this form edits. */
-  constructor(fields: readonly string[]) {
+  constructor({ bridge, call }: { bridge: SettingsBridge; call: ConsoleCall }, fields: readonly string[]) {
+    this.#bridge = bridge;
+    this.#call = call;
     this.#fields = fields;
   }
 
   async load() {
-    const result = await managerConsole.call(() => kiosk.getConsoleSettings());
+    const result = await this.#call(() => this.#bridge.getConsoleSettings());
     if (result.ok) this.replace(result.value);
     else this.failure = failureText(result.error);
+  }
+
+  /** The settings as a file (never secrets, never the PIN), to set up the next kiosk alike. */
+  exportFile(): Promise<BridgeResult<ExportedFile>> {
+    return this.#call(() => this.#bridge.exportSettings());
+  }
+
+  /** Settings from a file, saved by main all or nothing; the form starts over from them. */
+  async importFile(json: string): Promise<BridgeResult<ConsoleSettings>> {
+    const result = await this.#call(() => this.#bridge.importSettings({ json }));
+    if (result.ok) this.replace(result.value);
+    return result;
   }
 
   /** New settings from main (saved, imported, connected): edits and problems start over. */
@@ -92,7 +111,7 @@ export class SettingsForm {
     const checked = ConsoleConfig.safeParse(withDotted($state.snapshot(this.settings.config), changes));
     if (!checked.success) return this.#refused(problemsFromIssues(checked.error.issues, this.#fields));
     this.saving = true;
-    const result = await managerConsole.call(() => kiosk.updateSettings({ values: changes }));
+    const result = await this.#call(() => this.#bridge.updateSettings({ values: changes }));
     this.saving = false;
     if (result.ok) {
       this.replace(result.value);
