@@ -2,20 +2,23 @@ import { flushSync, mount, unmount } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
+import { i18n } from '../i18n/i18n.svelte';
+import { FakeConsoleBridge, ok } from './fake-bridge.test-support.ts';
+import PortPicker from './PortPicker.svelte';
+import { ScannerConsole } from './scanner.svelte.ts';
+import { SettingsForm } from './settings-form.svelte';
+
+await i18n.loadCatalogue('console');
 
 // The bridge as main answers it: one USB scanner and one built-in port.
-vi.hoisted(() => {
-  const ports = [
-    { path: '/dev/ttyACM0', manufacturer: 'Datalogic', vendorId: '05f9', productId: '4204', serialNumber: 'D-77' },
-    { path: '/dev/ttyS0' },
-  ];
-  Object.defineProperty(window, 'kiosk', { value: { listSerialPorts: async () => ({ ok: true, value: ports }) } });
+const PORTS = [
+  { path: '/dev/ttyACM0', manufacturer: 'Datalogic', vendorId: '05f9', productId: '4204', serialNumber: 'D-77' },
+  { path: '/dev/ttyS0' },
+];
+const bridge = new FakeConsoleBridge({
+  listSerialPorts: ok('listSerialPorts', PORTS),
+  getScannerStatus: ok('getScannerStatus', { connection: 'serial', state: 'connected', path: '/dev/ttyS0' }),
 });
-
-const { default: PortPicker } = await import('./PortPicker.svelte');
-const { SettingsForm } = await import('./settings-form.svelte');
-const { i18n } = await import('../i18n/i18n.svelte');
-await i18n.loadCatalogue('console');
 
 let component: ReturnType<typeof mount> | undefined;
 afterEach(() => {
@@ -25,9 +28,10 @@ afterEach(() => {
 
 async function picker(usb: unknown = null) {
   const config = KioskConfig.omit({ manager: true }).parse({ scanner: { connection: 'serial', serial: { path: '/dev/ttyS0', usb } } });
-  const form = new SettingsForm(['scanner.serial.path']);
+  // Only edited here: the form never loads or saves, so it needs none of the bridge's settings calls.
+  const form = new SettingsForm({ bridge: bridge.api as never, call: (run) => run() }, ['scanner.serial.path']);
   form.replace({ demo: true, config, lockedKeys: [], secrets: {} } as unknown as ConsoleSettings);
-  component = mount(PortPicker, { target: document.body, props: { form } });
+  component = mount(PortPicker, { target: document.body, props: { form, scanner: new ScannerConsole({ bridge: bridge.api }) } });
   await vi.waitFor(() => expect(document.querySelectorAll('input[type="radio"]')).toHaveLength(2));
   const radio = (path: string) => [...document.querySelectorAll('label')].find((label) => label.textContent?.includes(path))!.querySelector('input')!;
   return { form, radio };
