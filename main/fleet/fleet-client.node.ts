@@ -212,11 +212,12 @@ function jitteredReconnects(client: MqttClient, options: Pick<FleetClientOptions
   client.on('connect', () => (failedAttempts = 0));
   client.on('close', () => {
     if (stopped || retry) return;
-    retry = setTimeout(async () => {
-      await rereadPassword();
+    // rereadPassword never rejects: a keychain that fails leaves the password as it was.
+    const reconnect = () => {
       retry = undefined;
       if (!stopped) client.reconnect();
-    }, reconnectWaitMs(failedAttempts++, baseMs, random));
+    };
+    retry = setTimeout(() => void rereadPassword().then(reconnect), reconnectWaitMs(failedAttempts++, baseMs, random));
   });
   return {
     stop() {

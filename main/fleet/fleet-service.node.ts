@@ -224,15 +224,18 @@ function waitForPassword(
   let client: FleetClient | null = null;
   let closed = false;
   let looking = false;
-  const timer = setInterval(async () => {
+  const look = async () => {
     if (looking) return;
     looking = true;
-    const { password, needed } = await lookUp();
-    looking = false;
+    const { password, needed } = await lookUp().finally(() => (looking = false));
     if (needed || closed || client) return;
     clearInterval(timer);
     client = start(password);
-  }, PASSWORD_LOOK_MS);
+  };
+  const timer = setInterval(
+    () => void look().catch((error: unknown) => logger.warn('fleet link password look-up failed', { error: String(error) })),
+    PASSWORD_LOOK_MS,
+  );
   timer.unref();
   return {
     state: () => client?.state() ?? { state: 'password_needed', lastError: PASSWORD_NEEDED, lastHealthAt: null },

@@ -41,7 +41,7 @@ export function keepHealthCounters(file: string, health: Pick<ServiceHealth, 'co
     writes
       .run(() => writeFileDurably(file, `${JSON.stringify(health.counters())}\n`))
       .catch((error: unknown) => logger.warn('health counters not written', { error: String(error) }));
-  const timer = setInterval(save, SAVE_EVERY_MS);
+  const timer = setInterval(() => void save(), SAVE_EVERY_MS);
   timer.unref();
   return {
     stop() {
