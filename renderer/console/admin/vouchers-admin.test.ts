@@ -56,6 +56,7 @@ describe('the vouchers admin', () => {
     await admin.find('PIE');
     await admin.find('PIE');
     expect(admin.promotions.map((choice) => choice.label)).toEqual(['Appeltaart', 'Gratis koffie']);
+    expect(admin.contacts).toEqual([{ uuid: 'c1', label: 'sanne@example.nl' }]);
 
     bridge.answer('adminFindVoucher', refused('not_found'));
     await admin.find('GONE');
