@@ -10,6 +10,43 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 // files a worker runs share one module graph (and DOM) instead of a fresh one each (`isolate:
 // false`: that cost 40% of their CPU); a renderer file must leave the DOM empty. The JSON report
 // feeds the slowest-files list .ci/run prints.
+/**
+ * Tests that need more than Node and the code: the keychain (keytar, run under
+ * test/with-keyring.sh), the built CLIs in dist/, Mosquitto, a real child process (espeak-ng, a
+ * pty, a kiosk or sandbox process) or Chromium, and the long fuzz and fault runs. They make the
+ * `integration` project; everything else under these folders is `unit` (`npm run test:unit`, no
+ * build, no keyring). A path ending in / takes its folder. test/lint/test-tiers.test.ts checks
+ * that no unit test imports what only integration may.
+ */
+export const INTEGRATION = [
+  'main/browser-host/browser-host.test.ts',
+  'main/electron/app.test.ts',
+  'main/electron/bridge-ipc.test.ts',
+  'main/electron/renderer-gone.test.ts',
+  'main/fleet/discovery-publisher.test.ts',
+  'main/fleet/fleet-acl.test.ts',
+  'main/fleet/fleet-client.test.ts',
+  'main/fleet/fleet-close.test.ts',
+  'main/handlers/',
+  'main/kiosk-services.',
+  'main/kioskctl/',
+  'main/manager/console-gate.test.ts',
+  'main/scanner/serial-scanner.node.test.ts',
+  'main/schedule/schedule-service.test.ts',
+  'main/secrets/',
+  'main/speech/espeak.test.ts',
+  'main/speech/speech-service.test.ts',
+  'main/supervision/heartbeat-watchdog.test.ts',
+  'main/update/fleet-update.test.ts',
+  'main/update/kioskctl-update.test.ts',
+  'sandbox/cli.test.ts',
+  'sandbox/fuzz.test.ts',
+  'test/faults/',
+  'test/fuzz/',
+  'test/support/',
+];
+const integrationGlobs = INTEGRATION.map((entry) => (entry.endsWith('/') ? `${entry}**/*.test.ts` : entry.endsWith('.') ? `${entry}*test.ts` : entry));
+
 export default defineConfig({
   plugins: [svelte()],
   test: {
@@ -25,7 +62,16 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['{api,base,common,main,preload,sandbox,test}/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'node_modules/**'],
+          exclude: ['test/e2e/**', 'node_modules/**', ...integrationGlobs],
+          environment: 'node',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: integrationGlobs,
           environment: 'node',
           testTimeout: 20_000,
         },
