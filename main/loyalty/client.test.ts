@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { sampleVoucher, sampleVoucherWithRedemptions, samplePortalSession } from '../../api/wire-samples.std.ts';
-import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { recordingLogger, type LogLine } from '../../test/support/factories.std.ts';
 import { createLoyaltyClient, type LoyaltyClientOptions } from './client.node.ts';
 import { failure } from './loyalty-error.test-support.ts';
 import { outsideTimeBudget, withTimeBudget } from './time-budget.node.ts';
@@ -79,24 +79,6 @@ function inTurn(...scripts: Script[]): Script {
 }
 
 const found = reply(200, { data: sampleVoucherWithRedemptions, meta: [] });
-
-interface LogLine {
-  level: string;
-  message: string;
-  fields: LogFields;
-}
-
-function capturingLogger(lines: LogLine[], context: LogFields = {}): Logger {
-  const write = (level: string) => (message: string, fields: LogFields = {}) =>
-    lines.push({ level, message, fields: { ...context, ...fields } });
-  return {
-    debug: write('debug'),
-    info: write('info'),
-    warn: write('warn'),
-    error: write('error'),
-    child: (fields) => capturingLogger(lines, { ...context, ...fields }),
-  };
-}
 
 /** A platform that takes every request and never answers: each ends when its signal aborts. */
 function silentPlatform() {
@@ -461,7 +443,7 @@ describe('secrets and personal data', () => {
       if (request.url.pathname.endsWith('/find-one-by')) reply(401, { message: echo, code: 401, status_code: 401 })(request, response);
       else found(request, response);
     });
-    const client = clientFor(server.baseUrl, { logger: capturingLogger(lines) });
+    const client = clientFor(server.baseUrl, { logger: recordingLogger(lines).logger });
     await client.findVoucher({ code: 'SECRETCODE-98765' });
     await failure(client.findContactByEmail({ email: 'jane.doe@example.com' }));
 

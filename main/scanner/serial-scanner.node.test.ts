@@ -6,7 +6,7 @@ import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
-import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
+import { recordingLogger } from '../../test/support/factories.std.ts';
 import { openPtyPair, type PtyPair } from '../../test/support/pty.node.ts';
 import { MAX_LINE_BYTES } from './line-framer.std.ts';
 import { serialSettingsFrom } from './scanner-service.node.ts';
@@ -54,21 +54,6 @@ async function ptyPair(dir?: string): Promise<PtyPair> {
   const pty = await openPtyPair(dir === undefined ? {} : { dir });
   cleanups.push(() => pty.close());
   return pty;
-}
-
-function recordingLogger() {
-  const lines: { level: LogLevel; message: string; fields?: LogFields }[] = [];
-  const record = (level: LogLevel) => (message: string, fields?: LogFields) => {
-    lines.push({ level, message, fields });
-  };
-  const logger: Logger = {
-    debug: record('debug'),
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-    child: () => logger,
-  };
-  return { logger, lines };
 }
 
 /** A started scanner recording its scans and state changes; stopped after the test. */

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
-import { silentLogger, type LogFields, type Logger } from '../logging/logger.std.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { recordingLogger, type LogLine } from '../../test/support/factories.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
@@ -79,19 +80,6 @@ function faultyLine() {
   return line;
 }
 
-type LogLine = { level: string; message: string; fields?: LogFields };
-function recordingLogger(lines: LogLine[], context: LogFields = {}): Logger {
-  const at = (level: string) => (message: string, fields?: LogFields) =>
-    void lines.push({ level, message, fields: { ...context, ...fields } });
-  return {
-    debug: at('debug'),
-    info: at('info'),
-    warn: at('warn'),
-    error: at('error'),
-    child: (fields) => recordingLogger(lines, { ...context, ...fields }),
-  };
-}
-
 async function kiosk({
   dir,
   line = faultyLine(),
@@ -100,7 +88,7 @@ async function kiosk({
 }: { dir?: string; line?: ReturnType<typeof faultyLine>; logs?: LogLine[] } & Partial<RedemptionServiceOptions> = {}) {
   const journalDir = dir ?? (await mkdtemp(join(tmpdir(), 'redemption-journal-')));
   scratchDirs.push(journalDir);
-  const logger = recordingLogger(logs);
+  const { logger } = recordingLogger(logs);
   const journal = await openLockJournal({ dir: journalDir, logger });
   // No client-side retries: the faults queued are exactly the failures the service meets.
   const client = createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials, fetch: line.fetch, retries: 0 });
