@@ -4,14 +4,17 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { INVOKE_CHANNEL } from '../../common/contract.std.ts';
 import { buildOutput } from '../paths/build-output.node.ts';
-import type { KioskServicesOptions } from '../kiosk-services.node.ts';
+import { startKioskServices as realStartKioskServices, type KioskServicesOptions } from '../kiosk-services.node.ts';
+import { runKioskctlProcess } from '../kioskctl/kioskctl-process.node.ts';
+import { type ElectronKioskParts, startElectronKiosk } from './electron-kiosk.main.ts';
 import { fakeElectron, fakeKioskServices, FakeWebContents } from './fake-electron.test-support.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 
 /**
- * app.main.ts is the Electron entry: it does its work on import. Each test imports it afresh
- * against its own fake `electron` and fake services, with its own command line, and (unless it
- * holds `ready` back or runs kioskctl) waits until start-up has finished.
+ * The Electron kiosk (startElectronKiosk, which app.main.ts calls with the process's own parts):
+ * each test starts it with its own fake `electron` and fake services, with its own command line
+ * and environment, and (unless it holds `ready` back or runs kioskctl) waits until start-up has
+ * finished.
  */
 async function runApp({
   singleInstanceLock = true,
@@ -28,19 +31,20 @@ async function runApp({
   if (ready) electron.app.whenReady.mockReturnValue(ready);
   const fake = fakeKioskServices();
   const startKioskServices = vi.fn(async () => fake.services);
+  // kioskctl reads the environment itself.
   for (const [name, value] of Object.entries({ KIOSK_DEV: '', KIOSK_DATA_DIR: undefined, ...env })) vi.stubEnv(name, value);
-  vi.resetModules();
-  vi.doMock('electron', () => electron.module);
-  if (!realServices) vi.doMock('../kiosk-services.node.ts', () => ({ startKioskServices }));
-  const argv = process.argv;
-  process.argv = ['/opt/kiosk/loyalty-kiosk', ...args];
-  try {
-    await import('./app.main.ts');
-    const starts = singleInstanceLock && !heldUserData && !ready && !realServices && !args.includes('--kioskctl');
-    if (starts) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
-  } finally {
-    process.argv = argv;
-  }
+  startElectronKiosk({
+    electron: electron.module as unknown as ElectronKioskParts['electron'],
+    argv: ['/opt/kiosk/loyalty-kiosk', ...args],
+    env: { ...process.env },
+    execPath: process.execPath,
+    platform: process.platform,
+    startKioskServices: realServices ? realStartKioskServices : startKioskServices,
+    runKioskctlProcess,
+    packagedUpdater: () => null,
+  });
+  const starts = singleInstanceLock && !heldUserData && !ready && !realServices && !args.includes('--kioskctl');
+  if (starts) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
   return { ...electron, ...fake, startKioskServices, window: electron.windows[0]! };
 }
 
@@ -353,15 +357,9 @@ describe('Electron app: once ready', () => {
   });
 
   it('restarts without the deep link it was launched with: that visit is over', async () => {
-    const { app, startKioskServices } = await runApp();
+    const { app, startKioskServices } = await runApp({ args: ['--data', '/srv/kiosk-data', link] });
     const host = (startKioskServices.mock.calls[0] as unknown as [{ host: { restart(): void } }])[0].host;
-    const argv = process.argv;
-    process.argv = ['/opt/kiosk/loyalty-kiosk', '--data', '/srv/kiosk-data', link];
-    try {
-      host.restart();
-    } finally {
-      process.argv = argv;
-    }
+    host.restart();
     expect(app.relaunch).toHaveBeenCalledWith({ args: ['--data', '/srv/kiosk-data'] });
   });
 

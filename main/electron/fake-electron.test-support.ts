@@ -212,10 +212,10 @@ function fakePowerSaveBlocker() {
 }
 
 /**
- * A whole `electron` module for `vi.doMock('electron', () => fake.module)`. Like Electron, a new
- * window announces its web contents through the app's `web-contents-created`.
- */
-/**
+ * Electron's modules as startElectronKiosk takes them (`fake.module`), and installFakeElectronForCommonJs
+ * for electron-updater. Like Electron, a new window announces its web contents through the app's
+ * `web-contents-created`.
+ *
  * `heldUserData`: the userData folders whose single-instance lock other (fake) instances hold, as
  * Electron keys it; a granted lock is added. Without it the lock is simply `singleInstanceLock`.
  */

@@ -9,5 +9,3 @@ import type { Updater } from '../update/update-service.node.ts';
 export function packagedUpdater(): Updater | null {
   return app.isPackaged ? autoUpdater : null;
 }
-
-export const UNPACKAGED_NOTE = 'not a packaged app (npm start): nothing to update';
