@@ -10,27 +10,15 @@ import {
   type CallOutput,
 } from '../../common/contract.std.ts';
 import { Scan } from '../../common/scan.std.ts';
-import type { ReleaseOutcome, VoucherView } from '../../common/shopper-views.std.ts';
+import type { ReleaseOutcome } from '../../common/shopper-views.std.ts';
 import { CONFIRM_SECONDS, Visit, type VisitBridge } from './visit.svelte';
+import { shopperView, voucherView } from '../../test/support/factories.std.ts';
 
 type Name = keyof VisitBridge;
 type Answer<N extends Name> = BridgeResult<CallOutput<N>>;
 
-const SHOPPER = { contactUuid: '6f1c2b4a-1d2e-4f3a-9b8c-7d6e5f4a3b2c', maskedEmail: 's•••@example.nl' };
-const VOUCHER: VoucherView = {
-  uuid: '0b9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c',
-  code: 'SPRING-10',
-  status: 'ACTIVE',
-  name: 'Ten percent off',
-  description: 'On anything in the store',
-  media: null,
-  activatesAt: '2026-01-01T00:00:00Z',
-  expiresAt: null,
-  redemptionsLeft: 1,
-  totalRedemptions: 1,
-  hasContact: true,
-  contactUuid: SHOPPER.contactUuid,
-};
+const SHOPPER = shopperView();
+const VOUCHER = voucherView();
 const LOCK = { voucherUuid: VOUCHER.uuid, lockedAt: '2026-11-24T10:00:00Z', systemReleaseAt: '2026-11-24T11:00:00Z' };
 const REDEEMED = { outcome: 'redeemed' as const, redeemedAt: '2026-11-24T10:00:30Z', voucher: { ...VOUCHER, status: 'REDEEMED' as const } };
 const SESSION = {

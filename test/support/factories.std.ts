@@ -1,4 +1,5 @@
 import type { LogFields, Logger, LogLevel } from '../../main/logging/logger.std.ts';
+import { ShopperView, VoucherView } from '../../common/shopper-views.std.ts';
 
 /** One line a recordingLogger kept: the child's fields merged under the line's own. */
 export interface LogLine {
@@ -18,4 +19,28 @@ export function recordingLogger(lines: LogLine[] = [], context: LogFields = {}):
     child: (fields) => recordingLogger(lines, { ...context, ...fields }).logger,
   };
   return { logger, lines };
+}
+
+/** A shopper as the screen gets one: known by contact, e-mail masked. */
+export function shopperView(overrides: Partial<ShopperView> = {}): ShopperView {
+  return ShopperView.parse({ contactUuid: '6f1c2b4a-1d2e-4f3a-9b8c-7d6e5f4a3b2c', maskedEmail: 's•••@example.nl', ...overrides });
+}
+
+/** An active voucher, redeemable once, as the screen gets one; parsed, so a test never builds a shape main could not send. */
+export function voucherView(overrides: Partial<VoucherView> = {}): VoucherView {
+  return VoucherView.parse({
+    uuid: '0b9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c',
+    code: 'SPRING-10',
+    status: 'ACTIVE',
+    name: 'Ten percent off',
+    description: 'On anything in the store',
+    media: null,
+    activatesAt: '2026-01-01T00:00:00Z',
+    expiresAt: null,
+    redemptionsLeft: 1,
+    totalRedemptions: 1,
+    hasContact: true,
+    contactUuid: shopperView().contactUuid,
+    ...overrides,
+  });
 }
