@@ -97,7 +97,7 @@ async function start(parts: ElectronKioskParts, dataDir: string, portalSessions:
   await app.whenReady();
   // Set by an update that is about to be installed: the quit below runs it once the services closed.
   let installOnQuit: (() => void) | null = null;
-  let window: BrowserWindow | null = null;
+  let window: Electron.BrowserWindow | null = null;
   const services = await parts.startKioskServices({
     dataDir,
     version: appVersion(),
