@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { settlesWithin } from '../base/deadline.std.ts';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
 import type { DemoSamples } from '../common/shopper-views.std.ts';
@@ -45,6 +44,7 @@ import { startHeartbeatWatchdog, type HeartbeatWatchdog } from './supervision/he
 import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
 import { SpeechService } from './speech/speech-service.node.ts';
 import { createSpeechHandlers } from './handlers/speech-handlers.node.ts';
+import { dataFiles } from './paths/data-files.node.ts';
 
 export interface KioskServicesOptions {
   dataDir: string;
@@ -135,7 +135,7 @@ export async function startKioskServices(options: KioskServicesOptions): Promise
 
 /** What the services are built on: the log, the config, the keychain and the event bus. */
 function openFoundation(options: KioskServicesOptions) {
-  const logSink = new FileLogSink({ dir: path.join(options.dataDir, 'logs'), echo: options.echoLogs });
+  const logSink = new FileLogSink({ dir: dataFiles(options.dataDir).logs, echo: options.echoLogs });
   const logger = createLogger(logSink);
   const config = openProvisionedConfig(options.dataDir, logger);
   const secrets = new KeytarSecretStore({
@@ -240,7 +240,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
 
 /** Whether the platform serves: probed now and while idle, its counters carried across restarts. */
 function startServiceHealth(options: KioskServicesOptions, { events, logger }: Foundation, connection: PlatformConnection) {
-  const countersFile = path.join(options.dataDir, 'health-counters.json');
+  const countersFile = dataFiles(options.dataDir).healthCounters;
   const health = new ServiceHealth({
     probe: () => connection.client().listVouchers({ limit: 0 }),
     onChange: (status) => events.emit('serviceStatus', status),

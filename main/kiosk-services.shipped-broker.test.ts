@@ -12,7 +12,7 @@ import { FleetHealth } from './fleet/fleet-messages.std.ts';
 import { SERVICES_CLOSE_MS, startKioskServices, type KioskServices } from './kiosk-services.node.ts';
 import { type DoctorCheck, runDoctor } from './diagnostics/doctor.node.ts';
 import { silentLogger } from './logging/logger.std.ts';
-import { LOCK_FILE_NAME } from './paths/data-dir-lock.node.ts';
+import { DATA_FILES } from './paths/data-files.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 
 /**
@@ -98,7 +98,7 @@ describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
       );
       broker.freeze();
       await hurried.close();
-      expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
+      expect(fs.existsSync(path.join(dataDir, DATA_FILES.lock))).toBe(false);
       expect(kioskLog(dataDir).map((line) => line.message)).toContain('the services did not all close in time: the kiosk stops anyway');
     } finally {
       broker.thaw();
@@ -113,7 +113,7 @@ describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
     await services.close();
     closed = true;
     expect(Date.now() - startedAt).toBeLessThan(SERVICES_CLOSE_MS);
-    expect(fs.existsSync(path.join(services.dataDir, LOCK_FILE_NAME))).toBe(false);
+    expect(fs.existsSync(path.join(services.dataDir, DATA_FILES.lock))).toBe(false);
     expect(kioskLog(services.dataDir).map((line) => line.message)).toEqual(
       expect.arrayContaining(['the fleet broker did not take the goodbye in time: the link is cut', 'kiosk services stopped']),
     );

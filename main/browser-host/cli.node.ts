@@ -10,6 +10,7 @@ import { appVersion, buildOutput, missingBuild } from '../paths/build-output.nod
 import { defaultDataDir } from '../paths/data-dir.node.ts';
 import { type BrowserHost, startBrowserHost } from './browser-host.node.ts';
 import { jsonOrUndefined } from '../../common/json.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 const HANDOVER_ENV = 'KIOSK_BROWSER_HOST_HANDOVER';
 const Handover = z.strictObject({ port: z.number().int().min(1).max(65_535), token: z.string().regex(/^[\w-]{32,64}$/) });
@@ -162,7 +163,7 @@ function openKioskBrowser(launchUrl: string, dataDir: string) {
     [
       '--kiosk',
       `--app=${launchUrl}`,
-      `--user-data-dir=${path.join(dataDir, 'chromium-profile')}`,
+      `--user-data-dir=${dataFiles(dataDir).chromiumProfile}`,
       '--no-first-run',
       '--disable-sync',
       '--disable-background-networking',

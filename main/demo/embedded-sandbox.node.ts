@@ -1,9 +1,9 @@
-import path from 'node:path';
 import { SandboxStateError, startSandbox } from '../../sandbox/sandbox.node.ts';
 import { StartupError } from '../process/startup-error.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { DemoSamples } from '../../common/shopper-views.std.ts';
 import { demoSamples } from './demo-samples.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 export interface EmbeddedSandbox {
   baseUrl: string;
@@ -27,7 +27,7 @@ export async function startEmbeddedSandbox(options: { dataDir: string; logger: L
     port: 0,
     // Hosted pages on an origin of their own, as on the platform: demo mode frames across origins too.
     portalPort: 0,
-    dataDir: path.join(options.dataDir, 'sandbox'),
+    dataDir: dataFiles(options.dataDir).sandbox,
     logger: options.logger.child({ part: 'sandbox' }),
   }).catch((error: unknown) => {
     // A damaged demo state is the admin's to fix: one line at start-up, not a crash.

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { serialQueue } from '../../base/queue.std.ts';
 import { type KioskConfig, kioskIdLevel } from '../../common/config-schema.std.ts';
 import type { EventBus } from '../bridge/event-bus.std.ts';
@@ -23,6 +22,7 @@ import type { UpdateService } from '../update/update-service.node.ts';
 import type { LastScan } from '../scanner/last-scan.std.ts';
 import type { ScheduleService } from '../schedule/schedule-service.node.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 export interface FleetServiceParts {
   dataDir: string;
@@ -66,9 +66,9 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   let client: FleetClient | null = null;
   const { commands } = parts;
   const health = () => fleetHealth(parts, startedAt);
-  const memory = commandMemory(path.join(parts.dataDir, 'fleet-commands.json'), logger);
+  const memory = commandMemory(dataFiles(parts.dataDir).fleetCommands, logger);
   const commandLog = new CommandLog();
-  const publishDiscovery = discoveryPublisher(path.join(parts.dataDir, 'fleet-discovery.json'), logger);
+  const publishDiscovery = discoveryPublisher(dataFiles(parts.dataDir).fleetDiscovery, logger);
   const link: FleetLink = { parts, health, commands, memory, commandLog, publishDiscovery };
 
   let applied = '';

@@ -1,8 +1,8 @@
-import path from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../logging/logger.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 export const MAX_PIN_FAILURES = 5;
 /** Each lockout in a row lasts longer: 5 min, 15 min, 1 h, then 4 h for every further one. */
@@ -36,7 +36,7 @@ export class PinLockout {
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    this.#file = path.join(dataDir, 'manager-lockout.json');
+    this.#file = dataFiles(dataDir).managerLockout;
     this.#state = this.#read();
   }
 

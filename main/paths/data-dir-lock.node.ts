@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { EXIT } from '../process/exit-codes.std.ts';
 import { StartupError } from '../process/startup-error.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from './data-dir.node.ts';
+import { dataFiles } from './data-files.node.ts';
 
 /** Who holds a data folder: enough to tell a running kiosk from one a crash or power cut left behind. */
 interface LockRecord {
@@ -21,8 +21,6 @@ export interface DataDirLock {
   release(): void;
 }
 
-export const LOCK_FILE_NAME = 'kiosk.lock';
-
 /**
  * One kiosk per data folder. Node has no flock, so the lock is a file made atomically (a complete
  * temp file hard-linked into place: it exists whole or not at all) naming the process that holds it.
@@ -30,7 +28,7 @@ export const LOCK_FILE_NAME = 'kiosk.lock';
  * running kiosk holds the folder.
  */
 export function lockDataDir(dir: string): DataDirLock {
-  const file = path.join(dir, LOCK_FILE_NAME);
+  const file = dataFiles(dir).lock;
   const own: LockRecord = { pid: process.pid, boot: bootId(), started: processStartTime(process.pid), nonce: crypto.randomUUID() };
   const text = JSON.stringify(own);
   // Three tries: a stale lock is removed between them; a live one ends them at once.
@@ -54,7 +52,7 @@ export function lockDataDir(dir: string): DataDirLock {
 export function dataDirHolder(dir: string): number | null {
   let text: string | null;
   try {
-    text = readText(path.join(dir, LOCK_FILE_NAME));
+    text = readText(dataFiles(dir).lock);
   } catch {
     return null;
   }

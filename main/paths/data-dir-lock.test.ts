@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 import { EXIT } from '../process/exit-codes.std.ts';
 import { StartupError } from '../process/startup-error.std.ts';
-import { claimDataDir, dataDirHolder, LOCK_FILE_NAME, lockDataDir, type DataDirLock } from './data-dir-lock.node.ts';
+import { claimDataDir, dataDirHolder, lockDataDir, type DataDirLock } from './data-dir-lock.node.ts';
+import { DATA_FILES } from './data-files.node.ts';
 import { ensurePrivateDataDir } from './data-dir.node.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-lock-'));
@@ -24,7 +25,7 @@ const lock = (dir: string) => {
 /** A pid that no process has any more: a child that has exited. */
 const deadPid = () => Number(execFileSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }));
 const bootId = () => fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
-const writeLock = (dir: string, record: object) => fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), JSON.stringify(record));
+const writeLock = (dir: string, record: object) => fs.writeFileSync(path.join(dir, DATA_FILES.lock), JSON.stringify(record));
 
 describe('ensurePrivateDataDir', () => {
   it('creates the folder for its owner only (0700) and takes group and other access from an older one', () => {
@@ -56,7 +57,7 @@ describe('lockDataDir', () => {
     first.release();
     expect(fs.readdirSync(dir)).toEqual([]);
     lock(dir);
-    expect(fs.readdirSync(dir)).toEqual([LOCK_FILE_NAME]);
+    expect(fs.readdirSync(dir)).toEqual([DATA_FILES.lock]);
   });
 
   it('takes over a lock whose process is gone, one from before a reboot, and one that is unreadable', () => {
@@ -68,11 +69,11 @@ describe('lockDataDir', () => {
       const dir = tempDir();
       writeLock(dir, stale);
       lock(dir);
-      expect(JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8')).pid).toBe(process.pid);
-      expect(fs.readdirSync(dir)).toEqual([LOCK_FILE_NAME]);
+      expect(JSON.parse(fs.readFileSync(path.join(dir, DATA_FILES.lock), 'utf8')).pid).toBe(process.pid);
+      expect(fs.readdirSync(dir)).toEqual([DATA_FILES.lock]);
     }
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, LOCK_FILE_NAME), '');
+    fs.writeFileSync(path.join(dir, DATA_FILES.lock), '');
     lock(dir);
   });
 
@@ -82,7 +83,7 @@ describe('lockDataDir', () => {
     const other = { pid: process.pid, boot: bootId(), started: null, nonce: 'someone-else' };
     writeLock(dir, other);
     first.release();
-    expect(JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8'))).toEqual(other);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, DATA_FILES.lock), 'utf8'))).toEqual(other);
   });
 });
 
@@ -115,6 +116,6 @@ describe('dataDirHolder', () => {
     writeLock(dir, { pid: deadPid(), boot: bootId(), started: null, nonce: 'left-behind' });
     expect(dataDirHolder(dir)).toBeNull();
     // It only looks: the stale lock is still there for the next kiosk to take over.
-    expect(fs.existsSync(path.join(dir, LOCK_FILE_NAME))).toBe(true);
+    expect(fs.existsSync(path.join(dir, DATA_FILES.lock))).toBe(true);
   });
 });

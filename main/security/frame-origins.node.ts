@@ -1,12 +1,11 @@
-import path from 'node:path';
 import { z } from 'zod';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurablySync } from '../../base/durable-file.node.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { isLoopbackUrl } from '../../common/config-schema.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
-const FILE = 'portal-origins.json';
 /** Far above 20 origins for each of a few platforms. */
 const MAX_FILE_BYTES = 256 * 1024;
 
@@ -40,7 +39,7 @@ export class FrameOrigins {
   #learned: z.infer<typeof Learned>;
 
   constructor(private readonly options: FrameOriginsOptions) {
-    this.#file = path.join(options.dataDir, FILE);
+    this.#file = dataFiles(options.dataDir).portalOrigins;
     this.#learned = this.#read();
   }
 

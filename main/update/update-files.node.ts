@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 import { UpdateState } from '../../common/update-state.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 /**
  * What the update service keeps in the data folder, for the next start and for kioskctl:
@@ -14,9 +15,9 @@ import { UpdateState } from '../../common/update-state.std.ts';
  *   updates/installed/             the installer of the version the last update installed (deb, exe)
  */
 export function updateFiles(dataDir: string) {
-  const updates = path.join(dataDir, 'updates');
+  const { updates, updateState } = dataFiles(dataDir);
   return {
-    state: path.join(dataDir, 'update-state.json'),
+    state: updateState,
     installed: path.join(updates, 'installed.json'),
     failedVersion: path.join(updates, 'failed-version.json'),
     previousDir: path.join(updates, 'previous'),

@@ -1,10 +1,10 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
 import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 /**
  * The voucher locks this kiosk holds, on disk, so that a crash, a power cut or a quit never
@@ -52,7 +52,6 @@ export type LockEntry = z.output<typeof LockEntry>;
  */
 const JournalFile = z.object({ version: z.literal(1), entries: z.array(LockEntry), unresolved: z.array(z.string().min(1)).default([]) });
 
-export const JOURNAL_FILE = 'voucher-locks.json';
 /** Some ten thousand entries, where a kiosk holds a handful: a larger file is no journal it wrote. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;
 
@@ -76,7 +75,7 @@ export interface LockJournal {
  * anew at once): a bad file must neither stop the kiosk nor make it forget a lock.
  */
 export async function openLockJournal({ dir, logger }: { dir: string; logger: Logger }): Promise<LockJournal> {
-  const file = path.join(dir, JOURNAL_FILE);
+  const file = dataFiles(dir).voucherLocks;
   await fs.mkdir(dir, { recursive: true });
   const { entries, unresolved: unresolvedUuids, salvaged } = await readEntries(file, logger);
   const held = new Map(entries.map((entry) => [entry.voucherUuid, entry]));

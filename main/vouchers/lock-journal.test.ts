@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
-import { JOURNAL_FILE, openLockJournal, type HeldLockEntry } from './lock-journal.node.ts';
+import { DATA_FILES } from '../paths/data-files.node.ts';
+import { openLockJournal, type HeldLockEntry } from './lock-journal.node.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -41,7 +42,7 @@ describe('lock journal', () => {
 
     const reopened = await openLockJournal({ dir, logger: silent });
     expect(reopened.entries()).toEqual([entry('b', { phase: 'redeeming', contactUuid: 'contact-1' }), entry('c')]);
-    expect(await readdir(dir)).toEqual([JOURNAL_FILE]);
+    expect(await readdir(dir)).toEqual([DATA_FILES.voucherLocks]);
     if (process.platform !== 'win32') expect((await stat(journal.path)).mode & 0o777).toBe(0o600);
   });
 
@@ -56,12 +57,12 @@ describe('lock journal', () => {
     ['not JSON', '{"version": 1, "entries": ['],
     ['not a lock journal', JSON.stringify({ version: 1, entries: [{ voucherUuid: 'a', releaseKey: 'secret-key' }] })],
   ])('moves a file that is %s aside, logs it without its content and starts empty', async (reason, content) => {
-    await writeFile(join(dir, JOURNAL_FILE), content);
+    await writeFile(join(dir, DATA_FILES.voucherLocks), content);
     const lines: Parameters<typeof recordingLogger>[0] = [];
     const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
 
     expect(journal.entries()).toEqual([]);
-    const aside = (await readdir(dir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`));
+    const aside = (await readdir(dir)).filter((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`));
     expect(aside).toHaveLength(1);
     expect(await readFile(join(dir, aside[0]!), 'utf8')).toBe(content);
     expect(lines[0]).toEqual({ level: 'warn', message: expect.stringMatching(/moved aside/), fields: expect.objectContaining({ reason }) });
@@ -73,12 +74,12 @@ describe('lock journal', () => {
 
   it('moves a journal larger than any a kiosk writes aside unread, like a damaged one, and starts empty (#28 §12)', async () => {
     const huge = { version: 1, entries: Array.from({ length: 25_000 }, (_, index) => entry(`voucher-${index}`)) };
-    await writeFile(join(dir, JOURNAL_FILE), JSON.stringify(huge));
+    await writeFile(join(dir, DATA_FILES.voucherLocks), JSON.stringify(huge));
     const lines: Parameters<typeof recordingLogger>[0] = [];
     const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
 
     expect(journal.entries()).toEqual([]);
-    const aside = (await readdir(dir)).filter((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`));
+    const aside = (await readdir(dir)).filter((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`));
     expect(aside).toHaveLength(1);
     expect((await stat(join(dir, aside[0]!))).size).toBe(JSON.stringify(huge).length);
     expect(lines).toEqual([{ level: 'warn', message: expect.stringMatching(/moved aside/), fields: expect.objectContaining({ reason: expect.stringMatching(/too large/), kept: [] }) }]);
@@ -90,7 +91,7 @@ describe('lock journal', () => {
     // Cut inside c's release key (its code is legible), leaving d's uuid alone past a damaged stretch.
     const cut = text.indexOf('key-c') + 3;
     const damaged = `${text.slice(0, cut)}\u0000\u0000{"voucherUuid": "d"`;
-    await writeFile(join(dir, JOURNAL_FILE), damaged);
+    await writeFile(join(dir, DATA_FILES.voucherLocks), damaged);
     const lines: Parameters<typeof recordingLogger>[0] = [];
     const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
 
@@ -115,20 +116,20 @@ describe('lock journal', () => {
     const lost: number[] = [];
     for (let cut = 0; cut < text.length; cut++) {
       const kept = text.slice(0, cut);
-      await writeFile(join(dir, JOURNAL_FILE), kept);
+      await writeFile(join(dir, DATA_FILES.voucherLocks), kept);
       const journal = await openLockJournal({ dir, logger: silent });
       const known = [...journal.entries().map((held) => held.voucherUuid), ...journal.unresolved()];
       // A uuid is whole once its last character is in: its closing quote may be cut off.
       const whole = uuids.filter((uuid) => kept.includes(`"voucherUuid": "${uuid}`));
       if (known.sort().join() !== whole.sort().join()) lost.push(cut);
-      await rm(join(dir, JOURNAL_FILE), { force: true });
+      await rm(join(dir, DATA_FILES.voucherLocks), { force: true });
     }
     expect(lost).toEqual([]);
   });
 
   it('takes an entry whose phase was lost as redeeming: its redemption is looked for before any release', async () => {
     const text = JSON.stringify({ version: 1, entries: [entry('a', { phase: 'redeeming' })] }, null, 2);
-    await writeFile(join(dir, JOURNAL_FILE), text.slice(0, text.indexOf('"phase"')));
+    await writeFile(join(dir, DATA_FILES.voucherLocks), text.slice(0, text.indexOf('"phase"')));
     const journal = await openLockJournal({ dir, logger: silent });
     expect(journal.entries()).toEqual([entry('a', { phase: 'redeeming' })]);
   });

@@ -10,7 +10,8 @@ import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
 import { credentialsByScheme } from '../loyalty/request.std.ts';
-import { JOURNAL_FILE, openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
+import { DATA_FILES } from '../paths/data-files.node.ts';
+import { openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
 import {
   createRedemptionService,
   RedemptionInFlight,
@@ -113,7 +114,7 @@ async function freshVoucher(options: { total_redemptions_allowed?: number; expir
 const platformView = async (code: string) => (await admin.findVoucher({ code })).data;
 
 async function journalOnDisk(dir: string): Promise<LockEntry[]> {
-  return (JSON.parse(await readFile(join(dir, JOURNAL_FILE), 'utf8')) as { entries: LockEntry[] }).entries;
+  return (JSON.parse(await readFile(join(dir, DATA_FILES.voucherLocks), 'utf8')) as { entries: LockEntry[] }).entries;
 }
 
 /** The journal's entry for a lock this kiosk holds (not a mere intent). */
@@ -330,13 +331,13 @@ describe('recovery at startup', () => {
 
   it('starts empty over a corrupt journal, which it moves aside', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'redemption-journal-'));
-    await writeFile(join(dir, JOURNAL_FILE), '{"version": 1, "entries": [{"voucherUuid"');
+    await writeFile(join(dir, DATA_FILES.voucherLocks), '{"version": 1, "entries": [{"voucherUuid"');
     const logs: LogLine[] = [];
     const { service } = await kiosk({ dir, logs });
 
     expect(await service.recover()).toEqual([]);
     expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/moved aside/) }));
-    expect((await readdir(dir)).some((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`))).toBe(true);
+    expect((await readdir(dir)).some((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`))).toBe(true);
     const voucher = await freshVoucher();
     await service.lock(voucher.code);
     expect(await journalOnDisk(dir)).toHaveLength(1);
@@ -521,9 +522,9 @@ describe('locks the journal would not know of', () => {
     const crashed = await kiosk();
     await crashed.service.lock(first.code);
     await crashed.service.lock(second.code);
-    const text = await readFile(join(crashed.dir, JOURNAL_FILE), 'utf8');
+    const text = await readFile(join(crashed.dir, DATA_FILES.voucherLocks), 'utf8');
     const secondKey = heldEntry(crashed.journal.get(second.uuid)).releaseKey;
-    await writeFile(join(crashed.dir, JOURNAL_FILE), text.slice(0, text.indexOf(secondKey) + 4));
+    await writeFile(join(crashed.dir, DATA_FILES.voucherLocks), text.slice(0, text.indexOf(secondKey) + 4));
 
     const { service, journal } = await kiosk({ dir: crashed.dir });
     expect(await service.recover()).toEqual([
@@ -533,7 +534,7 @@ describe('locks the journal would not know of', () => {
     ]);
     expect((await platformView(first.code)).status).toBe('ACTIVE');
     expect(journal.entries()).toEqual([expect.objectContaining({ voucherUuid: second.uuid, phase: 'locking' })]);
-    expect((await readdir(crashed.dir)).some((name) => name.startsWith(`${JOURNAL_FILE}.corrupt-`))).toBe(true);
+    expect((await readdir(crashed.dir)).some((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`))).toBe(true);
   });
   it('answers redeemed when the redemption landed but the journal could not be written (disk full)', async () => {
     const voucher = await freshVoucher();
@@ -593,7 +594,7 @@ describe('locks the journal would not know of', () => {
     const { releaseKey } = heldEntry(crashed.journal.get(locked.uuid));
     // Two entries cut right after their uuids: one voucher really locked, one free.
     const cut = (uuid: string) => `{"voucherUuid": "${uuid}", "co`;
-    await writeFile(join(crashed.dir, JOURNAL_FILE), `{"version": 1, "entries": [${cut(locked.uuid)}, ${cut(free.uuid)}`);
+    await writeFile(join(crashed.dir, DATA_FILES.voucherLocks), `{"version": 1, "entries": [${cut(locked.uuid)}, ${cut(free.uuid)}`);
 
     const { service, journal } = await kiosk({ dir: crashed.dir });
     expect(journal.unresolved().sort()).toEqual([locked.uuid, free.uuid].sort());

@@ -10,6 +10,7 @@ import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { cardOf, kioskLog, scannerBurst } from '../support/kiosk-journey.node.ts';
 import { killProcessesMentioning } from '../support/processes.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * #20 §4: a browser host restarted (console, fleet, nightly) leaves exactly one kiosk page, and
@@ -37,7 +38,7 @@ afterEach(async () => {
 /** A demo kiosk with a PIN set, whose every browser launch is noted in `launches`. */
 async function startHost(extraEnv: Record<string, string> = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-restart-'));
-  fs.writeFileSync(path.join(dataDir, 'config.json'), JSON.stringify({ manager: { pinHash: await hashPin(PIN) } }));
+  fs.writeFileSync(dataFiles(dataDir).config, JSON.stringify({ manager: { pinHash: await hashPin(PIN) } }));
   const launches = path.join(dataDir, 'browser-launches.txt');
   const fakeBrowser = path.join(dataDir, 'fake-browser.sh');
   fs.writeFileSync(fakeBrowser, `#!/bin/sh\necho launched >> '${launches}'\n`, { mode: 0o755 });

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
@@ -7,6 +6,7 @@ import { openConsoleFirstRun, openConsoleWithPin, PIN, shootBothSizes, tapCorner
 import { cardOf, expectAccessible, kioskLog, openKiosk, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { verifyPin } from '../../main/manager/pin-hash.node.ts';
 import { killProcessesMentioning } from '../support/processes.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 const NEW_PIN = '975310';
 
@@ -90,7 +90,7 @@ describe('manager console: getting in', () => {
     await page.getByTestId('console-shell').waitFor();
     await expect(managerStatus(page)).resolves.toMatchObject({ pinSet: true, unlocked: true });
     // Demo stays demo; the PIN is stored only as a salted hash.
-    const config = JSON.parse(fs.readFileSync(path.join(kiosk.dataDir, 'config.json'), 'utf8'));
+    const config = JSON.parse(fs.readFileSync(dataFiles(kiosk.dataDir).config, 'utf8'));
     expect(config.api.baseUrl).toBeNull();
     expect(config.manager.pinHash).toMatch(/^scrypt\$/);
     expect(JSON.stringify(config)).not.toContain(PIN);
@@ -129,7 +129,7 @@ describe('manager console: getting in', () => {
     await section.getByLabel('Repeat the PIN').fill(NEW_PIN);
     await section.getByTestId('pin-set').tap();
     await section.getByText('The PIN has been changed.').waitFor();
-    const { pinHash } = JSON.parse(fs.readFileSync(path.join(kiosk.dataDir, 'config.json'), 'utf8')).manager;
+    const { pinHash } = JSON.parse(fs.readFileSync(dataFiles(kiosk.dataDir).config, 'utf8')).manager;
     await expect(verifyPin(NEW_PIN, pinHash)).resolves.toBe(true);
     await expect(verifyPin(PIN, pinHash)).resolves.toBe(false);
     await page.getByTestId('console-lock').tap();

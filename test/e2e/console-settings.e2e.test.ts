@@ -24,6 +24,7 @@ import {
 } from '../support/kiosk-journey.node.ts';
 import { openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * The console's settings and diagnostics on real kiosks (browser host, Chromium): every setting
@@ -44,7 +45,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const readConfig = (dataDir: string) => JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
+const readConfig = (dataDir: string) => JSON.parse(fs.readFileSync(dataFiles(dataDir).config, 'utf8'));
 const setting = (page: Page, key: string): Locator => page.locator(`[data-setting="${key}"]`);
 
 /** Picks a choice (a radio pill) of a generated setting by its visible name. */

@@ -20,6 +20,7 @@ import {
   scannerBurst,
   type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * A kiosk that dies hard (SIGKILL: no quit handler, no release) and starts again on the same data
@@ -28,10 +29,9 @@ import {
  * Run under test/with-keyring.sh: the connected kiosks keep their credentials in a private keyring.
  */
 
-const JOURNAL = 'voucher-locks.json';
 
 function journalEntries(dataDir: string): unknown[] {
-  const file = path.join(dataDir, JOURNAL);
+  const file = dataFiles(dataDir).voucherLocks;
   if (!fs.existsSync(file)) return [];
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] }).entries;
 }

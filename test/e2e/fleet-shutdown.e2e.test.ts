@@ -6,7 +6,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import { LOCK_FILE_NAME } from '../../main/paths/data-dir-lock.node.ts';
+import { DATA_FILES } from '../../main/paths/data-files.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { nextMessage, startShippedMosquitto, type Mosquitto } from '../support/mosquitto.node.ts';
@@ -49,6 +49,6 @@ describe('a kiosk process whose fleet broker answers nothing (#28 §1)', () => {
     expect(await host.exitCode).toBe(0);
     // The fleet link's own deadline (5 s), well inside the services' bound and systemd's 90 s.
     expect(tookMs).toBeLessThan(15_000);
-    expect(fs.existsSync(path.join(host.dataDir, LOCK_FILE_NAME))).toBe(false);
+    expect(fs.existsSync(path.join(host.dataDir, DATA_FILES.lock))).toBe(false);
   });
 });

@@ -11,6 +11,7 @@ import { startBrowserHostProcess, type BrowserHostProcess } from '../support/bro
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, checkShopperScreen, kioskLog, platformClientFor, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * A connected kiosk (not demo): the platform is a sandbox in its own process, its credentials in
@@ -150,7 +151,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
     const messages = kioskLog(dataDir).map((line) => line.message);
     expect(messages).toContain('loyalty platform unavailable; out of service');
     expect(messages).toContain('loyalty platform reachable again');
-    const logText = fs.readFileSync(path.join(dataDir, 'logs', 'kiosk.log'), 'utf8');
+    const logText = fs.readFileSync(path.join(dataFiles(dataDir).logs, 'kiosk.log'), 'utf8');
     for (const secret of Object.values(manifest.credentials)) expect(logText).not.toContain(secret);
   });
 });

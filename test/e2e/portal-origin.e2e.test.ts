@@ -9,6 +9,7 @@ import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /** The host's keychain service (KIOSK_KEYCHAIN_SERVICE): this test's own, never a real kiosk's. */
 const KEYCHAIN_SERVICE = `loyalty-kiosk-e2e-portal-origin-${process.pid}`;
@@ -73,7 +74,7 @@ describe('hosted pages on their own origin, learned from the platform', () => {
     await expect(page.evaluate(() => (window as unknown as { beforeReload?: boolean }).beforeReload)).resolves.toBeUndefined();
     await expect(page.evaluate(() => sessionStorage.getItem('kiosk.portalReloadedFor'))).resolves.toBe(first);
     await expect(page.locator('iframe').getAttribute('src')).resolves.toMatch(new RegExp(`^${sandbox.portalOrigin}/`));
-    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'portal-origins.json'), 'utf8'))).toEqual({
+    expect(JSON.parse(fs.readFileSync(dataFiles(dataDir).portalOrigins, 'utf8'))).toEqual({
       [new URL(sandbox.baseUrl).origin]: [sandbox.portalOrigin],
     });
 

@@ -12,6 +12,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { startFaultProxy, type FaultProxy, type ProxiedRequest, type Stage } from '../support/fault-proxy.node.ts';
 import { kioskLog } from '../support/kiosk-journey.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * Real SIGKILLs of a real kiosk process (the browser host, as shipped, driven over its bridge
@@ -22,10 +23,9 @@ import { kioskLog } from '../support/kiosk-journey.node.ts';
  * (The 200 randomised runs simulate the kill in-process: test/faults/redemption-faults.test.ts.)
  */
 
-const JOURNAL = 'voucher-locks.json';
 
 function journalEntries(dataDir: string): Array<{ phase: string }> {
-  const file = path.join(dataDir, JOURNAL);
+  const file = dataFiles(dataDir).voucherLocks;
   if (!fs.existsSync(file)) return [];
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: Array<{ phase: string }> }).entries;
 }

@@ -12,6 +12,7 @@ import { setPinInWizard, tapCorner } from '../support/manager-console.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { makeFolderReadOnly } from '../support/read-only-folder.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 // The browser host as a kiosk image runs it: its own process, under this file's own keychain name.
 const env = { KIOSK_KEYCHAIN_SERVICE: `loyalty-kiosk-test-${crypto.randomUUID()}` };
@@ -62,7 +63,7 @@ describe('browser host: one kiosk per data folder', () => {
     const first: BrowserHostProcess = await startHost(dataDir);
     // A fresh folder and its settings are its owner's alone.
     expect(modeOf(dataDir)).toBe(0o700);
-    expect(modeOf(path.join(dataDir, 'config.json'))).toBe(0o600);
+    expect(modeOf(dataFiles(dataDir).config)).toBe(0o600);
 
     const [second, looked, changed] = await Promise.all([
       hostThatExits(dataDir),
@@ -113,7 +114,7 @@ describe('browser host: a kiosk that lost its PIN', () => {
     cleanups.push(() => secrets.remove('apiKey'));
     const dataDir = tempDir();
     // A config.json cut short: the PIN hash in it cannot be read back.
-    fs.writeFileSync(path.join(dataDir, 'config.json'), '{"manager": {"pinHash": "scrypt$16384$8$1$c2Fs');
+    fs.writeFileSync(dataFiles(dataDir).config, '{"manager": {"pinHash": "scrypt$16384$8$1$c2Fs');
     const host = await startHost(dataDir);
     const browser = await launchChromium();
     cleanups.push(() => browser.close());
@@ -158,7 +159,7 @@ describe('browser host: a kiosk that lost its PIN', () => {
     await expect(page.evaluate(() => window.kiosk.getDiagnostics())).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
     await screenshot(page, 'console-demo-only-pin');
     // The PIN is in the config file, marked as set while the keychain could not be read.
-    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8'));
+    const saved = JSON.parse(fs.readFileSync(dataFiles(dataDir).config, 'utf8'));
     expect(saved.manager).toMatchObject({ pinHash: expect.stringMatching(/^scrypt\$/), secretsUnchecked: true });
     expect(saved.api.baseUrl).toBeNull();
   });

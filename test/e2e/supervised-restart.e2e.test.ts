@@ -11,6 +11,7 @@ import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { kioskLog } from '../support/kiosk-journey.node.ts';
 import { restartPolicyOf, supervise, type Supervised } from '../support/unit-supervisor.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * The browser-host deployment as its shipped unit runs it, under a real `systemd-run --user` when
@@ -23,7 +24,7 @@ import { restartPolicyOf, supervise, type Supervised } from '../support/unit-sup
 const UNIT = path.resolve('build/linux/loyalty-kiosk-browser.service');
 
 function journalEntries(dataDir: string): unknown[] {
-  const file = path.join(dataDir, 'voucher-locks.json');
+  const file = dataFiles(dataDir).voucherLocks;
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] }).entries : [];
 }
 

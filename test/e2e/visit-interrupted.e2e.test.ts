@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 const journalEntries = (dataDir: string): unknown[] => {
-  const file = path.join(dataDir, 'voucher-locks.json');
+  const file = dataFiles(dataDir).voucherLocks;
   return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: unknown[] }).entries : [];
 };
 

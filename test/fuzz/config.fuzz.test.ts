@@ -11,6 +11,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, KIOSK_MODES, KioskConfig, LOCALES } from '../../common/config-schema.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { recordFuzzInputs } from './fuzz-budget.node.ts';
+import { DATA_FILES, dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
  * config.json as a damaged disk, a careless admin or a newer kiosk may leave it, opened by the real
@@ -138,16 +139,16 @@ const isNewer = (raw: unknown) => isTree(raw) && typeof raw.schemaVersion === 'n
 // Each run takes a few seconds alone; CI runs them beside other suites on two cores.
 describe('config fuzz', { timeout: 60_000 }, () => {
   let dir: string;
-  const file = () => path.join(dir, 'config.json');
+  const file = () => dataFiles(dir).config;
   /** The folder as it is, but the logs kioskctl keeps. */
   const folder = () =>
     fs
       .readdirSync(dir)
-      .filter((name) => name !== 'logs')
+      .filter((name) => name !== DATA_FILES.logs)
       .sort()
       .map((name): [string, string] => [name, fs.readFileSync(path.join(dir, name), 'utf8')]);
   const fresh = (text: string) => {
-    for (const name of fs.readdirSync(dir)) if (name !== 'logs') fs.rmSync(path.join(dir, name), { force: true });
+    for (const name of fs.readdirSync(dir)) if (name !== DATA_FILES.logs) fs.rmSync(path.join(dir, name), { force: true });
     fs.writeFileSync(file(), text);
   };
 
