@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KioskConfig, KioskMode } from './config-schema.std.ts';
+import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import { SpeechVolume, Utterance } from './speech.std.ts';
 import {
@@ -100,7 +101,6 @@ const ExportedFile = z.object({
   savedTo: z.string().optional(),
 });
 
-const Pin = z.string().regex(/^\d{4,8}$/, 'a PIN is 4 to 8 digits');
 const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
 
 /** Typed codes: this many unknown ones in a row, and typing pauses for this long. */
@@ -152,7 +152,7 @@ export const shopperCalls = {
   /** Demo mode's sample cards and voucher codes; empty lists when the kiosk is not in demo mode. */
   getDemoSamples: { input: NoInput, output: DemoSamples },
   identifyByEmail: {
-    input: z.object({ email: z.email().max(254) }).strict(),
+    input: z.object({ email: Email }).strict(),
     output: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('shopper'), shopper: ShopperView }),
       z.object({ kind: z.literal('not_found') }),
@@ -160,7 +160,7 @@ export const shopperCalls = {
   },
   /** Joining: creates the contact and links the unlinked card the shopper scanned, if any. */
   registerShopper: {
-    input: z.object({ email: z.email().max(254), consent: z.literal(true), cardValue: ScanValue.optional() }).strict(),
+    input: z.object({ email: Email, consent: z.literal(true), cardValue: ScanValue.optional() }).strict(),
     output: ShopperView,
   },
   getCreditBalance: {

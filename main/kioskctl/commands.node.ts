@@ -8,7 +8,8 @@ import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node.ts';
 import { EXIT } from '../process/exit-codes.std.ts';
-import { hashPin, PIN_PATTERN } from '../manager/pin-hash.node.ts';
+import { hashPin } from '../manager/pin-hash.node.ts';
+import { Pin, PIN_RULE } from '../../common/input-rules.std.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
 import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
@@ -291,7 +292,7 @@ const commands: Record<string, Command> = {
     args: [],
     stdin: 'the PIN',
     run: async (context, tools, pin) => {
-      if (!PIN_PATTERN.test(pin)) throw new Refused('a PIN is 4 to 8 digits');
+      if (!Pin.safeParse(pin).success) throw new Refused(PIN_RULE);
       // The admin's own PIN: one set at the screen while the keychain could not be read is replaced, and the whole console opens.
       tools.config().setMany({ [PIN_HASH_KEY]: await hashPin(pin), 'manager.secretsUnchecked': false });
       tools.logger.info('manager PIN set by kioskctl');

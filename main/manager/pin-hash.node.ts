@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { promisify } from 'node:util';
+import { Pin, PIN_RULE } from '../../common/input-rules.std.ts';
 
 const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
 
@@ -7,11 +8,9 @@ const scrypt = promisify(crypto.scrypt) as (password: string, salt: Buffer, keyl
 const COST = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
-export const PIN_PATTERN = /^\d{4,8}$/;
-
 /** `scrypt$N$r$p$<salt>$<hash>` (base64url): the only form a PIN is ever stored in. */
 export async function hashPin(pin: string): Promise<string> {
-  if (!PIN_PATTERN.test(pin)) throw new Error('a PIN is 4 to 8 digits');
+  if (!Pin.safeParse(pin).success) throw new Error(PIN_RULE);
   const salt = crypto.randomBytes(16);
   const hash = await scrypt(pin, salt, KEY_LENGTH, COST);
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), hash.toString('base64url')].join('$');

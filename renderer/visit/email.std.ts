@@ -1,4 +1,6 @@
-/** Checked before any call: one @, a dotted domain, no spaces. The platform has the final word. */
+import { Email } from '../../common/input-rules.std.ts';
+
+/** Checked before any call, as main checks it (stray spaces around it are dropped before sending). */
 export function looksLikeEmail(text: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/.test(text.trim()) && text.trim().length <= 254;
+  return Email.safeParse(text.trim()).success;
 }

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/**
+ * What main accepts of what people type: the manager's PIN and a shopper's e-mail. The screens
+ * check with these same schemas, so they never offer main a value it refuses.
+ */
+
+export const PIN_MAX_DIGITS = 8;
+export const PIN_RULE = `a PIN is 4 to ${PIN_MAX_DIGITS} digits`;
+export const Pin = z.string().regex(new RegExp(`^\\d{4,${PIN_MAX_DIGITS}}$`), PIN_RULE);
+
+/** The platform has the final word on an address; this is what is worth asking it about. */
+export const Email = z.email().max(254);
