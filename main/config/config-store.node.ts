@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Logger } from '../logging/logger.std.ts';
+import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 import { candidateValues, isConfigKey } from './config-keys.std.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, DEMO_DEFAULTS, isDemoConfig, KioskConfig } from '../../common/config-schema.std.ts';
@@ -10,6 +10,7 @@ import { recoverConfig, salvageSettings } from './config-recovery.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { PRIVATE_FILE_MODE, writeFileDurablySync } from '../../base/durable-file.node.ts';
 import { PRIVATE_DIR_MODE } from '../paths/data-dir.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -26,6 +27,17 @@ export interface ConfigStoreOptions {
 }
 
 type Listener = (config: KioskConfig) => void;
+
+/** Something the store found wrong with the settings when it opened them (each also logged). */
+export interface ConfigFinding {
+  severity: 'warn' | 'error';
+  /** What was wrong, as the log line says it. */
+  problem: string;
+  /** Which setting, when it is one. */
+  key: string | null;
+  /** Why, or what: the schema's reason, the entries ignored. */
+  detail: string | null;
+}
 
 /** Far above any settings file (the longest value, the terms, is 20,000 characters). */
 const MAX_FILE_BYTES = 1024 * 1024;
@@ -51,9 +63,10 @@ export class ConfigStore {
   /** Why writes are refused, or null when they are taken. */
   #readOnlyReason: string | null;
   #listeners = new Set<Listener>();
+  readonly #findings: ConfigFinding[] = [];
 
   constructor(private readonly options: ConfigStoreOptions) {
-    this.path = path.join(options.dataDir, 'config.json');
+    this.path = dataFiles(options.dataDir).config;
     this.#locked = options.locked ?? {};
     this.#readOnlyReason = options.readOnly ? 'the settings were opened read-only' : null;
     this.#config = this.#open();
@@ -70,6 +83,11 @@ export class ConfigStore {
   getKey(key: string): unknown {
     this.#assertKey(key);
     return readDotted(this.#config, key);
+  }
+
+  /** What was wrong with the settings file when it was opened; empty when nothing was. */
+  findings(): ConfigFinding[] {
+    return structuredClone(this.#findings);
   }
 
   /** Null when writes are taken; otherwise why they are refused (a newer kiosk's file, a read-only open). */
@@ -197,9 +215,7 @@ export class ConfigStore {
     if (file.kind === 'refused') this.#keepRefused(file.reason);
     const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
-      this.options.logger.error('provisioned settings do not fit the settings file; provisioning ignored', {
-        reason: describeIssues(provisioned.error),
-      });
+      this.#found('error', 'provisioned settings do not fit the settings file; provisioning ignored', { reason: describeIssues(provisioned.error) });
       this.#locked = {};
     }
     const config = provisioned.success ? provisioned.data : stored.config;
@@ -234,12 +250,11 @@ export class ConfigStore {
 
   /** The settings a file holds, at this kiosk's schema version, every bad key logged by name. */
   #recover(raw: Record<string, unknown>): { config: KioskConfig; repaired: boolean } {
-    const { logger } = this.options;
     const version = raw.schemaVersion;
     let current = raw;
     if (typeof version === 'number' && version > CONFIG_SCHEMA_VERSION) {
       this.#readOnlyReason = `config.json was written by a newer kiosk (schema version ${version}; this one reads ${CONFIG_SCHEMA_VERSION}) and is kept as it is`;
-      logger.error('config file is from a newer kiosk: opened read-only, left untouched; settings changes are refused', {
+      this.#found('error', 'config file is from a newer kiosk: opened read-only, left untouched; settings changes are refused', {
         schemaVersion: version,
         reads: CONFIG_SCHEMA_VERSION,
       });
@@ -247,25 +262,32 @@ export class ConfigStore {
       try {
         current = migrateConfig(raw, this.options.migrations ?? configMigrations);
       } catch (error) {
-        logger.warn('config file cannot be migrated; keeping the settings that still fit', { reason: String(error) });
+        this.#found('warn', 'config file cannot be migrated; keeping the settings that still fit', { reason: String(error) });
       }
     }
     const { config, invalid, ignored } = recoverConfig(current);
-    for (const { key, reason } of invalid) logger.warn(`config key ${key} is invalid; using its default`, { key, reason });
-    if (ignored.length > 0) logger.warn('config file entries that are no setting were ignored', { ignored });
+    for (const { key, reason } of invalid) this.#found('warn', `config key ${key} is invalid; using its default`, { key, reason });
+    if (ignored.length > 0) this.#found('warn', 'config file entries that are no setting were ignored', { ignored });
     return { config, repaired: invalid.length > 0 || ignored.length > 0 };
+  }
+
+  /** Logs what opening the settings found wrong, and keeps it for findings(). */
+  #found(severity: ConfigFinding['severity'], problem: string, fields: { key?: string; reason?: string; ignored?: string[] } & LogFields) {
+    this.options.logger[severity](problem, fields);
+    const detail = fields.reason ?? fields.ignored?.join(', ') ?? null;
+    this.#findings.push({ severity, problem, key: fields.key ?? null, detail });
   }
 
   /** Bytes that are no JSON: a copy is kept aside (never lost), the kiosk runs on what was legible, else defaults. */
   #keepUnreadable(bytes: Buffer, reason: string) {
     const copy = this.#readOnlyReason === null ? this.#copyAside(bytes) : null;
-    this.options.logger.error('config file unreadable; keeping the settings still legible in it, defaults for the rest', { reason, copy });
+    this.#found('error', 'config file unreadable; keeping the settings still legible in it, defaults for the rest', { reason, copy });
   }
 
   /** A file refused unread: moved aside as it is (never read, so never copied), defaults in its place. */
   #keepRefused(reason: string) {
     const movedTo = this.#readOnlyReason === null ? this.#moveAside() : null;
-    this.options.logger.error('config file refused unread; starting on defaults', { reason, movedTo });
+    this.#found('error', 'config file refused unread; starting on defaults', { reason, movedTo });
   }
 
   /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */

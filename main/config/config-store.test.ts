@@ -350,3 +350,36 @@ describe('ConfigStore.watchExternalChanges', () => {
     }
   });
 });
+
+describe('ConfigStore findings', () => {
+  const openOn = (content: string, readOnly = false) => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), content);
+    return new ConfigStore({ dataDir: dir, logger: silentLogger, readOnly });
+  };
+
+  it('has none for a good file or a fresh folder', () => {
+    expect(openOn(JSON.stringify(storedKiosk)).findings()).toEqual([]);
+    expect(new ConfigStore({ dataDir: tempDir(), logger: silentLogger }).findings()).toEqual([]);
+  });
+
+  it('names each invalid key and the entries that are no setting, read-only too', () => {
+    const file = JSON.stringify({ ...storedKiosk, idle: { timeoutSeconds: -5 }, kiosk: { colour: 'red' } });
+    for (const readOnly of [false, true]) {
+      const findings = openOn(file, readOnly).findings();
+      expect(findings).toEqual([
+        { severity: 'warn', problem: 'config key idle.timeoutSeconds is invalid; using its default', key: 'idle.timeoutSeconds', detail: expect.any(String) },
+        { severity: 'warn', problem: 'config file entries that are no setting were ignored', key: null, detail: 'kiosk.colour' },
+      ]);
+    }
+  });
+
+  it('says a damaged file is no JSON, and a file over the bound was refused unread', () => {
+    expect(openOn('{"api": {"baseUrl": "https://pl', true).findings()).toEqual([
+      { severity: 'error', problem: expect.stringMatching(/^config file unreadable/), key: null, detail: expect.stringMatching(/^not valid JSON/) },
+    ]);
+    expect(openOn(`${JSON.stringify(storedKiosk)}${' '.repeat(1024 * 1024)}`, true).findings()).toEqual([
+      { severity: 'error', problem: 'config file refused unread; starting on defaults', key: null, detail: expect.stringMatching(/too large/) },
+    ]);
+  });
+});

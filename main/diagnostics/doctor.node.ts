@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import type { ConfigStore } from '../config/config-store.node.ts';
-import { openProvisionedConfig } from '../config/provisioning.node.ts';
+import { ConfigStore } from '../config/config-store.node.ts';
+import { provisioningFilePath, readProvisioning } from '../config/provisioning.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
@@ -176,22 +176,23 @@ function ownLinkCheck({ state, lastError }: { state: string; lastError: string |
 
 /**
  * The settings as the kiosk would open them, read-only (a broken file is reported, never moved),
- * with what the kiosk would complain about: every warning and error the store logs.
+ * with what the kiosk would complain about: the store's findings, and the provisioning file's
+ * problems (which it only logs).
  */
 function openConfigNoting(dataDir: string, logger: Logger): { store: ConfigStore; problems: string[] } {
   const problems: string[] = [];
-  const noted = (level: 'warn' | 'error') => (message: string, fields?: LogFields) => {
-    const listed = fields?.unknown ?? fields?.ignored;
-    const why = fields?.reason ?? (Array.isArray(listed) ? listed.join(', ') : undefined);
-    problems.push(why === undefined ? message : `${message}: ${String(why)}`);
-    logger[level](message, fields);
-  };
-  const collecting: Logger = {
+  const noting: Logger = {
     debug: (message, fields) => logger.debug(message, fields),
     info: (message, fields) => logger.info(message, fields),
-    warn: noted('warn'),
-    error: noted('error'),
+    warn: (message, fields) => logger.warn(message, fields),
+    error: (message, fields?: LogFields) => {
+      const why = fields?.reason ?? (Array.isArray(fields?.unknown) ? fields.unknown.join(', ') : undefined);
+      problems.push(why === undefined ? message : `${message}: ${String(why)}`);
+      logger.error(message, fields);
+    },
     child: (fields) => logger.child(fields),
   };
-  return { store: openProvisionedConfig(dataDir, collecting, { readOnly: true }), problems };
+  const store = new ConfigStore({ dataDir, logger, readOnly: true, locked: readProvisioning(provisioningFilePath(), noting) });
+  const found = store.findings().map(({ problem, detail }) => (detail === null ? problem : `${problem}: ${detail}`));
+  return { store, problems: [...problems, ...found] };
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigStore } from '../config/config-store.node.ts';
-import { openProvisionedConfig, provisioningFilePath, readProvisioning } from '../config/provisioning.node.ts';
+import { openProvisionedConfig } from '../config/provisioning.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
 import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
@@ -11,7 +11,7 @@ import { EXIT } from '../process/exit-codes.std.ts';
 import { hashPin } from '../manager/pin-hash.node.ts';
 import { Pin, PIN_RULE } from '../../common/input-rules.std.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
-import { configuredOrigins, type ConfiguredOrigins, originOf, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
+import { configuredOrigins, type ConfiguredOrigins, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
 import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
 import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
@@ -19,6 +19,7 @@ import { runningVersion, updateCheckReport, updateStatusReport, type UpdateRepor
 import { runDoctor } from '../diagnostics/doctor.node.ts';
 import { type FleetContext, FleetRefusal, fleetLs, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
 import { formatTable, printable } from './table.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 export interface KioskctlContext {
   dataDir: string;
@@ -112,33 +113,13 @@ function originsNow(tools: Tools): ConfiguredOrigins {
   return configuredOrigins(tools.config().get());
 }
 
-/** The parts of config.json a secrets command reads; each may be missing or of any type. */
-interface SavedOnDisk {
-  api?: { baseUrl?: unknown };
-  fleet?: { mqtt?: { url?: unknown } };
-}
-
 /**
- * config.json as saved, read without opening the settings (which may rewrite it, racing a
- * `config` command run beside this one); nothing saved yet reads as empty.
+ * The configured platform's and broker's origins, as the kiosk would open its settings (provisioned
+ * keys first, migrations applied), opened read-only: nothing is rewritten, racing a `config`
+ * command run beside this one.
  */
-function savedOnDisk(dataDir: string): SavedOnDisk {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dataDir, 'config.json'), 'utf8')) as SavedOnDisk;
-  } catch {
-    return {};
-  }
-}
-
-/** The configured platform's and broker's origins: provisioned, else saved. */
 function configuredOriginsOnDisk(dataDir: string, logger: Logger): ConfiguredOrigins {
-  const provisioned = readProvisioning(provisioningFilePath(), logger);
-  const saved = savedOnDisk(dataDir);
-  const text = (value: unknown) => (typeof value === 'string' ? value : null);
-  return {
-    platform: originOf(text(provisioned['api.baseUrl']) ?? text(saved.api?.baseUrl)),
-    broker: originOf(text(provisioned['fleet.mqtt.url']) ?? text(saved.fleet?.mqtt?.url)),
-  };
+  return configuredOrigins(openProvisionedConfig(dataDir, logger, { readOnly: true }).get());
 }
 
 /** After a change of the platform's or the broker's origin (from `before`): the old origin's secrets are removed, and the admin told. */
@@ -423,7 +404,7 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
     // Only a command that writes creates the data folder (owner-only, like the kiosk does).
     // A look writes nothing, not even a log line: the kiosk's own log is not a look's to rotate.
     if (!command.readOnly) ensurePrivateDataDir(context.dataDir);
-    if (!command.readOnly) logSink = new FileLogSink({ dir: path.join(context.dataDir, 'logs') });
+    if (!command.readOnly) logSink = new FileLogSink({ dir: dataFiles(context.dataDir).logs });
   } catch (error) {
     const code = folderWriteFailure(error);
     if (code === null) throw error;

@@ -14,6 +14,7 @@ import { formatTable } from './table.std.ts';
 import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts';
 import { startMosquitto } from '../../test/support/mosquitto.node.ts';
 import { builtCli } from '../../test/support/built-cli.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -69,7 +70,7 @@ const writeJson = (file: string, value: unknown) => {
   return file;
 };
 
-const configFile = (dir: string) => path.join(dir, 'config.json');
+const configFile = (dir: string) => dataFiles(dir).config;
 
 /** Every file under `dir` whose bytes contain `text`. */
 function filesContaining(dir: string, text: string): string[] {
@@ -405,6 +406,15 @@ describe('kioskctl doctor', () => {
     expect(brokenDoctor.code).toBe(1);
     expect(doctorRows(brokenDoctor.stdout).config).toEqual(['FAIL', expect.stringMatching(/config file unreadable/)]);
     expect(fs.readFileSync(configFile(broken), 'utf8')).toBe('{"kiosk": ');
+  });
+
+  it('reports a settings file over its bound as refused unread, and leaves it where it is', async () => {
+    const dir = tempDir();
+    fs.writeFileSync(configFile(dir), `{}${' '.repeat(1024 * 1024)}`);
+    const doctor = await kioskctl(dir, ['doctor']);
+    expect(doctor.code).toBe(1);
+    expect(doctorRows(doctor.stdout).config).toEqual(['FAIL', expect.stringMatching(/config file refused unread; starting on defaults: .*too large/)]);
+    expect(fs.statSync(configFile(dir)).size).toBeGreaterThan(1024 * 1024);
   });
 
   it('passes against a real platform with the stored credentials; fails when the platform refuses a key or the shop', async () => {
