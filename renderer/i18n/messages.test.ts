@@ -1,6 +1,7 @@
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { describe, expect, it, vi } from 'vitest';
 import { LOCALES, type Locale } from '../../common/config-schema.std.ts';
+import { mainMessages } from '../../common/main-messages.std.ts';
 import { i18n } from './i18n.svelte';
 import type { MessageArgs, MessageKey } from './message-types.std.ts';
 import { adminMessages } from './messages/admin.std.ts';
@@ -8,7 +9,8 @@ import { consoleMessages } from './messages/console.std.ts';
 import { shopperMessages } from './messages/shopper.std.ts';
 
 type Area = Record<Locale, Readonly<Record<string, string>>>;
-const AREAS: Record<string, Area> = { shopper: shopperMessages, console: consoleMessages, admin: adminMessages };
+/** The screens' areas, and main's own phrases (the speech's stand-in for private data). */
+const AREAS: Record<string, Area> = { shopper: shopperMessages, console: consoleMessages, admin: adminMessages, main: mainMessages };
 
 /**
  * What a message asks of its caller, as sorted lines: each argument with its kind, and for a
