@@ -1,38 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../common/config-schema.std.ts';
 import { calls, consoleSessionCalls, managerCalls, shopperCalls, type CallName } from '../../common/contract.std.ts';
-import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { Redactor } from '../logging/redact.std.ts';
 import { BridgeConnection, BridgeFailure, createDispatcher, type CallHandlers, type ConsoleGate } from './dispatcher.std.ts';
 import { MANAGER_CALL_SAMPLES } from './manager-call-samples.test-support.ts';
+import { kioskSettingsView, recordingLogger, type LogLine } from '../../test/support/factories.std.ts';
 
-/** Records lines as the log file would hold them: redacted. */
-function recordingLogger(lines: string[]): Logger {
+/** The lines as the log file would hold them: redacted. */
+function inLogFile(lines: LogLine[]): string[] {
   const redactor = new Redactor();
-  const at = (message: string, fields?: LogFields) => void lines.push(`${message} ${JSON.stringify(redactor.value(fields ?? {}))}`);
-  const logger: Logger = { debug: at, info: at, warn: at, error: at, child: () => logger };
-  return logger;
+  return lines.map(({ message, fields }) => `${message} ${JSON.stringify(redactor.value(fields))}`);
 }
 
-const config = defaultConfig();
-const settings = {
-  demo: true,
-  modes: config.kiosk.modes,
-  session: config.session,
-  scannerConnection: config.scanner.connection,
-  wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
-  cameraFormats: config.scanner.camera.formats,
-  idleTimeoutSeconds: config.idle.timeoutSeconds,
-  idleAfterRedeemSeconds: config.idle.afterRedeemSeconds,
-  registrationTerms: config.registration.termsText,
-  accessibility: config.accessibility,
-  locale: config.locale,
-  brand: config.brand,
-};
+const settings = kioskSettingsView();
 
 const openGate: ConsoleGate = { admit: async () => {} };
 
-function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = [], gate = openGate) {
+function dispatcherWith(overrides: Partial<CallHandlers>, lines: LogLine[] = [], gate = openGate) {
   // Only the calls these tests make; the dispatcher never touches the others.
   const handlers = {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: '1.0.0', demo: true }),
@@ -40,7 +23,7 @@ function dispatcherWith(overrides: Partial<CallHandlers>, lines: string[] = [], 
     reportRendererError: async () => null,
     ...overrides,
   } as CallHandlers;
-  const dispatch = createDispatcher(handlers, recordingLogger(lines), gate);
+  const dispatch = createDispatcher(handlers, recordingLogger(lines).logger, gate);
   return (call: unknown, payload: unknown) => dispatch(call, payload, connection);
 }
 
@@ -69,7 +52,7 @@ describe('bridge dispatcher', () => {
   });
 
   it('says which field broke which rule, never the value given', async () => {
-    const lines: string[] = [];
+    const lines: LogLine[] = [];
     const dispatch = dispatcherWith({}, lines);
     const refusal = async (call: string, payload: unknown) => ((await dispatch(call, payload)) as { error: { message: string } }).error.message;
     await expect(refusal('unlockManager', { pin: '12ab-secret' })).resolves.toBe('invalid input for unlockManager: field "pin": a PIN is 4 to 8 digits');
@@ -83,7 +66,7 @@ describe('bridge dispatcher', () => {
     // A field the call does not have is named, cut short and printable: keys are the caller's text.
     const unknownKey = await refusal('getAppInfo', { [`x\n${'k'.repeat(500)}`]: 'fake-secret-value' });
     expect(unknownKey).toBe(`invalid input for getAppInfo: field "x?${'k'.repeat(38)}": is not part of this call`);
-    expect(lines.join('\n')).not.toMatch(/12ab-secret|fake-secret-value/);
+    expect(inLogFile(lines).join('\n')).not.toMatch(/12ab-secret|fake-secret-value/);
   });
 
   it('hands the calling connection to the handler', async () => {
@@ -102,11 +85,11 @@ describe('bridge dispatcher', () => {
   });
 
   it('turns crashes into a generic error with no stack, keeping the stack in the log', async () => {
-    const lines: string[] = [];
+    const lines: LogLine[] = [];
     const dispatch = dispatcherWith({ getSettings: async () => { throw new Error('boom at /secret/path'); } }, lines);
     const result = await dispatch('getSettings', {});
     expect(result).toEqual({ ok: false, error: { code: 'internal', message: 'something went wrong in the kiosk service' } });
-    expect(lines.join('\n')).toContain('boom at /secret/path');
+    expect(inLogFile(lines).join('\n')).toContain('boom at /secret/path');
   });
 
   it('passes on deliberate refusals and loyalty error kinds with their platform code', async () => {
@@ -122,10 +105,10 @@ describe('bridge dispatcher', () => {
   });
 
   it('logs why a call was refused in words redaction leaves readable', async () => {
-    const lines: string[] = [];
+    const lines: LogLine[] = [];
     const refusing = dispatcherWith({ getSettings: async () => { throw new BridgeFailure('validation', 'no such key'); } }, lines);
     await refusing('getSettings', {});
-    expect(lines).toContainEqual('bridge: call refused {"call":"getSettings","kind":"validation"}');
+    expect(inLogFile(lines)).toContainEqual('bridge: call refused {"call":"getSettings","kind":"validation"}');
   });
 });
 

@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { defaultConfig, type KioskMode, type Locale } from '../../common/config-schema.std.ts';
+import type { KioskMode, Locale } from '../../common/config-schema.std.ts';
 import {
   BridgeError,
   calls,
-  KioskSettingsView,
   type BridgeErrorCode,
   type BridgeResult,
   type CallInput,
@@ -12,7 +11,7 @@ import {
 import { Scan } from '../../common/scan.std.ts';
 import type { ReleaseOutcome } from '../../common/shopper-views.std.ts';
 import { CONFIRM_SECONDS, Visit, type VisitBridge } from './visit.svelte';
-import { shopperView, voucherView } from '../../test/support/factories.std.ts';
+import { kioskSettingsView, shopperView, voucherView } from '../../test/support/factories.std.ts';
 
 type Name = keyof VisitBridge;
 type Answer<N extends Name> = BridgeResult<CallOutput<N>>;
@@ -97,20 +96,11 @@ class FakeBridge {
 }
 
 function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
-  const config = defaultConfig();
-  return KioskSettingsView.parse({
-    demo: true,
+  const defaults = kioskSettingsView();
+  return kioskSettingsView({
     modes,
-    session: { ...config.session, enable_registration: true },
-    scannerConnection: config.scanner.connection,
-    wedgeMaxAverageIntervalMs: config.scanner.wedge.maxAverageIntervalMs,
-    cameraFormats: config.scanner.camera.formats,
-    idleTimeoutSeconds: config.idle.timeoutSeconds,
-    idleAfterRedeemSeconds: config.idle.afterRedeemSeconds,
-    registrationTerms: config.registration.termsText,
-    accessibility: config.accessibility,
+    session: { ...defaults.session, enable_registration: true },
     locale: { default: locale, enabled: ['en', 'nl'] },
-    brand: config.brand,
   });
 }
 

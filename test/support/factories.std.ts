@@ -1,5 +1,8 @@
 import type { LogFields, Logger, LogLevel } from '../../main/logging/logger.std.ts';
 import { ShopperView, VoucherView } from '../../common/shopper-views.std.ts';
+import { defaultConfig } from '../../common/config-schema.std.ts';
+import { KioskSettingsView } from '../../common/contract.std.ts';
+import { settingsView } from '../../main/config/settings-view.std.ts';
 
 /** One line a recordingLogger kept: the child's fields merged under the line's own. */
 export interface LogLine {
@@ -43,4 +46,9 @@ export function voucherView(overrides: Partial<VoucherView> = {}): VoucherView {
     contactUuid: shopperView().contactUuid,
     ...overrides,
   });
+}
+
+/** The settings the shopper screens get on a kiosk with the default config, as main builds them; parsed, like the others. */
+export function kioskSettingsView(overrides: Partial<KioskSettingsView> = {}): KioskSettingsView {
+  return KioskSettingsView.parse({ ...settingsView(defaultConfig()), ...overrides });
 }
