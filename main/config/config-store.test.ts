@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Logger } from '../logging/logger.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, DEMO_DEFAULTS, KioskConfig } from '../../common/config-schema.std.ts';
 import { withDotted } from '../../common/dotted-keys.std.ts';
+import { logText, recordingLogger } from '../../test/support/factories.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-config-'));
 
@@ -19,14 +19,6 @@ const storedKiosk = {
   manager: { pinHash: 'scrypt$16384$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g' },
 };
 const storedConfig = () => KioskConfig.parse(storedKiosk);
-
-/** A logger that keeps each line as `level message {fields}`. */
-function recordingLogger(): { logger: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const record = (level: string) => (message: string, fields?: object) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
-  const logger: Logger = { ...silentLogger, info: record('info'), warn: record('warn'), error: record('error'), child: () => logger };
-  return { logger, lines };
-}
 
 describe('ConfigStore', () => {
   it('starts on the spec defaults and writes them', () => {
@@ -104,9 +96,9 @@ describe('ConfigStore', () => {
     expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
     expect(copies.map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))).toEqual([truncated]);
-    expect(lines.join('\n')).toMatch(/config file unreadable; keeping the settings still legible in it.*not valid JSON/);
+    expect(logText(lines)).toMatch(/config file unreadable; keeping the settings still legible in it.*not valid JSON/);
     // The parser quotes the file; the log line must not.
-    expect(lines.join('\n')).not.toContain('scrypt');
+    expect(logText(lines)).not.toContain('scrypt');
 
     // Bytes that are no text at all are kept exactly too.
     const garbage = Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0xc3]);
@@ -132,7 +124,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('manager.pinHash')).toBeNull();
     const moved = fs.readdirSync(dir).filter((name) => name.startsWith('config.json.corrupt-'));
     expect(moved.map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))).toEqual([padded]);
-    expect(lines.join('\n')).toMatch(/error config file refused unread; starting on defaults .*too large/);
+    expect(logText(lines)).toMatch(/error config file refused unread; starting on defaults .*too large/);
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(store.get());
   });
 
@@ -167,15 +159,14 @@ describe('ConfigStore', () => {
   it('moves nothing aside and keeps the settings file when provisioned values do not fit it', () => {
     const dir = tempDir();
     new ConfigStore({ dataDir: dir, logger: silentLogger }).setMany({ 'locale.enabled': ['en', 'nl'], 'locale.default': 'nl' });
-    const errors: string[] = [];
-    const logger: Logger = { ...silentLogger, error: (message) => void errors.push(message) };
+    const { logger, lines } = recordingLogger();
     // Valid on its own, but this file's default language would no longer be enabled.
     const store = new ConfigStore({ dataDir: dir, logger, locked: { 'locale.enabled': ['en', 'de'] } });
     expect(store.getKey('locale.default')).toBe('nl');
     expect(store.getKey('locale.enabled')).toEqual(['en', 'nl']);
     expect(store.lockedKeys()).toEqual([]);
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
-    expect(errors.join()).toMatch(/provisioning ignored/);
+    expect(lines.filter((line) => line.level === 'error').map((line) => line.message).join()).toMatch(/provisioning ignored/);
   });
 
   it('starts a fresh folder on defaults when provisioned values do not fit them either', () => {
@@ -213,7 +204,9 @@ describe('ConfigStore', () => {
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('idle.timeoutSeconds')).toBe(60);
     expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60, afterRedeemSeconds: 20 } });
-    expect(lines.filter((line) => line.startsWith('warn'))).toEqual([expect.stringMatching(/^warn config key idle\.timeoutSeconds is invalid; using its default/)]);
+    expect(lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
+      expect.stringMatching(/^config key idle\.timeoutSeconds is invalid; using its default/),
+    ]);
     // Repaired on disk, with the file as it was kept beside it.
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual(store.get());
     const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
@@ -238,7 +231,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     expect(store.getKey('scanner.serial.baudRate')).toBe(9600);
     expect(store.getKey('scanner.serial.usb')).toBeNull();
-    const warned = lines.join('\n');
+    const warned = logText(lines);
     for (const key of ['kiosk.modes', 'scanner.serial.baudRate', 'scanner.serial.usb', 'locale.default', 'brand.name', 'brand.color']) {
       expect(warned).toContain(`config key ${key} is invalid`);
     }
@@ -262,7 +255,7 @@ describe('ConfigStore', () => {
     expect(store.get().manager).toMatchObject(storedKiosk.manager);
     expect(store.get().api).toEqual(storedKiosk.api);
     expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
-    expect(lines.join('\n')).toMatch(/^error config file is from a newer kiosk: opened read-only/m);
+    expect(logText(lines)).toMatch(/^error config file is from a newer kiosk: opened read-only/m);
     expect(store.readOnlyReason()).toMatch(new RegExp(`newer kiosk \\(schema version ${CONFIG_SCHEMA_VERSION + 1}`));
     expect(() => store.set('kiosk.modes', ['regular'])).toThrow(ConfigError);
     expect(() => store.set('kiosk.modes', ['regular'])).toThrow(/newer kiosk.*nothing was changed/);
@@ -311,7 +304,7 @@ describe('config migrations', () => {
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
-    expect(lines.join('\n')).not.toMatch(/invalid|ignored/);
+    expect(logText(lines)).not.toMatch(/invalid|ignored/);
     const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
     expect(written).toMatchObject({ schemaVersion: 2, kiosk: { modes: ['vouchers'] } });
     expect(written.kiosk).not.toHaveProperty('mode');

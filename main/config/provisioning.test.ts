@@ -2,18 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { LogFields, Logger } from '../logging/logger.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
 import { provisioningFilePath, readProvisioning } from './provisioning.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import { logText, recordingLogger } from '../../test/support/factories.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-provisioning-'));
-
-function recording(): Logger & { lines: string[] } {
-  const lines: string[] = [];
-  const at = (message: string, fields?: LogFields) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
-  const logger = { lines, debug: at, info: at, warn: at, error: at, child: () => logger };
-  return logger;
-}
 
 function provisioningFile(content: string): string {
   const file = path.join(tempDir(), 'config.json');
@@ -30,39 +24,39 @@ describe('provisioning file', () => {
 
   it('reads the keys it sets as dotted keys', () => {
     const file = provisioningFile(JSON.stringify({ kiosk: { modes: ['vouchers'] }, idle: { timeoutSeconds: 90 }, locale: { enabled: ['en', 'nl', 'de'] } }));
-    expect(readProvisioning(file, recording())).toEqual({ 'kiosk.modes': ['vouchers'], 'idle.timeoutSeconds': 90, 'locale.enabled': ['en', 'nl', 'de'] });
+    expect(readProvisioning(file, silentLogger)).toEqual({ 'kiosk.modes': ['vouchers'], 'idle.timeoutSeconds': 90, 'locale.enabled': ['en', 'nl', 'de'] });
   });
 
   it('reads a file still in the old layout (kiosk.mode) as the one-mode list it means', () => {
-    const logger = recording();
+    const { logger, lines } = recordingLogger();
     const file = provisioningFile(JSON.stringify({ kiosk: { mode: 'credit-reception' }, idle: { timeoutSeconds: 90 } }));
     expect(readProvisioning(file, logger)).toEqual({ 'kiosk.modes': ['credit-reception'], 'idle.timeoutSeconds': 90 });
-    expect(logger.lines).toEqual([]);
+    expect(lines).toEqual([]);
   });
 
   it('sets nothing when missing, and ignores an invalid or misspelt file as a whole, loudly', () => {
-    expect(readProvisioning('/nonexistent/kiosk.json', recording())).toEqual({});
+    expect(readProvisioning('/nonexistent/kiosk.json', silentLogger)).toEqual({});
     for (const content of ['{not json', JSON.stringify({ kiosk: { modes: ['teleport'] }, idle: { timeoutSeconds: 90 } }), JSON.stringify({ idle: { timeoutSecs: 90 } })]) {
-      const logger = recording();
+      const { logger, lines } = recordingLogger();
       expect(readProvisioning(provisioningFile(content), logger)).toEqual({});
-      expect(logger.lines.join('\n')).toMatch(/provisioning file .*ignored/);
+      expect(logText(lines)).toMatch(/provisioning file .*ignored/);
     }
   });
 
   it('is invalid as a whole when it sends credentials over plain http to another machine', () => {
-    const logger = recording();
+    const { logger, lines } = recordingLogger();
     const file = provisioningFile(JSON.stringify({ api: { baseUrl: 'http://loyalty.example.com/api' }, kiosk: { modes: ['vouchers'] } }));
     expect(readProvisioning(file, logger)).toEqual({});
-    expect(logger.lines.join('\n')).toMatch(/provisioning file invalid; ignored.*api\.baseUrl.*use https/);
+    expect(logText(lines)).toMatch(/provisioning file invalid; ignored.*api\.baseUrl.*use https/);
     for (const baseUrl of ['https://loyalty.example.com/api', 'http://127.0.0.1:8080/api']) {
-      expect(readProvisioning(provisioningFile(JSON.stringify({ api: { baseUrl } })), recording())).toEqual({ 'api.baseUrl': baseUrl });
+      expect(readProvisioning(provisioningFile(JSON.stringify({ api: { baseUrl } })), silentLogger)).toEqual({ 'api.baseUrl': baseUrl });
     }
   });
 
   it('wins over the settings file and cannot be changed, while other keys stay free', () => {
     const dir = tempDir();
-    new ConfigStore({ dataDir: dir, logger: recording() }).set('kiosk.modes', ['regular']);
-    const store = new ConfigStore({ dataDir: dir, logger: recording(), locked: { 'kiosk.modes': ['vouchers'] } });
+    new ConfigStore({ dataDir: dir, logger: silentLogger }).set('kiosk.modes', ['regular']);
+    const store = new ConfigStore({ dataDir: dir, logger: silentLogger, locked: { 'kiosk.modes': ['vouchers'] } });
     expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
     expect(store.lockedKeys()).toEqual(['kiosk.modes']);
     expect(() => store.set('kiosk.modes', ['regular'])).toThrow(ConfigError);

@@ -24,6 +24,21 @@ export function recordingLogger(lines: LogLine[] = [], context: LogFields = {}):
   return { logger, lines };
 }
 
+/** The kept lines as text, `level message {fields}` one a line: to show a log never holds a value anywhere. */
+export function logText(lines: LogLine[]): string {
+  return lines.map(({ level, message, fields }) => `${level} ${message} ${JSON.stringify(fields)}`).join('\n');
+}
+
+/** The kept lines logged as `event`, in order. */
+export function linesOf(lines: LogLine[], event: string): LogLine[] {
+  return lines.filter(({ fields }) => fields.event === event);
+}
+
+/** Whether a line was logged as `event` with every one of `fields` equal (a test matches the event, never the wording). */
+export function hasEvent(lines: LogLine[], event: string, fields: LogFields = {}): boolean {
+  return linesOf(lines, event).some((line) => Object.entries(fields).every(([name, value]) => Object.is(line.fields[name], value)));
+}
+
 /** A shopper as the screen gets one: known by contact, e-mail masked. */
 export function shopperView(overrides: Partial<ShopperView> = {}): ShopperView {
   return ShopperView.parse({ contactUuid: '6f1c2b4a-1d2e-4f3a-9b8c-7d6e5f4a3b2c', maskedEmail: 's•••@example.nl', ...overrides });
