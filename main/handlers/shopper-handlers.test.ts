@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import type { KioskMode } from '../../common/config-schema.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
-import { silentLogger, type LogFields, type Logger } from '../logging/logger.std.ts';
+import { silentLogger } from '../logging/logger.std.ts';
 import { VisitLog } from '../logging/visit-log.std.ts';
 import { createLoyaltyClient } from '../loyalty/client.node.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
@@ -14,15 +14,9 @@ import { FrameOrigins } from '../security/frame-origins.node.ts';
 import { createShopperHandlers } from './shopper-handlers.node.ts';
 import { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { shopperCalls, TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
+import { recordingLogger } from '../../test/support/factories.std.ts';
 
 const SKIPPED = 'voucher validity check skipped: no personal access token configured';
-
-type LogLine = { message: string; fields: LogFields };
-
-function recordingLogger(lines: LogLine[]): Logger {
-  const at = (message: string, fields: LogFields = {}) => void lines.push({ message, fields });
-  return { debug: at, info: at, warn: at, error: at, child: () => recordingLogger(lines) };
-}
 
 /**
  * The shopper handlers of a connected kiosk against a real sandbox. The validity check needs the
@@ -54,8 +48,8 @@ describe('shopper handlers', () => {
     const client = createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials, fetch: recordingFetch });
     const connection: PlatformConnection = { client: () => client, shopUuid: () => sandbox.manifest.shops[0]!.uuid, credentials };
     const health = new ServiceHealth({ probe: async () => undefined, onChange: () => {}, logger: silentLogger });
-    const lines: LogLine[] = [];
-    const visit = new VisitLog(recordingLogger(lines));
+    const { logger, lines } = recordingLogger();
+    const visit = new VisitLog(logger);
     const config = new ConfigStore({ dataDir: dirs[1]!, logger: silentLogger });
     config.set('kiosk.modes', modes);
     const frameOrigins = new FrameOrigins({ dataDir: dirs[1]!, config, apiOrigin: () => new URL(sandbox.baseUrl).origin, logger: silentLogger });

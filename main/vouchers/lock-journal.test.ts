@@ -2,9 +2,10 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LogFields, Logger } from '../logging/logger.std.ts';
+import { silentLogger } from '../logging/logger.std.ts';
 import { DATA_FILES } from '../paths/data-files.node.ts';
 import { openLockJournal, type HeldLockEntry } from './lock-journal.node.ts';
+import { recordingLogger } from '../../test/support/factories.std.ts';
 
 let dir: string;
 beforeEach(async () => {
@@ -25,29 +26,21 @@ const entry = (voucherUuid: string, overrides: Partial<HeldLockEntry> = {}): Hel
   ...overrides,
 });
 
-function recordingLogger(lines: Array<{ level: string; message: string; fields?: LogFields }>): Logger {
-  const at = (level: string) => (message: string, fields?: LogFields) => void lines.push({ level, message, fields });
-  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
-  return logger;
-}
-
-const silent = recordingLogger([]);
-
 describe('lock journal', () => {
   it('keeps every change on disk for the next start, in a private file, with no temp file left', async () => {
-    const journal = await openLockJournal({ dir, logger: silent });
+    const journal = await openLockJournal({ dir, logger: silentLogger });
     await Promise.all([journal.put(entry('a')), journal.put(entry('b')), journal.put(entry('c'))]);
     await journal.put(entry('b', { phase: 'redeeming', contactUuid: 'contact-1' }));
     await journal.remove('a');
 
-    const reopened = await openLockJournal({ dir, logger: silent });
+    const reopened = await openLockJournal({ dir, logger: silentLogger });
     expect(reopened.entries()).toEqual([entry('b', { phase: 'redeeming', contactUuid: 'contact-1' }), entry('c')]);
     expect(await readdir(dir)).toEqual([DATA_FILES.voucherLocks]);
     if (process.platform !== 'win32') expect((await stat(journal.path)).mode & 0o777).toBe(0o600);
   });
 
   it('starts empty without a file, and creates its folder', async () => {
-    const journal = await openLockJournal({ dir: join(dir, 'nested', 'state'), logger: silent });
+    const journal = await openLockJournal({ dir: join(dir, 'nested', 'state'), logger: silentLogger });
     expect(journal.entries()).toEqual([]);
     await journal.put(entry('a'));
     expect(JSON.parse(await readFile(journal.path, 'utf8'))).toEqual({ version: 1, entries: [entry('a')] });
@@ -58,8 +51,8 @@ describe('lock journal', () => {
     ['not a lock journal', JSON.stringify({ version: 1, entries: [{ voucherUuid: 'a', releaseKey: 'secret-key' }] })],
   ])('moves a file that is %s aside, logs it without its content and starts empty', async (reason, content) => {
     await writeFile(join(dir, DATA_FILES.voucherLocks), content);
-    const lines: Parameters<typeof recordingLogger>[0] = [];
-    const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
+    const { logger, lines } = recordingLogger();
+    const journal = await openLockJournal({ dir, logger });
 
     expect(journal.entries()).toEqual([]);
     const aside = (await readdir(dir)).filter((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`));
@@ -69,14 +62,14 @@ describe('lock journal', () => {
     expect(JSON.stringify(lines)).not.toContain('secret-key');
 
     await journal.put(entry('a'));
-    expect((await openLockJournal({ dir, logger: silent })).entries()).toEqual([entry('a')]);
+    expect((await openLockJournal({ dir, logger: silentLogger })).entries()).toEqual([entry('a')]);
   });
 
   it('moves a journal larger than any a kiosk writes aside unread, like a damaged one, and starts empty (#28 §12)', async () => {
     const huge = { version: 1, entries: Array.from({ length: 25_000 }, (_, index) => entry(`voucher-${index}`)) };
     await writeFile(join(dir, DATA_FILES.voucherLocks), JSON.stringify(huge));
-    const lines: Parameters<typeof recordingLogger>[0] = [];
-    const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
+    const { logger, lines } = recordingLogger();
+    const journal = await openLockJournal({ dir, logger });
 
     expect(journal.entries()).toEqual([]);
     const aside = (await readdir(dir)).filter((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`));
@@ -92,8 +85,8 @@ describe('lock journal', () => {
     const cut = text.indexOf('key-c') + 3;
     const damaged = `${text.slice(0, cut)}\u0000\u0000{"voucherUuid": "d"`;
     await writeFile(join(dir, DATA_FILES.voucherLocks), damaged);
-    const lines: Parameters<typeof recordingLogger>[0] = [];
-    const journal = await openLockJournal({ dir, logger: recordingLogger(lines) });
+    const { logger, lines } = recordingLogger();
+    const journal = await openLockJournal({ dir, logger });
 
     expect(journal.entries()).toEqual([
       entry('a'),
@@ -101,7 +94,7 @@ describe('lock journal', () => {
       { voucherUuid: 'c', code: 'CODE-c', timesRedeemedBefore: 0, phase: 'locking', intendedAt: expect.any(String) },
     ]);
     // The bad file is aside, so what was read from it is written anew before anything else.
-    expect((await openLockJournal({ dir, logger: silent })).entries()).toEqual(journal.entries());
+    expect((await openLockJournal({ dir, logger: silentLogger })).entries()).toEqual(journal.entries());
     expect((await readdir(dir)).filter((name) => name.includes('.corrupt-'))).toHaveLength(1);
     expect(lines.map((line) => line.fields)).toEqual([
       expect.objectContaining({ kept: [{ voucherUuid: 'a', phase: 'locked' }, { voucherUuid: 'b', phase: 'redeeming' }, { voucherUuid: 'c', phase: 'locking' }] }),
@@ -117,7 +110,7 @@ describe('lock journal', () => {
     for (let cut = 0; cut < text.length; cut++) {
       const kept = text.slice(0, cut);
       await writeFile(join(dir, DATA_FILES.voucherLocks), kept);
-      const journal = await openLockJournal({ dir, logger: silent });
+      const journal = await openLockJournal({ dir, logger: silentLogger });
       const known = [...journal.entries().map((held) => held.voucherUuid), ...journal.unresolved()];
       // A uuid is whole once its last character is in: its closing quote may be cut off.
       const whole = uuids.filter((uuid) => kept.includes(`"voucherUuid": "${uuid}`));
@@ -130,7 +123,7 @@ describe('lock journal', () => {
   it('takes an entry whose phase was lost as redeeming: its redemption is looked for before any release', async () => {
     const text = JSON.stringify({ version: 1, entries: [entry('a', { phase: 'redeeming' })] }, null, 2);
     await writeFile(join(dir, DATA_FILES.voucherLocks), text.slice(0, text.indexOf('"phase"')));
-    const journal = await openLockJournal({ dir, logger: silent });
+    const journal = await openLockJournal({ dir, logger: silentLogger });
     expect(journal.entries()).toEqual([entry('a', { phase: 'redeeming' })]);
   });
 });
