@@ -7,7 +7,8 @@ import { EventBus } from '../bridge/event-bus.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { VisitInterruptions } from '../supervision/visit-interruptions.std.ts';
 import type { KioskServices } from '../kiosk-services.node.ts';
-import type { LogFields, Logger, LogLevel } from '../logging/logger.std.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import { recordingLogger as recordLines, type LogLine } from '../../test/support/factories.std.ts';
 
 /**
  * Just enough of Electron's main-process API to drive the kiosk's Electron code in plain Node,
@@ -154,18 +155,10 @@ export class FakeProtocol {
   }
 }
 
-export interface LogLine {
-  level: LogLevel;
-  message: string;
-  fields?: LogFields;
-}
-
-/** A logger that keeps its lines (its children write to the same list). */
+/** The shared recording logger, its lines kept on the logger itself, where the Electron tests read them. */
 export function recordingLogger(): Logger & { lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const at = (level: LogLevel) => (message: string, fields?: LogFields) => void lines.push({ level, message, fields });
-  const logger = { lines, debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), child: () => logger };
-  return logger;
+  const { logger, lines } = recordLines();
+  return Object.assign(logger, { lines });
 }
 
 /** The services the Electron host carries, with a dispatcher that only records its calls. */

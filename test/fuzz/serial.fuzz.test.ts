@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Scan } from '../../common/scan.std.ts';
-import type { LogLevel } from '../../main/logging/logger.std.ts';
+import { recordingLogger } from '../support/factories.std.ts';
 import { MAX_LINE_BYTES } from '../../main/scanner/line-framer.std.ts';
 import { SerialScanDecoder } from '../../main/scanner/serial-scan-decoder.std.ts';
 import { SerialScanner } from '../../main/scanner/serial-scanner.node.ts';
@@ -81,9 +81,7 @@ async function fuzzSerial(seed: number, count: number, terminator: 'CR' | 'CRLF'
 
   const pty = await openPtyPair();
   stopAfter.push(() => pty.close());
-  const levels: LogLevel[] = [];
-  const record = (level: LogLevel) => () => void levels.push(level);
-  const logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error'), child: () => logger };
+  const { logger, lines } = recordingLogger();
   // One fixed instant for the scanner and the oracle: de-duplication then depends on the bytes alone.
   const now = Date.UTC(2026, 10, 24);
   const scanner = new SerialScanner({ path: pty.scannerPath, terminator }, { logger, clock: () => now });
@@ -124,7 +122,7 @@ async function fuzzSerial(seed: number, count: number, terminator: 'CR' | 'CRLF'
   expect(scans.every((scan) => scan.source === 'serial' && scan.value.length > 0), `seed ${seed}`).toBe(true);
   expect(mostHeld, `seed ${seed}: bytes held`).toBeLessThanOrEqual(MAX_LINE_BYTES);
   expect(scanner.status().state, `seed ${seed}`).toBe('connected');
-  expect(levels.filter((level) => level === 'error'), `seed ${seed}: handler failures`).toEqual([]);
+  expect(lines.filter((line) => line.level === 'error'), `seed ${seed}: handler failures`).toEqual([]);
   expect(problems, `seed ${seed}`).toEqual([]);
   recordFuzzInputs('serial', seed, ran);
   return ran;
