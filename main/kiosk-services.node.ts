@@ -230,9 +230,9 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
       };
       const closeMs = options.closeMs ?? SERVICES_CLOSE_MS;
       const closing = closeParts().catch((error: unknown) => logger.error('closing the services failed', { error: String(error) }));
-      if (!(await settlesWithin(closing, closeMs))) logger.error('the services did not all close in time: the kiosk stops anyway', { afterMs: closeMs });
+      if (!(await settlesWithin(closing, closeMs))) logger.error('the services did not all close in time: the kiosk stops anyway', { event: 'services.close_timeout', afterMs: closeMs });
       await watchdog.stop();
-      logger.info('kiosk services stopped');
+      logger.info('kiosk services stopped', { event: 'services.stopped' });
       dataDirLock.release();
     },
   };
@@ -313,7 +313,7 @@ async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog
     logger: visit.logger,
   });
   const recovered = redemptions.recover().then(
-    (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { settled }),
+    (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { event: 'voucher.locks_settled', settled }),
     (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
   );
   return { redemptions, recovered, journal };
@@ -400,7 +400,7 @@ function callHandlers(
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
     getSettings: async () => settingsView(config.get()),
     reportRendererError: async ({ message, where }) => {
-      logger.error('renderer error', { message, where });
+      logger.error('renderer error', { event: 'renderer.error', message, where });
       return null;
     },
     getServiceStatus: async () => health.check(),

@@ -115,7 +115,7 @@ function toBridgeError(call: CallName, error: unknown, logger: Logger): BridgeEr
   const known = error as { kind?: unknown; code?: unknown; message?: unknown; fieldErrors?: unknown };
   const kind = BridgeErrorCode.safeParse(known?.kind);
   if (kind.success) {
-    logger.info('bridge: call failed', { call, kind: kind.data, platformCode: known.code });
+    logger.info('bridge: call failed', { event: 'bridge.call_failed', call, kind: kind.data, platformCode: known.code });
     return {
       code: kind.data,
       message: String(known.message ?? kind.data),

@@ -29,7 +29,7 @@ export function registerBridgeIpc(ipcMain: IpcMain, services: KioskServices) {
   ipcMain.handle(INVOKE_CHANNEL, async (event: IpcMainInvokeEvent, call: unknown, input: unknown) => {
     const frame = event.senderFrame;
     if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
-      services.logger.warn('bridge: refused call from a foreign frame', { call: String(call).slice(0, 80) });
+      services.logger.warn('bridge: refused call from a foreign frame', { event: 'bridge.foreign_frame', call: String(call).slice(0, 80) });
       return { ok: false, error: { code: 'forbidden', message: 'not allowed from this frame' } } satisfies BridgeResult<never>;
     }
     return services.dispatch(call, input, connectionOf(event.sender));

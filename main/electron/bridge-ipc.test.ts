@@ -49,13 +49,13 @@ describe('bridge IPC: who may call', () => {
     const { ipcMain, dispatch, logger } = bridge();
     await expect(ipcMain.invoke(INVOKE_CHANNEL, frame, 'getAppInfo', {})).resolves.toEqual(FORBIDDEN);
     expect(dispatch).not.toHaveBeenCalled();
-    expect(logger.lines).toEqual([{ level: 'warn', message: 'bridge: refused call from a foreign frame', fields: { call: 'getAppInfo' } }]);
+    expect(logger.lines).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'bridge.foreign_frame', call: 'getAppInfo' } })]);
   });
 
   it('logs at most 80 characters of a refused call name', async () => {
     const { ipcMain, logger } = bridge();
     await ipcMain.invoke(INVOKE_CHANNEL, { url: 'https://evil.example/', parent: null }, 'x'.repeat(500), {});
-    expect(logger.lines[0]!.fields).toEqual({ call: 'x'.repeat(80) });
+    expect(logger.lines[0]!.fields).toEqual({ event: 'bridge.foreign_frame', call: 'x'.repeat(80) });
   });
 });
 

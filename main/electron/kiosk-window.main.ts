@@ -47,7 +47,7 @@ export function hardenWebContents(contents: WebContents, { dev, logger }: { dev:
   contents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url)) {
       event.preventDefault();
-      logger.warn('navigation blocked', { url: safeOrigin(url) });
+      logger.warn('navigation blocked', { event: 'navigation.blocked', url: safeOrigin(url) });
     }
   });
   contents.on('will-redirect', (event, url) => {
@@ -65,11 +65,11 @@ export function hardenWebContents(contents: WebContents, { dev, logger }: { dev:
     contents.on('devtools-opened', () => contents.closeDevTools());
   }
   contents.on('render-process-gone', (_event, details) => {
-    logger.error('renderer gone; reloading', { reason: details.reason, exitCode: details.exitCode });
+    logger.error('renderer gone; reloading', { event: 'renderer.gone', reason: details.reason, exitCode: details.exitCode });
     if (details.reason !== 'clean-exit') contents.reload();
   });
   contents.on('unresponsive', () => {
-    logger.error('renderer unresponsive; reloading');
+    logger.error('renderer unresponsive; reloading', { event: 'renderer.unresponsive' });
     contents.forcefullyCrashRenderer();
     contents.reload();
   });

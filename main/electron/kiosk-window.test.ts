@@ -81,7 +81,7 @@ describe('hardened web contents: navigation', () => {
   it('logs a blocked navigation by origin only (no path or query, which may carry codes)', () => {
     const { contents, logger } = hardened();
     contents.emitCancellable('will-navigate', 'https://evil.example/steal?card=4711');
-    expect(logger.lines).toEqual([{ level: 'warn', message: 'navigation blocked', fields: { url: 'https://evil.example' } }]);
+    expect(logger.lines).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'navigation.blocked', url: 'https://evil.example' } })]);
   });
 
   it.each(FOREIGN_URLS)('will-redirect to %s is prevented', (url) => {
@@ -145,14 +145,14 @@ describe('hardened web contents: self-healing', () => {
     const { contents, logger } = hardened();
     contents.emit('render-process-gone', {}, { reason: 'crashed', exitCode: 139 });
     expect(contents.reload).toHaveBeenCalledOnce();
-    expect(logger.lines).toContainEqual({ level: 'error', message: 'renderer gone; reloading', fields: { reason: 'crashed', exitCode: 139 } });
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: { event: 'renderer.gone', reason: 'crashed', exitCode: 139 } }));
   });
 
   it('does not reload after a clean exit, but still logs it', () => {
     const { contents, logger } = hardened();
     contents.emit('render-process-gone', {}, { reason: 'clean-exit', exitCode: 0 });
     expect(contents.reload).not.toHaveBeenCalled();
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: { reason: 'clean-exit', exitCode: 0 } }));
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: { event: 'renderer.gone', reason: 'clean-exit', exitCode: 0 } }));
   });
 
   it('kills and reloads a hung renderer and logs it', () => {
@@ -161,6 +161,6 @@ describe('hardened web contents: self-healing', () => {
     expect(contents.forcefullyCrashRenderer).toHaveBeenCalledOnce();
     expect(contents.reload).toHaveBeenCalledOnce();
     expect(contents.forcefullyCrashRenderer.mock.invocationCallOrder[0]!).toBeLessThan(contents.reload.mock.invocationCallOrder[0]!);
-    expect(logger.lines).toContainEqual({ level: 'error', message: 'renderer unresponsive; reloading', fields: undefined });
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: { event: 'renderer.unresponsive' } }));
   });
 });

@@ -31,7 +31,7 @@ export function installSessionSecurity(session: Session, logger: Logger, framed:
     // The camera only: nothing in the kiosk listens, so a microphone request is refused outright.
     const videoOnly = 'mediaTypes' in details && (details.mediaTypes ?? []).every((type) => type === 'video');
     const granted = permission === 'media' && videoOnly && mayUseCamera(details.requestingUrl, details.isMainFrame);
-    if (!granted) logger.warn('permission refused', { permission });
+    if (!granted) logger.warn('permission refused', { event: 'permission.refused', permission });
     callback(granted);
   });
   session.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) => {
@@ -39,6 +39,6 @@ export function installSessionSecurity(session: Session, logger: Logger, framed:
   });
   session.on('will-download', (event) => {
     event.preventDefault();
-    logger.warn('download blocked');
+    logger.warn('download blocked', { event: 'download.blocked' });
   });
 }

@@ -36,7 +36,7 @@ describe('session security: permission requests', () => {
   it('logs what it refused', async () => {
     const { session, logger } = securedSession();
     await session.requestPermission('geolocation', APP_PAGE);
-    expect(logger.lines).toEqual([{ level: 'warn', message: 'permission refused', fields: { permission: 'geolocation' } }]);
+    expect(logger.lines).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'permission.refused', permission: 'geolocation' } })]);
   });
 });
 
@@ -81,6 +81,6 @@ describe('session security: downloads', () => {
   it('blocks every download and logs it', () => {
     const { session, logger } = securedSession();
     expect(session.emitCancellable('will-download', {}, {})).toBe(true);
-    expect(logger.lines).toEqual([{ level: 'warn', message: 'download blocked', fields: undefined }]);
+    expect(logger.lines).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'download.blocked' } })]);
   });
 });

@@ -72,11 +72,11 @@ function load(file: string | null, logger: Logger): Entry[] {
     const entries = stored.map(({ key, answer }) => Entry.safeParse({ key, answer }).data ?? { key, answer: null });
     const unreadable = entries.filter((entry, index) => entry.answer === null && stored[index]!.answer !== null).length;
     // Still never run again: such a command is answered "already received".
-    if (unreadable > 0) logger.warn('fleet command memory: answers unreadable, their commands kept as received', { unreadable });
+    if (unreadable > 0) logger.warn('fleet command memory: answers unreadable, their commands kept as received', { event: 'fleet.memory.answers_unreadable', unreadable });
     return entries;
   } catch (error) {
     // A command replayed now could run a second time: the log says the memory was lost.
-    logger.warn('fleet command memory unreadable; starting afresh', { error: String(error) });
+    logger.warn('fleet command memory unreadable; starting afresh', { event: 'fleet.memory.unreadable', error: String(error) });
     return [];
   }
 }

@@ -22,7 +22,7 @@ describe('fleet command memory', () => {
     expect(memory.recall('restart', 'r-2')).toEqual({ id: 'r-2', ok: false, error: 'already received: not run again', replayed: true });
     expect(memory.recall('doctor', 'd-1')).toMatchObject({ ok: false, replayed: true });
     expect(memory.recall('restart', 'r-3')).toBeUndefined();
-    expect(lines).toEqual([{ level: 'warn', message: 'fleet command memory: answers unreadable, their commands kept as received', fields: { unreadable: 1 } }]);
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'fleet.memory.answers_unreadable', unreadable: 1 } })]);
   });
 
   it('starts afresh, and says so, from a file larger than the memory ever is (#28 §12)', () => {
@@ -32,6 +32,6 @@ describe('fleet command memory', () => {
     const lines: LogLine[] = [];
     const memory = commandMemory(file, recordingLogger(lines).logger);
     expect(memory.recall('restart', 'r-1')).toBeUndefined();
-    expect(lines).toEqual([{ level: 'warn', message: 'fleet command memory unreadable; starting afresh', fields: { error: expect.stringMatching(/too large/) } }]);
+    expect(lines).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'fleet.memory.unreadable', error: expect.stringMatching(/too large/) } })]);
   });
 });

@@ -57,7 +57,7 @@ async function removeEach(stale: string[], publish: RetainedPublish) {
 /** The topics the record names; null when there is none. A record that is damaged, too large or names a wildcard is set aside, and logged. */
 function published(file: string, logger: Logger): string[] | null {
   const setAside = (reason: string) => {
-    logger.warn('home assistant discovery record set aside: configs published before may stay on the broker', { reason });
+    logger.warn('home assistant discovery record set aside: configs published before may stay on the broker', { event: 'fleet.discovery.set_aside', reason });
     return [];
   };
   let read: ReturnType<typeof readBoundedFile>;

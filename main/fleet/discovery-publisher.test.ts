@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShippedMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { until } from '../../test/support/until.std.ts';
 import { recordingLogger } from '../electron/fake-electron.test-support.ts';
+import { hasEvent } from '../../test/support/factories.std.ts';
 import { DISCOVERY_RECORD_MAX_BYTES, discoveryPublisher } from './discovery-publisher.node.ts';
 import type { RetainedPublish } from './fleet-client.node.ts';
 import { discoveryMessages } from './home-assistant.std.ts';
@@ -79,7 +80,7 @@ describe('the Home Assistant discovery record (#28 §9, §12)', () => {
         planted(record);
         const logger = recordingLogger();
         await discoveryPublisher(record, logger)(configsOf('store-1'), retainedPublish(kiosk));
-        expect({ what, dropped, warned: logger.lines.some(({ message }) => message.startsWith('home assistant discovery record set aside')) }).toEqual({ what, dropped: false, warned: true });
+        expect({ what, dropped, warned: hasEvent(logger.lines, 'fleet.discovery.set_aside') }).toEqual({ what, dropped: false, warned: true });
         expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(configsOf('store-1').map(({ topic }) => topic));
       }
     } finally {

@@ -10,6 +10,7 @@ import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { recordingLogger } from '../electron/fake-electron.test-support.ts';
+import { linesOf } from '../../test/support/factories.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { discoveryPublisher } from './discovery-publisher.node.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
@@ -154,7 +155,7 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
       await intruder.endAsync();
     }
     expect(await answerOf('store-1', 'doctor', 'still-there', () => operator.publishAsync(`${PREFIX}/store-1/cmd/doctor`, '{"id":"still-there"}', { qos: 1 }))).toMatchObject({ ok: true });
-    expect(logger.lines.filter(({ message }) => message === 'fleet broker connection').map(({ fields }) => fields?.state)).toEqual(['online']);
+    expect(linesOf(logger.lines, 'fleet.connection').map(({ fields }) => fields?.state)).toEqual(['online']);
   });
 
   it('takes every Home Assistant config a kiosk publishes, each naming only the kiosk\'s own topics; its buttons work (#28 §2, §9)', async () => {

@@ -113,7 +113,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     lastError = error;
     if (next === state) return;
     state = next;
-    logger.info('fleet broker connection', { state, ...(error ? { error } : {}) });
+    logger.info('fleet broker connection', { event: 'fleet.connection', state, ...(error ? { error } : {}) });
   };
 
   const publishHealth = async () => {
@@ -177,7 +177,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
       clearInterval(timer);
       const closeMs = options.closeMs ?? CLOSE_DEADLINE_MS;
       if (!(await settlesWithin(sayGoodbye(client, topics.status), closeMs))) {
-        logger.warn('the fleet broker did not take the goodbye in time: the link is cut', { afterMs: closeMs });
+        logger.warn('the fleet broker did not take the goodbye in time: the link is cut', { event: 'fleet.goodbye_timeout', afterMs: closeMs });
         // mqtt.js's own forced end does nothing once a clean one waits: the socket itself goes.
         client.stream.destroy();
       }
@@ -261,7 +261,7 @@ function connectOptions(options: FleetClientOptions): IClientOptions {
 function resultPublisher(client: MqttClient, topics: ReturnType<typeof fleetTopics>, logger: Logger, log: CommandLog | undefined, now: () => number) {
   return async (name: string, answer: CommandAnswer, via: string) => {
     const outcome = 'state' in answer ? { waiting: answer.reason } : { ok: answer.ok, ...(answer.replayed ? { replayed: true as const } : {}) };
-    logger.info('fleet command', { command: name, id: answer.id, via, ...outcome });
+    logger.info('fleet command', { event: 'fleet.command', command: name, id: answer.id, via, ...outcome });
     log?.add({ at: now(), command: name, id: answer.id, via, outcome: outcomeOf(answer) });
     await client.publishAsync(topics.result(name), JSON.stringify(answer), { qos: 1 }).catch((error: unknown) => {
       logger.warn('fleet command result not published', { command: name, error: String(error) });

@@ -4,6 +4,7 @@ import { nextMessage, startShippedMosquitto, type Mosquitto } from '../../test/s
 import { sampleHealth } from '../../test/support/fleet-health-sample.std.ts';
 import { until } from '../../test/support/until.std.ts';
 import { recordingLogger } from '../electron/fake-electron.test-support.ts';
+import { hasEvent } from '../../test/support/factories.std.ts';
 import { type FleetClient, startFleetClient } from './fleet-client.node.ts';
 
 const PREFIX = 'loyalty-kiosk';
@@ -67,7 +68,7 @@ describe('closing the fleet link when the broker is gone mid-answer (#28 §1)', 
     /** Lets the command answer, and resolves once its answer is on its way. */
     const letItAnswer = async () => {
       answer();
-      await until(() => logger.lines.some(({ message, fields }) => message === 'fleet command' && fields?.id === 'slow-1' && fields.ok === true));
+      await until(() => hasEvent(logger.lines, 'fleet.command', { id: 'slow-1', ok: true }));
     };
     return { kiosk, logger, letItAnswer };
   }
@@ -80,7 +81,7 @@ describe('closing the fleet link when the broker is gone mid-answer (#28 §1)', 
     try {
       await kiosk.close();
       expect(kiosk.state().state).toBe('closed');
-      expect(logger.lines.map(({ message }) => message)).toContain('the fleet broker did not take the goodbye in time: the link is cut');
+      expect(hasEvent(logger.lines, 'fleet.goodbye_timeout')).toBe(true);
     } finally {
       await broker.restart();
     }

@@ -204,7 +204,7 @@ function voucherCalls({ platform, connection, logger }: ShopperContext): InputOn
     async checkVoucher({ voucherUuid, contactUuid }) {
       const { personalAccessToken } = await connection.credentials();
       if (!personalAccessToken) {
-        logger.info('voucher validity check skipped: no personal access token configured');
+        logger.info('voucher validity check skipped: no personal access token configured', { event: 'voucher.check_skipped' });
         return { checked: false };
       }
       const answer = await platform((client) =>
@@ -268,7 +268,7 @@ async function createSession(ctx: ShopperContext, { mode: asked, contactUuid, am
         )
       : await platform((client) => client[SESSION_CREATORS[mode]](base));
   visit.begin(created.data.uuid);
-  logger.info('portal session created', { mode });
+  logger.info('portal session created', { event: 'portal.session_created', mode });
   return created.data;
 }
 

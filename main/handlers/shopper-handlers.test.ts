@@ -14,9 +14,9 @@ import { FrameOrigins } from '../security/frame-origins.node.ts';
 import { createShopperHandlers } from './shopper-handlers.node.ts';
 import { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { shopperCalls, TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
-import { recordingLogger } from '../../test/support/factories.std.ts';
+import { linesOf, recordingLogger } from '../../test/support/factories.std.ts';
 
-const SKIPPED = 'voucher validity check skipped: no personal access token configured';
+const SKIPPED = 'voucher.check_skipped';
 
 /**
  * The shopper handlers of a connected kiosk against a real sandbox. The validity check needs the
@@ -55,7 +55,7 @@ describe('shopper handlers', () => {
     const frameOrigins = new FrameOrigins({ dataDir: dirs[1]!, config, apiOrigin: () => new URL(sandbox.baseUrl).origin, logger: silentLogger });
     const scannedHere = new ScannedHere();
     const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins, scannedHere });
-    const logged = () => lines.map((line) => line.message);
+    const logged = () => lines.map(({ fields }) => fields.event);
     return { handlers, visit, lines, logged, requested, scannedHere, health };
   }
 
@@ -147,14 +147,14 @@ describe('shopper handlers', () => {
     expect(session).toMatchObject({ shop: { uuid: sandbox.manifest.shops[0]!.uuid }, contact: null });
 
     await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
-    expect(lines.find((line) => line.message === SKIPPED)?.fields).toEqual({ portalSession: session.uuid });
+    expect(linesOf(lines, SKIPPED)[0]?.fields).toEqual({ event: SKIPPED, portalSession: session.uuid });
     // The visit already has its session: another voucher scan makes none.
     await handlers.lookupScan({ value: 'KOFFIE24' });
-    expect(lines.filter((line) => line.message === 'portal session created')).toHaveLength(1);
+    expect(linesOf(lines, 'portal.session_created')).toHaveLength(1);
 
     visit.end();
     await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
-    expect(lines.filter((line) => line.message === SKIPPED).at(-1)?.fields).toEqual({});
+    expect(linesOf(lines, SKIPPED).at(-1)?.fields).toEqual({ event: SKIPPED });
   });
 
   it('tags the visit with the session made for the identified shopper', async () => {
@@ -163,8 +163,8 @@ describe('shopper handlers', () => {
     const session = await handlers.startPortalSession({ contactUuid: sanne.uuid });
     expect(session.contactUuid).toBe(sanne.uuid);
     await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
-    expect(lines.find((line) => line.message === 'portal session created')?.fields).toEqual({ portalSession: session.uuid, mode: 'regular' });
-    expect(lines.find((line) => line.message === SKIPPED)?.fields).toEqual({ portalSession: session.uuid });
+    expect(linesOf(lines, 'portal.session_created')[0]?.fields).toEqual({ event: 'portal.session_created', portalSession: session.uuid, mode: 'regular' });
+    expect(linesOf(lines, SKIPPED)[0]?.fields).toEqual({ event: SKIPPED, portalSession: session.uuid });
   });
 
   it('starts a session of each mode the kiosk offers, the first native one by default, and refuses any other mode', async () => {
@@ -176,13 +176,13 @@ describe('shopper handlers', () => {
     await expect(sessionType(credits.uuid)).resolves.toBe('credit_reception');
     const prepaid = await handlers.startPortalSession({ mode: 'pay-prepaid' });
     await expect(sessionType(prepaid.uuid)).resolves.toBe('pay_prepaid');
-    expect(lines.filter((line) => line.message === 'portal session created').map((line) => line.fields.mode)).toEqual(['vouchers', 'credit-reception', 'pay-prepaid']);
+    expect(linesOf(lines, 'portal.session_created').map((line) => line.fields.mode)).toEqual(['vouchers', 'credit-reception', 'pay-prepaid']);
 
     await expect(handlers.startPortalSession({ mode: 'top-up-giftcards' })).rejects.toMatchObject({
       code: 'invalid_payload',
       message: 'this kiosk does not offer top-up-giftcards sessions (kiosk.modes: pay-prepaid, vouchers, credit-reception)',
     });
-    expect(lines.filter((line) => line.message === 'portal session created')).toHaveLength(3);
+    expect(linesOf(lines, 'portal.session_created')).toHaveLength(3);
   });
 
   it('a kiosk of hosted modes only makes no session for a voucher scan: the visit is not its own', async () => {
@@ -191,6 +191,6 @@ describe('shopper handlers', () => {
     // A side session would be made within a round trip to the local sandbox.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(visit.session).toBeNull();
-    expect(lines.filter((line) => line.message === 'portal session created')).toHaveLength(0);
+    expect(linesOf(lines, 'portal.session_created')).toHaveLength(0);
   });
 });

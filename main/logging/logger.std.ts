@@ -1,6 +1,11 @@
 /** Structured logging used by every main-process service; the file sink redacts before writing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFields = Record<string, unknown>;
+/**
+ * A line's first argument is the message, wording for people that may change; a line that someone
+ * (a test, doctor, an operator's log query) looks for also names a stable `event` in its fields,
+ * dotted area.what (`fleet.command`, `camera.unavailable`), and is matched by that, never by the wording.
+ */
+export type LogFields = { event?: string } & Record<string, unknown>;
 
 export interface Logger {
   debug(message: string, fields?: LogFields): void;

@@ -6,7 +6,7 @@ import { SerialPort } from 'serialport';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
-import { recordingLogger } from '../../test/support/factories.std.ts';
+import { hasEvent, linesOf, recordingLogger } from '../../test/support/factories.std.ts';
 import { openPtyPair, type PtyPair } from '../../test/support/pty.node.ts';
 import { MAX_LINE_BYTES } from './line-framer.std.ts';
 import { serialSettingsFrom } from './scanner-service.node.ts';
@@ -176,8 +176,7 @@ describe('SerialScanner reading a pty', () => {
     await pty.write('GOOD-2\r');
     await scanned('GOOD-2');
     expect(values()).toEqual(['GOOD-1', 'GOOD-2']);
-    const drops = lines.filter((line) => line.message === 'serial scanner dropped a line');
-    expect(drops).toEqual([{ level: 'warn', message: 'serial scanner dropped a line', fields: { reason: 'overlong' } }]);
+    expect(linesOf(lines, 'scanner.line_dropped')).toEqual([expect.objectContaining({ level: 'warn', fields: { event: 'scanner.line_dropped', reason: 'overlong' } })]);
   });
 
   it('counts the same value within 500 ms once, and again after 500 ms', async () => {
@@ -243,7 +242,7 @@ describe('SerialScanner reading a pty', () => {
       },
     );
     expect(mostBuffered).toBe(MAX_LINE_BYTES);
-    expect(lines.some((line) => line.fields?.reason === 'overlong')).toBe(true);
+    expect(hasEvent(lines, 'scanner.line_dropped', { reason: 'overlong' })).toBe(true);
     expect(scanner.status().state).toBe('connected');
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
   });

@@ -253,7 +253,7 @@ export class SerialScanner {
       } else if (line.reason === 'duplicate') {
         this.#logger.debug('serial scan repeated, ignored');
       } else {
-        this.#logger.warn('serial scanner dropped a line', { reason: line.reason });
+        this.#logger.warn('serial scanner dropped a line', { event: 'scanner.line_dropped', reason: line.reason });
       }
     }
   }

@@ -59,7 +59,7 @@ export function startScheduleService(parts: ScheduleParts): ScheduleService {
       log.info('nightly restart');
       parts.restart();
     },
-    onWaiting: () => log.info('nightly restart waits for the kiosk to be idle'),
+    onWaiting: () => log.info('nightly restart waits for the kiosk to be idle', { event: 'restart.waiting' }),
   });
   const update = () => {
     sleep.update();
@@ -82,7 +82,7 @@ export function startScheduleService(parts: ScheduleParts): ScheduleService {
 
 /** Everything that sleeps or wakes with the kiosk, in one place. */
 function applySleep(parts: ScheduleParts, log: Logger, asleep: boolean, reason: SleepReason) {
-  log.info(asleep ? 'the kiosk sleeps' : 'the kiosk wakes', { reason });
+  log.info(asleep ? 'the kiosk sleeps' : 'the kiosk wakes', { event: asleep ? 'kiosk.sleeps' : 'kiosk.wakes', reason });
   parts.events.emit('sleep', { asleep });
   parts.display.allowDisplaySleep(asleep);
   const scanner = asleep ? parts.scanner.pause() : parts.scanner.resume();

@@ -9,6 +9,7 @@ import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { EventBus } from '../bridge/event-bus.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { recordingLogger } from '../electron/fake-electron.test-support.ts';
+import { hasEvent } from '../../test/support/factories.std.ts';
 import { ScannerService } from '../scanner/scanner-service.node.ts';
 import { openPtyPair } from '../../test/support/pty.node.ts';
 import { startScheduleService } from './schedule-service.node.ts';
@@ -144,7 +145,7 @@ describe('schedule service: nightly restart', () => {
     const { clock, restarts, logger } = await kioskWithSchedule({ 'schedule.nightlyRestart': '22:30' });
     clock.locks = 1;
     clock.now = new Date(2026, 10, 24, 22, 30).getTime();
-    await waitFor('waiting is logged', () => logger.lines.some((line) => line.message.includes('waits for the kiosk to be idle')));
+    await waitFor('waiting is logged', () => hasEvent(logger.lines, 'restart.waiting'));
     expect(restarts).toEqual([]);
     clock.locks = 0;
     await waitFor('restarted', () => restarts.length > 0);

@@ -87,7 +87,7 @@ export async function storeSecretFor(secrets: SecretStore, name: SecretName, val
   const origin = origins[binding];
   const bound = await secrets.boundOrigin(binding);
   if (bound !== null && bound !== origin && (await forgetSecrets(secrets, binding, null))) {
-    logger.warn(REMOVED_MESSAGES[binding], { from: bound, to: origin });
+    logger.warn(REMOVED_MESSAGES[binding], { event: 'secrets.removed', binding, from: bound, to: origin });
   }
   await secrets.set(name, value);
   if (bound !== origin) await secrets.bindOrigin(binding, origin);
@@ -140,7 +140,7 @@ export class SecretOriginGuard {
       return 'bound';
     }
     if (!(await forgetSecrets(this.secrets, binding, origin))) return 'unchanged';
-    this.logger.warn(REMOVED_MESSAGES[binding], { from: bound, to: origin });
+    this.logger.warn(REMOVED_MESSAGES[binding], { event: 'secrets.removed', binding, from: bound, to: origin });
     return 'removed';
   }
 }

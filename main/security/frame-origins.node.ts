@@ -55,7 +55,7 @@ export class FrameOrigins {
   admit(url: string): boolean {
     if (frameableOrigin(url) === null) {
       // javascript:, data: and the like have the origin "null": never framed, never learned.
-      this.options.logger.error('portal session page refused: only https pages (http on this computer) are framed', { scheme: URL.canParse(url) ? new URL(url).protocol : null });
+      this.options.logger.error('portal session page refused: only https pages (http on this computer) are framed', { event: 'portal.page_refused', scheme: URL.canParse(url) ? new URL(url).protocol : null });
       return false;
     }
     const origin = new URL(url).origin;
@@ -63,7 +63,7 @@ export class FrameOrigins {
     const configured = this.options.config.get().portal.allowedOrigins;
     if (origin === api || this.list().includes(origin)) return true;
     if (configured.length > 0 || !api) {
-      this.options.logger.error('portal session page refused: its origin is not in portal.allowedOrigins', { origin, allowed: this.list() });
+      this.options.logger.error('portal session page refused: its origin is not in portal.allowedOrigins', { event: 'portal.page_refused', origin, allowed: this.list() });
       return false;
     }
     this.#learn(api, origin);
@@ -99,7 +99,7 @@ export class FrameOrigins {
     const kept = Object.fromEntries(Object.entries(learned).map(([api, origins]) => [api, origins.filter((origin) => frameableOrigin(origin) === origin)]));
     const dropped = Object.values(learned).flat().length - Object.values(kept).flat().length;
     // Only how many: an entry that is no origin may be any text.
-    if (dropped > 0) this.options.logger.warn('portal origins that are no frameable origin dropped', { dropped });
+    if (dropped > 0) this.options.logger.warn('portal origins that are no frameable origin dropped', { event: 'portal.origins_dropped', dropped });
     return kept;
   }
 }

@@ -48,7 +48,7 @@ describe('FrameOrigins', () => {
     expect(origins.admit(`${API}/hosted`)).toBe(true);
     expect(origins.admit('https://evil.example/x')).toBe(false);
     expect(origins.list()).not.toContain('https://evil.example');
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', message: expect.stringMatching(/portal session page refused/) }));
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ event: 'portal.page_refused', origin: 'https://evil.example' }) }));
   });
 
   it('takes only origins as allowedOrigins: https, or plain http on this computer', () => {
@@ -66,7 +66,7 @@ describe('FrameOrigins', () => {
     expect(origins.list()).toEqual([API, PORTAL, 'http://127.0.0.1:4011']);
     expect(contentSecurityPolicy(API, origins.list())).toContain(`frame-src ${API} ${PORTAL} http://127.0.0.1:4011;`);
     expect(contentSecurityPolicy(API, origins.list())).not.toMatch(/null|script-src \*/);
-    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/dropped/), fields: { dropped: 5 } }));
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: { event: 'portal.origins_dropped', dropped: 5 } }));
   });
 
   it('learns afresh, with a log line, from a file too large to be what it keeps (#28 §12)', () => {

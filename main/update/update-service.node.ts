@@ -253,7 +253,7 @@ export class UpdateService {
     const delay = retryDelayMs(this.#failures, this.#checkIntervalMs, this.#options.firstRetryMs);
     const at = this.#now().getTime();
     const lastError = plainError(error);
-    this.#options.logger.warn('update check or download failed; the running version keeps serving', { error: lastError, failures: this.#failures, retryInMs: delay });
+    this.#options.logger.warn('update check or download failed; the running version keeps serving', { event: 'update.failed', error: lastError, failures: this.#failures, retryInMs: delay });
     this.#set({ state: this.#downloaded ? 'downloaded' : 'error', lastError, lastCheckAt: at, retryAt: at + delay });
     this.#scheduleCheck(delay);
   }
@@ -328,7 +328,7 @@ export class UpdateService {
     const timer = setTimeout(() => {
       if (confirm()) return;
       stop();
-      logger.error('the updated version did not reach the attract screen in time; kioskctl update rollback installs the previous one', { version, from: marker.fromVersion });
+      logger.error('the updated version did not reach the attract screen in time; kioskctl update rollback installs the previous one', { event: 'update.not_started', version, from: marker.fromVersion });
       void writeJsonFile(this.#files.failedVersion, { version, reason: 'no attract screen after the update', at: this.#now().getTime() } satisfies FailedVersion);
       this.#set({ failedVersion: version });
     }, this.#options.firstAttractTimeoutMs ?? FIRST_ATTRACT_TIMEOUT_MS);

@@ -215,7 +215,7 @@ describe('UpdateService against a real feed', () => {
     expect(state(service)).toMatchObject({ currentVersion: RUNNING, downloadedVersion: null });
     expect(state(service).lastError).toMatch(/sha512|checksum/i);
     expect(state(service).retryAt).not.toBeNull();
-    expect(logger.lines.some((line) => line.level === 'warn' && line.message.includes('keeps serving'))).toBe(true);
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ event: 'update.failed' }) }));
     // Retried by itself (50 ms, then 100 ms, …): still refused while the feed is wrong.
     await vi.waitFor(() => expect(feed.downloads()).toBeGreaterThanOrEqual(before + 2));
     expect(quitToInstall).not.toHaveBeenCalled();
@@ -260,7 +260,7 @@ describe('UpdateService after an update (rollback report)', () => {
     feed.publish({ version: '1.1.0', payload: NEW_APP });
     const { service, logger } = startService({ feedUrl: null, firstAttractTimeoutMs: 50 });
     await vi.waitFor(() => expect(state(service).failedVersion).toBe(RUNNING));
-    expect(logger.lines.some((line) => line.level === 'error' && line.message.includes('did not reach the attract screen'))).toBe(true);
+    expect(logger.lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ event: 'update.not_started' }) }));
     await vi.waitFor(() => expect(JSON.parse(fs.readFileSync(updateFiles(dir).failedVersion, 'utf8'))).toMatchObject({ version: RUNNING }));
   });
 

@@ -137,6 +137,7 @@ async function setAside(file: string, text: string, reason: string, logger: Logg
   const { entries, codeless } = salvageEntries(text);
   // The reason and voucher uuids only: the content holds release keys and voucher codes.
   logger.warn('voucher lock journal unreadable; moved aside, the entries still readable kept', {
+    event: 'voucher.journal_set_aside',
     movedTo: aside,
     reason,
     kept: entries.map(({ voucherUuid, phase }) => ({ voucherUuid, phase })),

@@ -38,7 +38,7 @@ export async function lock(ctx: RedemptionContext, code: string): Promise<HeldLo
       phase: 'locked',
     };
     await journalHeldLock(ctx, entry);
-    ctx.log.info('voucher locked', { voucherUuid });
+    ctx.log.info('voucher locked', { event: 'voucher.locked', voucherUuid });
     return { voucherUuid, lockedAt: entry.lockedAt, systemReleaseAt: entry.systemReleaseAt };
   });
 }

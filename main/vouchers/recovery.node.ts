@@ -60,6 +60,7 @@ async function settleIntent(ctx: RedemptionContext, entry: LockIntent, reason: R
   const lapsesBy = Date.parse(entry.intendedAt) + LOCK_DURATION_MS + SHOPPER_ACTION_BUDGET_MS;
   if (found.status === 'LOCKED' && ctx.now() < lapsesBy) {
     ctx.log.warn('voucher may be held by a lock whose answer was lost; only the platform can release it', {
+      event: 'voucher.lock_answer_lost',
       voucherUuid: entry.voucherUuid,
       reason,
       lapsesBy: new Date(lapsesBy).toISOString(),

@@ -108,7 +108,7 @@ async function requestRedemption(ctx: RedemptionContext, entry: HeldLockEntry, a
       contact_uuid: entry.contactUuid,
       release_key: entry.releaseKey,
     });
-    await forget(ctx, entry, 'voucher redeemed', { attempt });
+    await forget(ctx, entry, 'voucher redeemed', { event: 'voucher.redeemed', attempt });
     return { outcome: 'redeemed', voucher: data, redeemedAt: data.voucher_redemption.created_at };
   } catch (error) {
     if (!(error instanceof LoyaltyError)) throw error;

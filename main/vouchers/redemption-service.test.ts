@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
-import { recordingLogger, type LogLine } from '../../test/support/factories.std.ts';
+import { hasEvent, recordingLogger, type LogLine } from '../../test/support/factories.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
@@ -163,7 +163,7 @@ describe('lock and redeem', () => {
     expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
     expect(line.redeemRequests()).toHaveLength(1);
     expect(await journalOnDisk(dir)).toEqual([]);
-    expect(logs.map((logged) => logged.message)).toEqual(['voucher locked', 'voucher redeemed']);
+    expect(logs.map(({ fields }) => fields.event)).toEqual(['voucher.locked', 'voucher.redeemed']);
     expect(JSON.stringify(logs)).not.toContain(releaseKey);
     expect(JSON.stringify(logs)).not.toContain(voucher.code);
   });
@@ -291,7 +291,7 @@ describe('refusals and lost locks', () => {
     await advanceClock(180);
 
     expect(await failure(service.redeem(voucher.uuid))).toMatchObject({ kind: 'conflict', code: 80006 });
-    expect(logs.map((logged) => logged.message)).toContain('voucher lock released');
+    expect(hasEvent(logs, 'voucher.released')).toBe(true);
     expect(await platformView(voucher.code)).toMatchObject({ status: 'EXPIRED', times_redeemed: 0 });
     expect(journal.entries()).toEqual([]);
   });
@@ -336,7 +336,7 @@ describe('recovery at startup', () => {
     const { service } = await kiosk({ dir, logs });
 
     expect(await service.recover()).toEqual([]);
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/moved aside/) }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ event: 'voucher.journal_set_aside' }) }));
     expect((await readdir(dir)).some((name) => name.startsWith(`${DATA_FILES.voucherLocks}.corrupt-`))).toBe(true);
     const voucher = await freshVoucher();
     await service.lock(voucher.code);
@@ -375,7 +375,7 @@ describe('releasing while offline', () => {
     clock = Date.parse(heldEntry(journal.get(voucher.uuid)).systemReleaseAt) + 1;
 
     // Logged once the entry is off the disk.
-    await vi.waitFor(() => expect(logs.map((logged) => logged.message)).toContainEqual(expect.stringMatching(/lapsed/)), {
+    await vi.waitFor(() => expect(hasEvent(logs, 'voucher.lock_lapsed', { voucherUuid: voucher.uuid })).toBe(true), {
       timeout: 5_000,
       interval: 20,
     });
@@ -468,7 +468,7 @@ describe('locks the journal would not know of', () => {
     expect(await service.release(voucher.uuid, 'cancel')).toEqual({ outcome: 'not_held' });
     expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80017 });
     expect(await service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'kept' }]);
-    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', message: expect.stringMatching(/only the platform can release it/) }));
+    expect(logs).toContainEqual(expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ event: 'voucher.lock_answer_lost', voucherUuid: voucher.uuid }) }));
 
     // The platform's own release, an hour on, settles it: the voucher serves again.
     await advanceClock(60 * 60 + 1);

@@ -16,7 +16,7 @@ export async function releaseEntry(ctx: RedemptionContext, entry: HeldLockEntry,
   try {
     await ctx.client.releaseVoucher({ voucher_uuid: entry.voucherUuid, release_key: entry.releaseKey });
     // A landed redemption consumes the lock: a release that worked proves it never landed.
-    await forget(ctx, entry, 'voucher lock released', { reason, failures });
+    await forget(ctx, entry, 'voucher lock released', { event: 'voucher.released', reason, failures });
     return 'released';
   } catch (error) {
     if (!(error instanceof LoyaltyError)) throw error;
@@ -66,8 +66,8 @@ async function retryRelease(ctx: RedemptionContext, voucherUuid: string, reason:
   if (!current || ctx.closed || (current.phase !== 'locked' && current.phase !== 'redeeming')) return;
   if (ctx.now() < Date.parse(current.systemReleaseAt)) return void (await releaseEntry(ctx, current, reason, failures));
   if (current.phase === 'redeeming') {
-    await keepUnsettled(ctx, current, 'voucher lock lapsed while its redemption may have landed; kept until Find Voucher settles it', { reason });
+    await keepUnsettled(ctx, current, 'voucher lock lapsed while its redemption may have landed; kept until Find Voucher settles it', { event: 'voucher.lock_lapsed', reason });
   } else {
-    await forget(ctx, current, 'voucher lock lapsed before it could be released; the platform released it', { reason });
+    await forget(ctx, current, 'voucher lock lapsed before it could be released; the platform released it', { event: 'voucher.lock_lapsed', reason });
   }
 }

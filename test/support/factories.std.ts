@@ -30,13 +30,13 @@ export function logText(lines: LogLine[]): string {
 }
 
 /** The kept lines logged as `event`, in order. */
-export function linesOf(lines: LogLine[], event: string): LogLine[] {
-  return lines.filter(({ fields }) => fields.event === event);
+export function linesOf<Line extends { fields?: LogFields }>(lines: Line[], event: string): Line[] {
+  return lines.filter(({ fields }) => fields?.event === event);
 }
 
 /** Whether a line was logged as `event` with every one of `fields` equal (a test matches the event, never the wording). */
-export function hasEvent(lines: LogLine[], event: string, fields: LogFields = {}): boolean {
-  return linesOf(lines, event).some((line) => Object.entries(fields).every(([name, value]) => Object.is(line.fields[name], value)));
+export function hasEvent(lines: Array<{ fields?: LogFields }>, event: string, fields: LogFields = {}): boolean {
+  return linesOf(lines, event).some((line) => Object.entries(fields).every(([name, value]) => Object.is(line.fields?.[name], value)));
 }
 
 /** A shopper as the screen gets one: known by contact, e-mail masked. */
