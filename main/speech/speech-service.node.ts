@@ -116,7 +116,7 @@ export class SpeechService {
 
   #failed(error: NodeJS.ErrnoException): void {
     if (error.code === 'ENOENT') {
-      if (!this.#missingLogged) this.#logger.error('espeak-ng is not installed: the kiosk cannot speak (install the espeak-ng package)');
+      if (!this.#missingLogged) this.#logger.error('espeak-ng is not installed: the kiosk cannot speak (install the espeak-ng package)', { event: 'speech.missing' });
       this.#missingLogged = true;
       return;
     }

@@ -7,6 +7,7 @@ import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { recordingEspeak } from '../../test/support/espeak-recorder.node.ts';
 import { until } from '../../test/support/until.std.ts';
+import { recordingLogger } from '../../test/support/factories.std.ts';
 
 /** Speech starts within a moment: looked for every 10 ms, for 5 s at most. */
 const soon = (condition: () => boolean) => until(condition, { timeoutMs: 5_000, pollMs: 10 });
@@ -160,11 +161,10 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
   });
 
   it('logs once that espeak-ng is missing, and goes on without a voice', async () => {
-    const lines: string[] = [];
-    const logger = { ...silentLogger, error: (message: string) => void lines.push(message) };
+    const { logger, lines } = recordingLogger();
     const speech = new SpeechService({ audio: () => defaultConfig().accessibility.audio, logger, command: '/nonexistent/espeak-ng' });
     await speech.say({ locale: 'en', parts: [{ text: 'one' }] });
     await speech.say({ locale: 'en', parts: [{ text: 'two' }] });
-    expect(lines).toEqual(['espeak-ng is not installed: the kiosk cannot speak (install the espeak-ng package)']);
+    expect(lines).toEqual([expect.objectContaining({ level: 'error', fields: { event: 'speech.missing' } })]);
   });
 });
