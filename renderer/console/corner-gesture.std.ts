@@ -1,7 +1,7 @@
 /**
  * The store manager's way in: press and hold the corner for `holdMs`, or tap it `taps` times
  * within `tapWindowMs`. Pure: the caller feeds pointer events with their timestamps (one clock,
- * e.g. `event.timeStamp`) and runs a timer to `holdDeadline` so a hold fires while still held.
+ * e.g. `performance.now()`) and runs a timer to `holdDeadline` so a hold fires while still held.
  */
 export interface CornerGestureOptions {
   holdMs: number;

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { openConsoleFirstRun, openConsoleWithPin, PIN, shootBothSizes, tapCorner } from '../support/manager-console.node.ts';
-import { cardOf, expectAccessible, kioskLog, openKiosk, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, expectAccessible, kioskEvents, openKiosk, startKiosk, wedgeScan, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { verifyPin } from '../../main/manager/pin-hash.node.ts';
 import { killProcessesMentioning } from '../support/processes.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
@@ -55,10 +55,12 @@ describe('manager console: getting in', () => {
     const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
     await wedgeScan(page, sanne.card);
     await page.getByTestId('home-screen').waitFor();
+    // From here the page's clock, which the corner reads when touched, so the taps' three seconds pass in a moment.
+    await page.clock.install();
     await tapCorner(page, 4);
     await page.waitForTimeout(300);
     await expect(page.getByTestId('manager-console').count()).resolves.toBe(0);
-    await page.waitForTimeout(3_000);
+    await page.clock.fastForward(3_000);
     // The fifth tap comes too late for the first four: a fresh count, still shut.
     await tapCorner(page, 1);
     await page.waitForTimeout(300);
@@ -102,12 +104,14 @@ describe('manager console: getting in', () => {
   });
 
   it('a three-second hold opens the PIN pad; the right PIN opens the console', async () => {
-    const page = await openKiosk(browser, kiosk);
+    // The page's clock, so the hold's three seconds pass in a moment.
+    const page = await openKiosk(browser, kiosk, 'portrait', { fakeClock: true });
     await page.mouse.move(50, 50);
     await page.mouse.down();
-    await page.waitForTimeout(2_000);
+    await page.clock.runFor(2_000);
     await expect(page.getByTestId('console-pin').count()).resolves.toBe(0);
-    await page.getByTestId('console-pin').waitFor({ timeout: 2_500 });
+    await page.clock.runFor(1_000);
+    await page.getByTestId('console-pin').waitFor();
     await page.mouse.up();
     await expectAccessible(page, 'PIN pad');
     await shootBothSizes(page, 'console-pin');
@@ -256,7 +260,7 @@ describe('manager console: restart and quit', () => {
     await confirmOnDiagnostics(page, 'Quit kiosk');
     await kiosk.host.outputClosed;
     // Each process closed its services on the way out.
-    expect(kioskLog(kiosk.dataDir).filter((line) => line.message === 'kiosk services stopped')).toHaveLength(2);
+    expect(kioskEvents(kiosk.dataDir, 'services.stopped')).toHaveLength(2);
     await page.close();
   });
 });
