@@ -155,7 +155,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   const { logSink, logger, config, secrets, events } = foundation;
   const demo = createDemoSandbox({ dataDir: options.dataDir, logger, onSecret: (value) => logSink.redactor.addSecret(value) });
   if (config.isDemo()) await demo.start();
-  logger.info('kiosk services started', { version: options.version, demo: config.isDemo() });
+  logger.info('kiosk services started', { event: 'services.started', version: options.version, demo: config.isDemo() });
 
   // Not awaited: a slow keychain must not hold the start up; every platform call waits for the
   // check instead (secretsSettled).

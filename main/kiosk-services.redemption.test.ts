@@ -111,7 +111,7 @@ describe('redemption across the bridge, through a fault proxy', () => {
     expect((await admin.findVoucher({ code: voucher.code })).data.times_redeemed).toBe(1);
 
     const lines = kioskLog(dataDir).filter((line) => line.call === 'redeemVoucher');
-    expect(lines).toContainEqual(expect.objectContaining({ message: 'bridge: call failed', kind: 'busy' }));
+    expect(lines).toContainEqual(expect.objectContaining({ event: 'bridge.call_failed', kind: 'busy' }));
     expect(JSON.stringify(lines)).not.toContain('stack');
   });
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextMessage, startShippedMosquitto, type Mosquitto } from '../test/support/mosquitto.node.ts';
-import { kioskLog } from '../test/support/kiosk-journey.node.ts';
+import { kioskEvents, kioskLog } from '../test/support/kiosk-journey.node.ts';
 import { until } from '../test/support/until.std.ts';
 import { BridgeConnection } from './bridge/dispatcher.std.ts';
 import { FleetHealth } from './fleet/fleet-messages.std.ts';
@@ -63,7 +63,7 @@ describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
     // kioskctl doctor on the same data folder, while the kiosk runs there.
     const beside = await runDoctor({ dataDir: services.dataDir, logger: silentLogger, secrets });
     expect(brokerRow(beside)).toEqual({ name: 'broker', status: 'SKIP', detail: expect.stringContaining(`the kiosk running on this data folder (process ${process.pid}) holds its connection`) });
-    expect(kioskLog(services.dataDir).filter((line) => line.message === 'fleet broker connection').map((line) => line.state)).toEqual(['online']);
+    expect(kioskEvents(services.dataDir, 'fleet.connection').map((line) => line.state)).toEqual(['online']);
   });
 
   it('applies a fleet.* change made after the link dropped with an answer in flight', async () => {
@@ -75,7 +75,7 @@ describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
     expect(JSON.parse(waiting)).toMatchObject({ state: 'waiting' });
     await broker.down();
     await services.dispatch('reportScreen', { screen: 'attract' }, screen);
-    await until(() => kioskLog(services.dataDir).some((line) => line.message === 'fleet command' && line.id === 'r1' && line.ok === true), { timeoutMs: 10_000 });
+    await until(() => kioskEvents(services.dataDir, 'fleet.command').some((line) => line.id === 'r1' && line.ok === true), { timeoutMs: 10_000 });
     expect(restarts).toBe(1);
 
     services.config.setMany({ 'fleet.groups': ['region-north'] });
@@ -99,7 +99,7 @@ describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
       broker.freeze();
       await hurried.close();
       expect(fs.existsSync(path.join(dataDir, DATA_FILES.lock))).toBe(false);
-      expect(kioskLog(dataDir).map((line) => line.message)).toContain('the services did not all close in time: the kiosk stops anyway');
+      expect(kioskEvents(dataDir, 'services.close_timeout')).toHaveLength(1);
     } finally {
       broker.thaw();
       for (const name of SECRET_NAMES) await otherSecrets.remove(name).catch(() => {});
@@ -107,15 +107,13 @@ describe('kiosk services on the shipped fleet broker (#28 §1, §3)', () => {
   });
 
   it('closes within its bound while the broker answers nothing, and frees the data folder', async () => {
-    await until(() => kioskLog(services.dataDir).filter((line) => line.message === 'fleet broker connection' && line.state === 'online').length >= 2);
+    await until(() => kioskEvents(services.dataDir, 'fleet.connection').filter((line) => line.state === 'online').length >= 2);
     broker.freeze();
     const startedAt = Date.now();
     await services.close();
     closed = true;
     expect(Date.now() - startedAt).toBeLessThan(SERVICES_CLOSE_MS);
     expect(fs.existsSync(path.join(services.dataDir, DATA_FILES.lock))).toBe(false);
-    expect(kioskLog(services.dataDir).map((line) => line.message)).toEqual(
-      expect.arrayContaining(['the fleet broker did not take the goodbye in time: the link is cut', 'kiosk services stopped']),
-    );
+    expect(kioskLog(services.dataDir).map((line) => line.event)).toEqual(expect.arrayContaining(['fleet.goodbye_timeout', 'services.stopped']));
   });
 });

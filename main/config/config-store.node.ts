@@ -215,7 +215,7 @@ export class ConfigStore {
     if (file.kind === 'refused') this.#keepRefused(file.reason);
     const provisioned = KioskConfig.safeParse(withDotted(stored.config, this.#locked));
     if (!provisioned.success) {
-      this.#found('error', 'provisioned settings do not fit the settings file; provisioning ignored', { reason: describeIssues(provisioned.error) });
+      this.#found('error', 'provisioned settings do not fit the settings file; provisioning ignored', { event: 'config.provisioning_ignored', reason: describeIssues(provisioned.error) });
       this.#locked = {};
     }
     const config = provisioned.success ? provisioned.data : stored.config;
@@ -255,6 +255,7 @@ export class ConfigStore {
     if (typeof version === 'number' && version > CONFIG_SCHEMA_VERSION) {
       this.#readOnlyReason = `config.json was written by a newer kiosk (schema version ${version}; this one reads ${CONFIG_SCHEMA_VERSION}) and is kept as it is`;
       this.#found('error', 'config file is from a newer kiosk: opened read-only, left untouched; settings changes are refused', {
+        event: 'config.newer_schema',
         schemaVersion: version,
         reads: CONFIG_SCHEMA_VERSION,
       });
@@ -266,8 +267,8 @@ export class ConfigStore {
       }
     }
     const { config, invalid, ignored } = recoverConfig(current);
-    for (const { key, reason } of invalid) this.#found('warn', `config key ${key} is invalid; using its default`, { key, reason });
-    if (ignored.length > 0) this.#found('warn', 'config file entries that are no setting were ignored', { ignored });
+    for (const { key, reason } of invalid) this.#found('warn', `config key ${key} is invalid; using its default`, { event: 'config.key_invalid', key, reason });
+    if (ignored.length > 0) this.#found('warn', 'config file entries that are no setting were ignored', { event: 'config.entries_ignored', ignored });
     return { config, repaired: invalid.length > 0 || ignored.length > 0 };
   }
 
@@ -281,13 +282,13 @@ export class ConfigStore {
   /** Bytes that are no JSON: a copy is kept aside (never lost), the kiosk runs on what was legible, else defaults. */
   #keepUnreadable(bytes: Buffer, reason: string) {
     const copy = this.#readOnlyReason === null ? this.#copyAside(bytes) : null;
-    this.#found('error', 'config file unreadable; keeping the settings still legible in it, defaults for the rest', { reason, copy });
+    this.#found('error', 'config file unreadable; keeping the settings still legible in it, defaults for the rest', { event: 'config.unreadable', reason, copy });
   }
 
   /** A file refused unread: moved aside as it is (never read, so never copied), defaults in its place. */
   #keepRefused(reason: string) {
     const movedTo = this.#readOnlyReason === null ? this.#moveAside() : null;
-    this.#found('error', 'config file refused unread; starting on defaults', { reason, movedTo });
+    this.#found('error', 'config file refused unread; starting on defaults', { event: 'config.refused', reason, movedTo });
   }
 
   /** A copy of the file as it was, next to it: a repair never loses what an admin wrote. */

@@ -7,7 +7,7 @@ import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
 import { CONFIG_SCHEMA_VERSION, defaultConfig, DEMO_DEFAULTS, KioskConfig } from '../../common/config-schema.std.ts';
 import { withDotted } from '../../common/dotted-keys.std.ts';
-import { logText, recordingLogger } from '../../test/support/factories.std.ts';
+import { linesOf, logText, recordingLogger } from '../../test/support/factories.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-config-'));
 
@@ -96,7 +96,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
     expect(copies.map((file) => fs.readFileSync(path.join(dir, file), 'utf8'))).toEqual([truncated]);
-    expect(logText(lines)).toMatch(/config file unreadable; keeping the settings still legible in it.*not valid JSON/);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ event: 'config.unreadable', reason: expect.stringMatching(/not valid JSON/) }) }));
     // The parser quotes the file; the log line must not.
     expect(logText(lines)).not.toContain('scrypt');
 
@@ -124,7 +124,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('manager.pinHash')).toBeNull();
     const moved = fs.readdirSync(dir).filter((name) => name.startsWith('config.json.corrupt-'));
     expect(moved.map((name) => fs.readFileSync(path.join(dir, name), 'utf8'))).toEqual([padded]);
-    expect(logText(lines)).toMatch(/error config file refused unread; starting on defaults .*too large/);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ event: 'config.refused', reason: expect.stringMatching(/too large/) }) }));
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(store.get());
   });
 
@@ -166,7 +166,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('locale.enabled')).toEqual(['en', 'nl']);
     expect(store.lockedKeys()).toEqual([]);
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
-    expect(lines.filter((line) => line.level === 'error').map((line) => line.message).join()).toMatch(/provisioning ignored/);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ event: 'config.provisioning_ignored' }) }));
   });
 
   it('starts a fresh folder on defaults when provisioned values do not fit them either', () => {
@@ -204,9 +204,7 @@ describe('ConfigStore', () => {
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('idle.timeoutSeconds')).toBe(60);
     expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60, afterRedeemSeconds: 20 } });
-    expect(lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
-      expect.stringMatching(/^config key idle\.timeoutSeconds is invalid; using its default/),
-    ]);
+    expect(lines.filter((line) => line.level === 'warn').map(({ fields }) => [fields.event, fields.key])).toEqual([['config.key_invalid', 'idle.timeoutSeconds']]);
     // Repaired on disk, with the file as it was kept beside it.
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual(store.get());
     const copies = fs.readdirSync(dir).filter((file) => file.startsWith('config.json.corrupt-'));
@@ -231,11 +229,9 @@ describe('ConfigStore', () => {
     expect(store.getKey('kiosk.modes')).toEqual(['regular']);
     expect(store.getKey('scanner.serial.baudRate')).toBe(9600);
     expect(store.getKey('scanner.serial.usb')).toBeNull();
-    const warned = logText(lines);
-    for (const key of ['kiosk.modes', 'scanner.serial.baudRate', 'scanner.serial.usb', 'locale.default', 'brand.name', 'brand.color']) {
-      expect(warned).toContain(`config key ${key} is invalid`);
-    }
-    expect(warned).toMatch(/no setting were ignored.*brand\.logo.*extra/s);
+    const invalid = linesOf(lines, 'config.key_invalid').map(({ fields }) => fields.key);
+    expect(invalid).toEqual(expect.arrayContaining(['kiosk.modes', 'scanner.serial.baudRate', 'scanner.serial.usb', 'locale.default', 'brand.name', 'brand.color']));
+    expect(linesOf(lines, 'config.entries_ignored').map(({ fields }) => fields.ignored)).toEqual([expect.arrayContaining([expect.stringMatching(/brand\.logo/), expect.stringMatching(/extra/)])]);
   });
 
   it('keeps a language pair that fits together, and falls back on both when the default is not one of the enabled', () => {
@@ -255,7 +251,7 @@ describe('ConfigStore', () => {
     expect(store.get().manager).toMatchObject(storedKiosk.manager);
     expect(store.get().api).toEqual(storedKiosk.api);
     expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
-    expect(logText(lines)).toMatch(/^error config file is from a newer kiosk: opened read-only/m);
+    expect(lines).toContainEqual(expect.objectContaining({ level: 'error', fields: expect.objectContaining({ event: 'config.newer_schema' }) }));
     expect(store.readOnlyReason()).toMatch(new RegExp(`newer kiosk \\(schema version ${CONFIG_SCHEMA_VERSION + 1}`));
     expect(() => store.set('kiosk.modes', ['regular'])).toThrow(ConfigError);
     expect(() => store.set('kiosk.modes', ['regular'])).toThrow(/newer kiosk.*nothing was changed/);
@@ -304,7 +300,7 @@ describe('config migrations', () => {
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('kiosk.modes')).toEqual(['vouchers']);
-    expect(logText(lines)).not.toMatch(/invalid|ignored/);
+    expect(lines.map(({ fields }) => fields.event)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^config\.(key_invalid|entries_ignored|provisioning_ignored)$/)]));
     const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
     expect(written).toMatchObject({ schemaVersion: 2, kiosk: { modes: ['vouchers'] } });
     expect(written.kiosk).not.toHaveProperty('mode');

@@ -28,24 +28,24 @@ export function readProvisioning(file: string, logger: Logger): Record<string, u
     raw = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    logger.error('provisioning file unreadable; ignored', { file, reason: String(error) });
+    logger.error('provisioning file unreadable; ignored', { event: 'provisioning.ignored', file, reason: String(error) });
     return {};
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    logger.error('provisioning file is not a JSON object of settings; ignored', { file });
+    logger.error('provisioning file is not a JSON object of settings; ignored', { event: 'provisioning.ignored', file });
     return {};
   }
   // Written by hand and rarely revisited: a file in an older layout (kiosk.mode) reads as it did.
   raw = migrateConfig(raw as Record<string, unknown>, configMigrations);
   const unknown = leafKeys(raw).filter((key) => key !== 'schemaVersion' && !CONFIG_KEYS.includes(key));
   if (unknown.length > 0) {
-    logger.error('provisioning file names unknown settings; ignored', { file, unknown });
+    logger.error('provisioning file names unknown settings; ignored', { event: 'provisioning.ignored', file, unknown });
     return {};
   }
   const keys = CONFIG_KEYS.filter((key) => readDotted(raw, key) !== undefined);
   const checked = KioskConfig.safeParse(withDotted(defaultConfig(), Object.fromEntries(keys.map((key) => [key, readDotted(raw, key)]))));
   if (!checked.success) {
-    logger.error('provisioning file invalid; ignored', { file, reason: describeIssues(checked.error) });
+    logger.error('provisioning file invalid; ignored', { event: 'provisioning.ignored', file, reason: describeIssues(checked.error) });
     return {};
   }
   return Object.fromEntries(keys.map((key) => [key, readDotted(checked.data, key)]));

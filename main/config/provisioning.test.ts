@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
 import { provisioningFilePath, readProvisioning } from './provisioning.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
-import { logText, recordingLogger } from '../../test/support/factories.std.ts';
+import { hasEvent, linesOf, recordingLogger } from '../../test/support/factories.std.ts';
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-provisioning-'));
 
@@ -39,7 +39,7 @@ describe('provisioning file', () => {
     for (const content of ['{not json', JSON.stringify({ kiosk: { modes: ['teleport'] }, idle: { timeoutSeconds: 90 } }), JSON.stringify({ idle: { timeoutSecs: 90 } })]) {
       const { logger, lines } = recordingLogger();
       expect(readProvisioning(provisioningFile(content), logger)).toEqual({});
-      expect(logText(lines)).toMatch(/provisioning file .*ignored/);
+      expect(hasEvent(lines, 'provisioning.ignored')).toBe(true);
     }
   });
 
@@ -47,7 +47,7 @@ describe('provisioning file', () => {
     const { logger, lines } = recordingLogger();
     const file = provisioningFile(JSON.stringify({ api: { baseUrl: 'http://loyalty.example.com/api' }, kiosk: { modes: ['vouchers'] } }));
     expect(readProvisioning(file, logger)).toEqual({});
-    expect(logText(lines)).toMatch(/provisioning file invalid; ignored.*api\.baseUrl.*use https/);
+    expect(linesOf(lines, 'provisioning.ignored').map(({ fields }) => fields.reason)).toEqual([expect.stringMatching(/api\.baseUrl.*use https/)]);
     for (const baseUrl of ['https://loyalty.example.com/api', 'http://127.0.0.1:8080/api']) {
       expect(readProvisioning(provisioningFile(JSON.stringify({ api: { baseUrl } })), silentLogger)).toEqual({ 'api.baseUrl': baseUrl });
     }

@@ -143,7 +143,7 @@ describe('manager console in main', () => {
     // The export carries the whole log, not only the tail the console shows.
     const logs = (JSON.parse(exported.value.content) as { logs: Array<{ name: string; text: string }> }).logs;
     expect(logs.at(-1)?.name).toBe('kiosk.log');
-    expect(logs.at(-1)?.text).toContain('"message":"kiosk services started"');
+    expect(logs.at(-1)?.text).toContain('"event":"services.started"');
     expect(fs.readFileSync(services.logSink.file, 'utf8').startsWith(logs.at(-1)!.text)).toBe(true);
     expect(fs.readFileSync(services.logSink.file, 'utf8')).not.toContain('fake-pat-for-console');
     await expect(call('removeSecret', { name: 'personalAccessToken' })).resolves.toMatchObject({ ok: true, value: { stored: { personalAccessToken: false } } });

@@ -143,8 +143,8 @@ export class ServiceHealth {
     this.#status = { available, checkedAt: this.#now() };
     if (changed) {
       this.#countOutage(available);
-      if (available) this.options.logger.info('loyalty platform reachable again');
-      else this.options.logger.warn('loyalty platform unavailable; out of service', { kind: error?.kind, status: error?.status });
+      if (available) this.options.logger.info('loyalty platform reachable again', { event: 'platform.reachable' });
+      else this.options.logger.warn('loyalty platform unavailable; out of service', { event: 'platform.unavailable', kind: error?.kind, status: error?.status });
       this.options.onChange(this.status());
     }
     this.#scheduleProbe();

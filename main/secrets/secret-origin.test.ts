@@ -16,6 +16,7 @@ import { silentLogger } from '../logging/logger.std.ts';
 import { hashPin } from '../manager/pin-hash.node.ts';
 import { brokerPasswordFor, originOf } from './secret-origin.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secret-store.node.ts';
+import { kioskEvents } from '../../test/support/kiosk-journey.node.ts';
 
 /**
  * Secrets stored for one platform origin are never sent to another: a connected kiosk (a real
@@ -148,7 +149,7 @@ describe('secrets bound to their platform origin', () => {
     expect(changed).toMatchObject({ ok: true, value: { secrets: { stored: NOTHING_STORED } } });
     for (const name of SECRET_NAMES) expect(await secrets.get(name)).toBeNull();
     expect(await secrets.boundOrigin('platform')).toBeNull();
-    expect(log(services)).toContain('platform origin changed: stored secrets removed; enter them again');
+    expect(kioskEvents(services.dataDir, 'secrets.removed')).toEqual([expect.objectContaining({ binding: 'platform' })]);
     // The kiosk's own calls to the new platform carry nothing of the old one's.
     await call('getDiagnostics');
     expect(heardAnySecret()).toBe(false);
@@ -170,7 +171,7 @@ describe('secrets bound to their platform origin', () => {
     const edited = JSON.parse(fs.readFileSync(file, 'utf8'));
     fs.writeFileSync(file, JSON.stringify({ ...edited, api: { ...edited.api, baseUrl: elsewhere.baseUrl } }));
     await expect.poll(async () => (await secrets.status()).stored, { timeout: 5_000 }).toEqual(NOTHING_STORED);
-    await expect.poll(() => log(services)).toContain('platform origin changed');
+    await expect.poll(() => kioskEvents(services.dataDir, 'secrets.removed').map((line) => line.binding)).toContain('platform');
   });
 
   it('removes them when kioskctl sets another origin, and says so', async () => {
@@ -213,7 +214,7 @@ describe('secrets bound to their platform origin', () => {
     const call = (name: string, input: unknown = {}) => services.dispatch(name, input, manager) as Promise<{ ok: boolean; value?: any; error?: any }>;
     await services.dispatch('getServiceStatus', {}, shopper);
     expect((await secrets.status()).stored).toEqual({ ...NOTHING_STORED, apiKey: true, accessToken: true, personalAccessToken: true });
-    expect(log(services)).not.toContain('removed');
+    expect(kioskEvents(services.dataDir, 'secrets.removed')).toEqual([]);
 
     // The PIN chosen at the screen opens the demo's console, nothing more.
     await expect(call('unlockManager', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true, setupDemoOnly: true } });

@@ -180,6 +180,11 @@ export function kioskLog(dataDir: string): Array<{ message: string } & Record<st
     .map((line) => JSON.parse(line) as { message: string } & Record<string, unknown>);
 }
 
+/** The kiosk's log lines logged as `event`, in order: tests match the event, never the wording. */
+export function kioskEvents(dataDir: string, event: string) {
+  return kioskLog(dataDir).filter((line) => line.event === event);
+}
+
 const AXE_SCRIPT = path.join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js');
 
 interface AxeFinding {
