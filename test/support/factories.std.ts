@@ -2,6 +2,7 @@ import type { LogFields, Logger, LogLevel } from '../../main/logging/logger.std.
 import { ShopperView, VoucherView } from '../../common/shopper-views.std.ts';
 import { defaultConfig } from '../../common/config-schema.std.ts';
 import { KioskSettingsView } from '../../common/contract.std.ts';
+import { AdminVoucher } from '../../common/manager-views.std.ts';
 import { settingsView } from '../../main/config/settings-view.std.ts';
 
 /** One line a recordingLogger kept: the child's fields merged under the line's own. */
@@ -66,4 +67,22 @@ export function voucherView(overrides: Partial<VoucherView> = {}): VoucherView {
 /** The settings the shopper screens get on a kiosk with the default config, as main builds them; parsed, like the others. */
 export function kioskSettingsView(overrides: Partial<KioskSettingsView> = {}): KioskSettingsView {
   return KioskSettingsView.parse({ ...settingsView(defaultConfig()), ...overrides });
+}
+
+/** A voucher as the console's vouchers tab lists it, of a promotion [uuid, name] and a contact [uuid, e-mail] or none; parsed. */
+export function adminVoucher(code: string, promotion: [string, string], contact: [string, string] | null): AdminVoucher {
+  return AdminVoucher.parse({
+    uuid: `uuid-${code}`,
+    code,
+    status: 'ACTIVE',
+    name: promotion[1],
+    promotion: { uuid: promotion[0], name: promotion[1] },
+    contact: contact && { uuid: contact[0], email: contact[1] },
+    activationDate: '2030-01-01T00:00:00+00:00',
+    expirationDate: null,
+    redeemedAt: null,
+    timesRedeemed: null,
+    totalRedemptionsAllowed: null,
+    attributes: {},
+  });
 }

@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AdminVoucher } from '../../../common/manager-views.std.ts';
+import { adminVoucher } from '../../../test/support/factories.std.ts';
 import { FakeConsoleBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { VouchersAdmin } from './vouchers-admin.svelte.ts';
 
-const voucher = (code: string, promotion: [string, string], contact: [string, string] | null): AdminVoucher => ({
-  uuid: `uuid-${code}`,
-  code,
-  status: 'ACTIVE',
-  name: promotion[1],
-  promotion: { uuid: promotion[0], name: promotion[1] },
-  contact: contact && { uuid: contact[0], email: contact[1] },
-  activationDate: '2030-01-01T00:00:00+00:00',
-  expirationDate: null,
-  redeemedAt: null,
-  timesRedeemed: null,
-  totalRedemptionsAllowed: null,
-  attributes: {},
-});
-const COFFEE = voucher('COFFEE', ['p2', 'Gratis koffie'], ['c1', 'sanne@example.nl']);
-const PIE = voucher('PIE', ['p1', 'Appeltaart'], null);
+const COFFEE = adminVoucher('COFFEE', ['p2', 'Gratis koffie'], ['c1', 'sanne@example.nl']);
+const PIE = adminVoucher('PIE', ['p1', 'Appeltaart'], null);
 const FOUND = { ...PIE, timesRedeemed: 0, totalRedemptionsAllowed: 1 };
 
 function adminWith() {
