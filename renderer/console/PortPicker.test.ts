@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
-import { FakeConsoleBridge, ok } from './fake-bridge.test-support.ts';
+import { FakeBridge, ok } from '../fake-bridge.test-support.ts';
 import PortPicker from './PortPicker.svelte';
 import { ScannerConsole } from './scanner.svelte.ts';
 import { SettingsForm } from './settings-form.svelte';
@@ -15,7 +15,7 @@ const PORTS = [
   { path: '/dev/ttyACM0', manufacturer: 'Datalogic', vendorId: '05f9', productId: '4204', serialNumber: 'D-77' },
   { path: '/dev/ttyS0' },
 ];
-const bridge = new FakeConsoleBridge({
+const bridge = new FakeBridge({
   listSerialPorts: ok('listSerialPorts', PORTS),
   getScannerStatus: ok('getScannerStatus', { connection: 'serial', state: 'connected', path: '/dev/ttyS0' }),
 });

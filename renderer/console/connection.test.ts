@@ -3,7 +3,7 @@ import { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
 import { Connection } from './connection.svelte.ts';
-import { FakeConsoleBridge, ok, refused } from './fake-bridge.test-support.ts';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 
 beforeAll(() => i18n.loadCatalogue('console'));
 
@@ -19,7 +19,7 @@ const SETTINGS: ConsoleSettings = {
 const CHECKED = { ok: true, checks: [{ name: 'shop', ok: true, detail: 'Corner Shop' }] };
 
 function connectionWith() {
-  const bridge = new FakeConsoleBridge({
+  const bridge = new FakeBridge({
     testConnection: ok('testConnection', CHECKED),
     updateSettings: ok('updateSettings', SETTINGS),
     setSecret: ok('setSecret', { keychain: 'available', stored: { ...NONE_STORED, apiKey: true } }),

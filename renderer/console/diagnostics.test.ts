@@ -3,7 +3,7 @@ import type { Diagnostics } from '../../common/manager-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
 import { DiagnosticsPanel } from './diagnostics.svelte.ts';
 import type { ExportedFile } from './download.dom.ts';
-import { FakeConsoleBridge, ok, refused } from './fake-bridge.test-support.ts';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 
 beforeAll(() => i18n.loadCatalogue('console'));
 
@@ -34,7 +34,7 @@ const DIAGNOSTICS: Diagnostics = {
 const SAVED: ExportedFile = { fileName: 'diagnostics.json', content: '{}', delivery: 'saved', savedTo: '/home/kiosk/diagnostics.json' };
 
 function panelWith() {
-  const bridge = new FakeConsoleBridge({
+  const bridge = new FakeBridge({
     getDiagnostics: ok('getDiagnostics', DIAGNOSTICS),
     exportDiagnostics: ok('exportDiagnostics', SAVED),
     restartKiosk: ok('restartKiosk', null),

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ScannerStatus } from '../../common/contract.std.ts';
-import { FakeConsoleBridge, ok, refused } from './fake-bridge.test-support.ts';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { ScannerConsole } from './scanner.svelte.ts';
 
 const CONNECTING: ScannerStatus = { connection: 'serial', state: 'connecting', path: '/dev/ttyACM0' };
 
 function scannerWith() {
-  const bridge = new FakeConsoleBridge({
+  const bridge = new FakeBridge({
     getScannerStatus: ok('getScannerStatus', CONNECTING),
     listSerialPorts: ok('listSerialPorts', [{ path: '/dev/ttyACM0' }]),
   });

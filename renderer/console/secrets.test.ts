@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ManagerStatus } from '../../common/manager-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
-import { FakeConsoleBridge, ok, refused } from './fake-bridge.test-support.ts';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { Secrets } from './secrets.svelte.ts';
 
 beforeAll(() => i18n.loadCatalogue('console'));
@@ -10,7 +10,7 @@ const NONE_STORED = { apiKey: false, accessToken: false, personalAccessToken: fa
 const UNLOCKED: ManagerStatus = { pinSet: true, setupBlocked: null, setupDemoOnly: false, unlocked: true, lockedUntil: null, attemptsLeft: 5 };
 
 function secretsWith() {
-  const bridge = new FakeConsoleBridge({
+  const bridge = new FakeBridge({
     setSecret: ok('setSecret', { keychain: 'available', stored: { ...NONE_STORED, apiKey: true } }),
     removeSecret: ok('removeSecret', { keychain: 'available', stored: NONE_STORED }),
     setManagerPin: ok('setManagerPin', UNLOCKED),

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
-import { FakeConsoleBridge, ok, refused } from './fake-bridge.test-support.ts';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { SettingsForm } from './settings-form.svelte';
 
 beforeAll(() => i18n.loadCatalogue('console'));
@@ -15,7 +15,7 @@ const settingsNamed = (name: string): ConsoleSettings => ({
 });
 
 function formWith() {
-  const bridge = new FakeConsoleBridge({
+  const bridge = new FakeBridge({
     getConsoleSettings: ok('getConsoleSettings', settingsNamed('Corner Shop')),
     updateSettings: ok('updateSettings', settingsNamed('Edited')),
     exportSettings: ok('exportSettings', { fileName: 'settings.json', content: '{}', delivery: 'download' }),

@@ -1,20 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { KioskMode, Locale } from '../../common/config-schema.std.ts';
-import {
-  BridgeError,
-  calls,
-  type BridgeErrorCode,
-  type BridgeResult,
-  type CallInput,
-  type CallOutput,
-} from '../../common/contract.std.ts';
+import type { CallOutput } from '../../common/contract.std.ts';
 import { Scan } from '../../common/scan.std.ts';
 import type { ReleaseOutcome } from '../../common/shopper-views.std.ts';
 import { CONFIRM_SECONDS, Visit, type VisitBridge } from './visit.svelte';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { kioskSettingsView, shopperView, voucherView } from '../../test/support/factories.std.ts';
 
 type Name = keyof VisitBridge;
-type Answer<N extends Name> = BridgeResult<CallOutput<N>>;
 
 const SHOPPER = shopperView();
 const VOUCHER = voucherView();
@@ -45,55 +38,8 @@ const USUAL: { [N in Name]: CallOutput<N> } = {
   getPortalSession: SESSION,
 };
 const NAMES = Object.keys(USUAL) as Name[];
-
-/** An answer the real bridge could give: checked against the contract, so these fakes cannot drift from it. */
-function ok<N extends Name>(name: N, value: CallOutput<N>): Answer<N> {
-  return { ok: true, value: calls[name].output.parse(value) as CallOutput<N> };
-}
-
-function refused(code: BridgeErrorCode, platformCode?: number): BridgeResult<never> {
-  return { ok: false, error: BridgeError.parse({ code, message: 'refused', platformCode }) };
-}
-
-/**
- * The bridge as the visit sees it: every call is recorded (its input checked against the contract),
- * answered from the queue of answers set for it, else the usual one; `hold` keeps an answer back
- * until the test lets it go.
- */
-class FakeBridge {
-  readonly calls: { name: Name; input: unknown }[] = [];
-  readonly #queued = new Map<Name, Promise<Answer<Name>>[]>();
-  readonly api = Object.fromEntries(NAMES.map((name) => [name, (input?: unknown) => this.#answer(name, input)])) as VisitBridge;
-
-  answer<N extends Name>(name: N, ...answers: Answer<N>[]): void {
-    this.#queue(name).push(...answers.map((answer) => Promise.resolve(answer)));
-  }
-
-  /** The next call of `name` waits for `release`. */
-  hold<N extends Name>(name: N): { release: (answer: Answer<N>) => void } {
-    let release!: (answer: Answer<N>) => void;
-    this.#queue(name).push(new Promise<Answer<N>>((resolve) => (release = resolve)));
-    return { release };
-  }
-
-  inputsOf<N extends Name>(name: N): CallInput<N>[] {
-    return this.calls.filter((call) => call.name === name).map((call) => call.input as CallInput<N>);
-  }
-
-  names(): Name[] {
-    return this.calls.map((call) => call.name);
-  }
-
-  #queue(name: Name): Promise<Answer<Name>>[] {
-    if (!this.#queued.has(name)) this.#queued.set(name, []);
-    return this.#queued.get(name)!;
-  }
-
-  #answer(name: Name, input: unknown): Promise<Answer<Name>> {
-    this.calls.push({ name, input: calls[name].input.parse(input ?? {}) });
-    return this.#queue(name).shift() ?? Promise.resolve(ok(name, USUAL[name]));
-  }
-}
+/** The usual answers, as the bridge gives them. */
+const usualAnswers = () => Object.fromEntries(NAMES.map((name) => [name, ok(name, USUAL[name] as never)])) as ConstructorParameters<typeof FakeBridge<Name>>[0];
 
 function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
   const defaults = kioskSettingsView();
@@ -105,7 +51,7 @@ function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
 }
 
 function visitWith({ modes = ['regular'] as KioskMode[], now = () => NOW } = {}) {
-  const bridge = new FakeBridge();
+  const bridge = new FakeBridge<Name>(usualAnswers());
   const storage = new Map<string, string>();
   const forgotten: string[] = [];
   const visit = new Visit({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminVoucher } from '../../../test/support/factories.std.ts';
-import { FakeConsoleBridge, ok, refused } from '../fake-bridge.test-support.ts';
+import { FakeBridge, ok, refused } from '../../fake-bridge.test-support.ts';
 import { VouchersAdmin } from './vouchers-admin.svelte.ts';
 
 const COFFEE = adminVoucher('COFFEE', ['p2', 'Gratis koffie'], ['c1', 'sanne@example.nl']);
@@ -8,7 +8,7 @@ const PIE = adminVoucher('PIE', ['p1', 'Appeltaart'], null);
 const FOUND = { ...PIE, timesRedeemed: 0, totalRedemptionsAllowed: 1 };
 
 function adminWith() {
-  const bridge = new FakeConsoleBridge({
+  const bridge = new FakeBridge({
     adminListVouchers: ok('adminListVouchers', { vouchers: [COFFEE], page: 1, lastPage: 1, total: 1 }),
     adminFindVoucher: ok('adminFindVoucher', FOUND),
     adminCreateVoucher: ok('adminCreateVoucher', PIE),

@@ -10,7 +10,7 @@ import {
   type EventName,
   type EventPayload,
   type KioskApi,
-} from '../../common/contract.std.ts';
+} from '../common/contract.std.ts';
 
 type Answer<N extends CallName> = BridgeResult<CallOutput<N>>;
 
@@ -24,11 +24,11 @@ export function refused(code: BridgeErrorCode, message = 'refused'): BridgeResul
 }
 
 /**
- * The bridge as a console manager sees it: only the calls given answers exist; every call is recorded
+ * The bridge as a manager or the visit sees it: only the calls given answers exist; every call is recorded
  * with its input checked against the contract, and answered from its queue (the last answer repeats);
  * `hold` keeps the next answer back until the test lets it go; `emit` sends main's events to whoever listens.
  */
-export class FakeConsoleBridge<N extends CallName> {
+export class FakeBridge<N extends CallName> {
   readonly calls: { name: N; input: unknown }[] = [];
   readonly #queued = new Map<N, Promise<Answer<N>>[]>();
   readonly #last = new Map<N, Answer<N>>();
