@@ -8,7 +8,7 @@ import { hashPin } from '../../main/manager/pin-hash.node.ts';
 import type { SandboxManifest } from '../../sandbox/sandbox.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
-import { cardOf, kioskLog, scannerBurst } from '../support/kiosk-journey.node.ts';
+import { cardOf, kioskEvents, kioskLog, scannerBurst } from '../support/kiosk-journey.node.ts';
 import { killProcessesMentioning } from '../support/processes.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
@@ -77,7 +77,7 @@ async function reloadedAfter(page: Page, restart: () => Promise<unknown>) {
   await page.getByTestId('attract-screen').waitFor();
 }
 
-const stoppedLines = (host: BrowserHostProcess) => kioskLog(host.dataDir).filter((line) => line.message === 'kiosk services stopped').length;
+const stoppedLines = (host: BrowserHostProcess) => kioskEvents(host.dataDir, 'services.stopped').length;
 
 describe('a browser host that restarts', () => {
   it('keeps one page, which loads afresh from the new process and works; no second browser is opened', async () => {
@@ -121,8 +121,8 @@ describe('a browser host that restarts', () => {
     const page = await openPage(host.url);
     await reloadedAfter(page, () => ask(page, 'restartKiosk', 'restartKiosk'));
     expect(host.urls()).toHaveLength(2);
-    const log = kioskLog(host.dataDir).map((line) => line.message);
-    expect(log.indexOf('kiosk services stopped')).toBeLessThan(log.lastIndexOf('kiosk services started'));
+    const log = kioskLog(host.dataDir).map((line) => line.event);
+    expect(log.indexOf('services.stopped')).toBeLessThan(log.lastIndexOf('services.started'));
     expect(stoppedLines(host)).toBe(1);
     await page.close();
   });

@@ -14,12 +14,12 @@ import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import {
   cardOf,
   expectAccessible,
-  kioskLog,
   openKiosk,
   platformClientFor,
   screenshot,
   startKiosk,
   wedgeScan,
+  kioskEvents,
   type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
 import { openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
@@ -561,7 +561,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await wedgeScan(page, sanne.identifiers[0]!);
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
-    const created = kioskLog(dataDir).filter((line) => line.message === 'portal session created');
+    const created = kioskEvents(dataDir, 'portal.session_created');
     const session = await platformClientFor(platform.manifest).getPortalSession({ portal_session_uuid: created.at(-1)!.portalSession as string });
     expect(session.data).toMatchObject({ contact: { uuid: sanne.uuid }, shop: { uuid: shop.uuid } });
     await page.close();
@@ -599,7 +599,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
       await expect(secrets.get('accessToken')).resolves.toBe(other.manifest.credentials.access_token);
       await expect(secrets.get('personalAccessToken')).resolves.toBeNull();
       await expect(secrets.boundOrigin('platform')).resolves.toBe(new URL(other.baseUrl).origin);
-      expect(kioskLog(dataDir).some((line) => line.message === 'platform origin changed: stored secrets removed; enter them again')).toBe(true);
+      expect(kioskEvents(dataDir, 'secrets.removed').map((line) => line.binding)).toContain('platform');
       await page.getByTestId('console-lock').tap();
       await page.close();
     } finally {

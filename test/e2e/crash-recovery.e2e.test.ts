@@ -12,12 +12,12 @@ import { startFaultProxy, type FaultProxy, type ProxiedRequest } from '../suppor
 import { launchChromium } from '../support/chromium.node.ts';
 import {
   cardOf,
-  kioskLog,
   openKiosk,
   platformClientFor,
   screenshot,
   startKiosk,
   scannerBurst,
+  kioskEvents,
   type KioskUnderTest,
 } from '../support/kiosk-journey.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
@@ -101,7 +101,7 @@ describe('crash recovery: voucher locks survive a killed kiosk', () => {
     }
     await expect.poll(() => journalEntries(first.dataDir)).toEqual([]);
     // The log line follows the journal's last write: waited for, not read at once.
-    const settled = () => kioskLog(first.dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled;
+    const settled = () => kioskEvents(first.dataDir, 'voucher.locks_settled')[0]?.settled;
     await expect.poll(settled).toEqual([{ voucherUuid: locked.uuid, outcome: 'released' }]);
 
     // The restarted kiosk serves, and the voucher is as good as new: redeemed now, exactly once.
@@ -180,7 +180,7 @@ describe('crash recovery: voucher locks survive a killed kiosk', () => {
 
       proxy.decide = () => undefined;
       const second = await startConnected(dataDir);
-      const settled = () => kioskLog(dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled;
+      const settled = () => kioskEvents(dataDir, 'voucher.locks_settled')[0]?.settled;
       await expect.poll(settled, { timeout: 10_000 }).toEqual([{ voucherUuid: expect.any(String), outcome }]);
       expect(journalEntries(dataDir)).toEqual([]);
       expect((await second.platform.findVoucher({ code })).data).toMatchObject({ status, times_redeemed: timesRedeemed });

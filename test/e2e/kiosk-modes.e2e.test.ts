@@ -5,7 +5,7 @@ import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import type { KioskConfig, KioskMode } from '../../common/config-schema.std.ts';
 import { launchChromium } from '../support/chromium.node.ts';
-import { cardOf, checkShopperScreen, kioskLog, openKiosk, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, openKiosk, startKiosk, scannerBurst, kioskEvents, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 
 /**
  * Every kiosk mode on one running kiosk: the mode (and a session setting) change in config.json
@@ -189,7 +189,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     const attract = page.getByTestId('attract-screen');
     await expect(attract.getByRole('button', { name: START_LABEL[mode] }).count()).resolves.toBe(0);
     await checkShopperScreen(page, `modes-${mode}-attract`);
-    const logged = () => kioskLog(kiosk.dataDir).filter((line) => line.message === 'portal session created');
+    const logged = () => kioskEvents(kiosk.dataDir, 'portal.session_created');
     const before = logged().length;
 
     await scannerBurst(page, sanne.card);
@@ -254,7 +254,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
       .toBe('This service can’t be shown on this kiosk. Please ask a member of staff.');
     await expect(page.getByTestId('portal-screen').count()).resolves.toBe(0);
     await expect(page.locator('iframe').count()).resolves.toBe(0);
-    expect(kioskLog(kiosk.dataDir).some((line) => line.message.includes('portal session page refused'))).toBe(true);
+    expect(kioskEvents(kiosk.dataDir, 'portal.page_refused')).not.toHaveLength(0);
     await checkShopperScreen(page, 'modes-portal-refused');
     configure({ 'portal.allowedOrigins': [], 'kiosk.modes': ['regular'] });
   });
@@ -263,7 +263,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     const config = configure({ 'kiosk.modes': ['regular', 'credit-reception', 'pay-prepaid'] });
     // The last test's hosted start button goes once the page has the new settings: a card now opens home.
     await page.getByTestId('attract-screen').getByRole('button', { name: START_LABEL['credit-reception'] }).waitFor({ state: 'detached' });
-    const logged = () => kioskLog(kiosk.dataDir).filter((line) => line.message === 'portal session created');
+    const logged = () => kioskEvents(kiosk.dataDir, 'portal.session_created');
     for (const mode of ['credit-reception', 'pay-prepaid'] as const) {
       const before = logged().length;
       await scannerBurst(page, sanne.card);

@@ -9,7 +9,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, checkShopperScreen, kioskLog, platformClientFor, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskLog, kioskEvents, platformClientFor, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
@@ -141,16 +141,16 @@ describe('outage: a connected kiosk goes out of service with its platform and co
 
     // In the platform: the visit's session, for Sanne, in the configured shop.
     const platform = platformClientFor(sandbox.manifest);
-    const created = kioskLog(dataDir).filter((line) => line.message === 'portal session created');
+    const created = kioskEvents(dataDir, 'portal.session_created');
     expect(created).toHaveLength(1);
     const session = (await platform.getPortalSession({ portal_session_uuid: created[0]!.portalSession as string })).data;
     expect(session.contact?.uuid).toBe(sanne.uuid);
     expect(session.shop.uuid).toBe(manifest.shops[1]!.uuid);
 
     // The kiosk's log tells the story, and never holds a credential.
-    const messages = kioskLog(dataDir).map((line) => line.message);
-    expect(messages).toContain('loyalty platform unavailable; out of service');
-    expect(messages).toContain('loyalty platform reachable again');
+    const events = kioskLog(dataDir).map((line) => line.event);
+    expect(events).toContain('platform.unavailable');
+    expect(events).toContain('platform.reachable');
     const logText = fs.readFileSync(path.join(dataFiles(dataDir).logs, 'kiosk.log'), 'utf8');
     for (const secret of Object.values(manifest.credentials)) expect(logText).not.toContain(secret);
   });

@@ -11,7 +11,7 @@ import { BROWSER_BRIDGE_PATH } from '../../common/browser-bridge-protocol.std.ts
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { startFaultProxy, type FaultProxy, type ProxiedRequest, type Stage } from '../support/fault-proxy.node.ts';
-import { kioskLog } from '../support/kiosk-journey.node.ts';
+import { kioskEvents } from '../support/kiosk-journey.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 /**
@@ -114,7 +114,7 @@ describe('a kiosk process killed at each step of a redemption', () => {
     return () => killed;
   }
 
-  const settledLog = (dataDir: string) => kioskLog(dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled;
+  const settledLog = (dataDir: string) => kioskEvents(dataDir, 'voucher.locks_settled')[0]?.settled;
 
   it.each([
     // After the lock is journaled: the Find that follows the journal write is where it dies.

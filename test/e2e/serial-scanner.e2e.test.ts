@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSerialPorts } from '../../main/scanner/serial-ports.node.ts';
 import { launchChromium } from '../support/chromium.node.ts';
-import { cardOf, kioskctl, kioskLog, openKiosk, openKioskRecordingCalls, screenshot, startKiosk, scannerBurst, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, kioskctl, openKiosk, openKioskRecordingCalls, screenshot, startKiosk, scannerBurst, kioskEvents, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
 
 /**
@@ -21,7 +21,7 @@ afterAll(async () => {
 
 /** The uuid of the newest portal session the kiosk logged, and the contact the sandbox holds for it. */
 async function lastSessionContact(kiosk: KioskUnderTest): Promise<string | null> {
-  const created = kioskLog(kiosk.dataDir).filter((line) => line.message === 'portal session created');
+  const created = kioskEvents(kiosk.dataDir, 'portal.session_created');
   const uuid = created.at(-1)?.portalSession as string;
   return (await kiosk.platform.getPortalSession({ portal_session_uuid: uuid })).data.contact?.uuid ?? null;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cameraTrackStates, launchCameraChromium, recordCameraStreams, recordRequests } from '../camera/camera-browser.node.ts';
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, checkShopperScreen, kioskLog, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, screenshot, startKiosk, kioskEvents, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
@@ -87,7 +87,7 @@ describe('shopper journey: card held up to the camera', () => {
       await expect.poll(() => attract.getAttribute('data-scanner-type')).toBe('hand_scanner');
       await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe(messages.en['attract.scan.hand_scanner']);
       await expect(page.getByRole('alert').count()).resolves.toBe(0);
-      await expect.poll(() => kioskLog(kiosk.dataDir).some((line) => JSON.stringify(line).includes('camera unavailable: no-camera'))).toBe(true);
+      await expect.poll(() => kioskEvents(kiosk.dataDir, 'renderer.error').some((line) => line.where === 'camera' && String(line.message).includes('no-camera'))).toBe(true);
       await page.getByRole('button', { name: messages.nl['language.name'] }).click();
       await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(messages.nl['attract.scan.hand_scanner']);
       await screenshot(page, 'attract-no-camera');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardOf, checkShopperScreen, kioskLog, kioskSuite, openKiosk, scannerBurst, tapOnScreenKeyboard } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, tapOnScreenKeyboard, kioskEvents } from '../support/kiosk-journey.node.ts';
 
 /**
  * primary_identification_method `email`: the attract screen leads with e-mail (its headline and its
@@ -29,7 +29,7 @@ describe('shopper journey: e-mail as the primary way to identify', () => {
     await page.getByRole('button', { name: 'Continue' }).tap();
     await page.getByTestId('home-screen').waitFor();
 
-    const created = kioskLog(suite.kiosk.dataDir).filter((line) => line.message === 'portal session created');
+    const created = kioskEvents(suite.kiosk.dataDir, 'portal.session_created');
     const uuid = created.at(-1)?.portalSession as string;
     const session = (await suite.kiosk.platform.getPortalSession({ portal_session_uuid: uuid })).data as unknown as {
       contact: { uuid: string } | null;

@@ -9,7 +9,7 @@ import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/clie
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
-import { kioskLog } from '../support/kiosk-journey.node.ts';
+import { kioskEvents } from '../support/kiosk-journey.node.ts';
 import { restartPolicyOf, supervise, type Supervised } from '../support/unit-supervisor.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
@@ -106,7 +106,7 @@ describe('a killed browser host under its supervisor', () => {
     await expect.poll(() => journalEntries(dataDir), { timeout: 10_000 }).toEqual([]);
     expect((await admin.findVoucher({ code: voucher.code })).data).toMatchObject({ status: 'ACTIVE', times_redeemed: 0 });
     // The log line follows the journal's last write: waited for, not read at once.
-    await expect.poll(() => kioskLog(dataDir).find((line) => line.message === 'voucher locks from the last run settled')?.settled).toEqual([
+    await expect.poll(() => kioskEvents(dataDir, 'voucher.locks_settled')[0]?.settled).toEqual([
       { voucherUuid: voucher.uuid, outcome: 'released' },
     ]);
     process.stdout.write(`supervised by ${supervised.by}\n`);
