@@ -40,7 +40,7 @@ export function discoveryPublisher(file: string, logger: Logger) {
     await writeFileDurably(file, `${JSON.stringify([...wantedTopics, ...failed])}\n`);
     const removed = stale.length - refused.length - failed.length;
     if (removed > 0) logger.info('home assistant discovery removed', { configs: removed });
-    if (refused.length > 0) logger.warn('home assistant discovery configs of before that this broker user may not remove stay on the broker: clear them there (an empty retained message)', { topics: refused });
+    if (refused.length > 0) logger.warn('home assistant discovery configs of before that this broker user may not remove stay on the broker: clear them there (an empty retained message)', { event: 'fleet.discovery.left_on_broker', topics: refused });
   };
 }
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startShippedMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { until } from '../../test/support/until.std.ts';
 import { recordingLogger } from '../electron/fake-electron.test-support.ts';
-import { hasEvent } from '../../test/support/factories.std.ts';
+import { hasEvent, linesOf } from '../../test/support/factories.std.ts';
 import { DISCOVERY_RECORD_MAX_BYTES, discoveryPublisher } from './discovery-publisher.node.ts';
 import type { RetainedPublish } from './fleet-client.node.ts';
 import { discoveryMessages } from './home-assistant.std.ts';
@@ -56,7 +56,7 @@ describe('the Home Assistant discovery record (#28 §9, §12)', () => {
     }
     await until(() => keptFor('store-2') === 10);
     expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(configsOf('store-2').map(({ topic }) => topic));
-    const left = logger.lines.find(({ message }) => message.startsWith('home assistant discovery configs of before'));
+    const [left] = linesOf(logger.lines, 'fleet.discovery.left_on_broker');
     expect(left?.fields?.topics).toEqual(configsOf('store-1').map(({ topic }) => topic));
   });
 
