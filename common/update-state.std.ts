@@ -33,3 +33,21 @@ export const UpdateState = z
   })
   .strict();
 export type UpdateState = z.infer<typeof UpdateState>;
+
+/** Where a kiosk stands before its first check (or with updates off): nothing known of any feed yet. */
+export function updatesNotChecked(currentVersion: string, channel: UpdateChannel, changes: Partial<UpdateState> = {}): UpdateState {
+  return {
+    state: 'off',
+    note: null,
+    currentVersion,
+    channel,
+    feedOrigin: null,
+    availableVersion: null,
+    downloadedVersion: null,
+    lastCheckAt: null,
+    lastError: null,
+    retryAt: null,
+    failedVersion: null,
+    ...changes,
+  };
+}

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { AppUpdater, UpdateInfo } from 'electron-updater';
 import { serialQueue } from '../../base/queue.std.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
-import type { UpdateChannel, UpdateState } from '../../common/update-state.std.ts';
+import { type UpdateChannel, type UpdateState, updatesNotChecked } from '../../common/update-state.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
@@ -84,19 +84,9 @@ export class UpdateService {
     this.#now = options.now ?? (() => new Date());
     this.#checkIntervalMs = options.checkIntervalMs ?? CHECK_INTERVAL_MS;
     const { update } = options.config.get();
-    this.#state = {
-      state: 'off',
-      note: null,
-      currentVersion: options.version,
-      channel: update.channel,
-      feedOrigin: null,
-      availableVersion: null,
-      downloadedVersion: null,
-      lastCheckAt: null,
-      lastError: null,
-      retryAt: null,
+    this.#state = updatesNotChecked(options.version, update.channel, {
       failedVersion: readJsonFile(this.#files.failedVersion, FailedVersion)?.version ?? null,
-    };
+    });
     this.#prepareUpdater();
     this.#stopFirstAttract = this.#watchFirstAttract();
     this.#apply(options.config.get());

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostics } from '../../common/manager-views.std.ts';
+import { updatesNotChecked } from '../../common/update-state.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
 import { DiagnosticsPanel } from './diagnostics.svelte.ts';
 import type { ExportedFile } from './download.dom.ts';
@@ -16,19 +17,7 @@ const DIAGNOSTICS: Diagnostics = {
   scanner: { connection: 'keyboard', state: 'connected', path: null },
   log: { droppedLines: 0, lastProblem: null },
   logTail: ['started'],
-  update: {
-    state: 'off',
-    note: null,
-    currentVersion: '1.2.3',
-    channel: 'stable',
-    feedOrigin: null,
-    availableVersion: null,
-    downloadedVersion: null,
-    lastCheckAt: null,
-    lastError: null,
-    retryAt: null,
-    failedVersion: null,
-  },
+  update: updatesNotChecked('1.2.3', 'stable'),
   fleet: { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null, recentCommands: [] },
 };
 const SAVED: ExportedFile = { fileName: 'diagnostics.json', content: '{}', delivery: 'saved', savedTo: '/home/kiosk/diagnostics.json' };

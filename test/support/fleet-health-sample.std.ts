@@ -1,3 +1,4 @@
+import { updatesNotChecked } from '../../common/update-state.std.ts';
 import type { FleetHealth } from '../../main/fleet/fleet-messages.std.ts';
 
 /**
@@ -27,19 +28,7 @@ export function sampleHealth(kioskId: string, changes: Partial<FleetHealth> = {}
     freeDiskBytes: 1_000_000_000,
     uptimeSeconds: 3_600,
     channel: 'stable',
-    update: {
-      state: 'off',
-      note: 'update.feedUrl is not set',
-      currentVersion: '1.4.0',
-      channel: 'stable',
-      feedOrigin: null,
-      availableVersion: null,
-      downloadedVersion: null,
-      lastCheckAt: null,
-      lastError: null,
-      retryAt: null,
-      failedVersion: null,
-    },
+    update: updatesNotChecked('1.4.0', 'stable', { note: 'update.feedUrl is not set' }),
     ...changes,
   };
 }
