@@ -89,6 +89,6 @@ export class ScannerService {
         this.options.logger.info('serial scanner configured', { path: settings.path, baudRate: settings.baudRate });
       }
       this.options.onStatus(this.status());
-    });
+    }).catch((error: unknown) => this.options.logger.error('the serial scanner could not be switched', { error: String(error) }));
   }
 }
