@@ -76,10 +76,9 @@ const host = await startBrowserHost({
   token: handover?.token,
 });
 pages = host;
-process.stdout.write(`Kiosk UI: ${host.url}\n`);
-if (services.sandbox) {
-  process.stdout.write(`Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n`);
-}
+// One write (a pipe delivers it whole): whoever reads the URL line has the sandbox line with it.
+const sandboxLine = services.sandbox ? `Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n` : '';
+process.stdout.write(`Kiosk UI: ${host.url}\n${sandboxLine}`);
 // Chromium gets a one-time launch link, never the token: its argv is visible to every user (ps).
 // After a restart the page the last process opened is still there: no second window.
 if (!values['no-open'] && !handover) openKioskBrowser(host.launchUrl(), services.dataDir);

@@ -63,8 +63,9 @@ export async function startBrowserHostProcess(
       if (sandboxLine) sandbox = { baseUrl: sandboxLine[1]!, manifestPath: sandboxLine[2]! };
       const urlLine = /^Kiosk UI: (\S+)$/.exec(line);
       if (urlLine) url = urlLine[1];
-      // The sandbox line, when there is one, follows the URL line straight away.
-      if (url) setTimeout(() => resolve({ url: url!, sandbox }), 50);
+      // The sandbox line, when there is one, comes in the same write as the URL line: readline has
+      // handed it over before the next turn of the event loop, however late this process reads.
+      if (url) setImmediate(() => resolve({ url: url!, sandbox }));
     });
     child.once('exit', (code) => reject(new Error(`browser host exited (${code}): ${stderr.join('')}`)));
     setTimeout(() => reject(new Error(`browser host did not start: ${stderr.join('')}`)), 30_000);
