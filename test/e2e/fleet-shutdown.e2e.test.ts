@@ -9,6 +9,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { DATA_FILES } from '../../main/paths/data-files.node.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
+import { kioskEvents } from '../support/kiosk-journey.node.ts';
 import { nextMessage, startShippedMosquitto, type Mosquitto } from '../support/mosquitto.node.ts';
 
 /**
@@ -28,7 +29,8 @@ describe('a kiosk process whose fleet broker answers nothing (#28 §1)', () => {
     await secrets.set('mqttPassword', 'store-1-pw');
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-fleet-shutdown-'));
     new ConfigStore({ dataDir, logger: silentLogger }).setMany({ 'fleet.mqtt.url': broker.url, 'fleet.mqtt.username': 'store-1', 'fleet.kioskId': 'store-1' });
-    const online = nextMessage(operator, 'loyalty-kiosk/store-1/status', (text) => text === 'online');
+    // The whole start of a kiosk process may come first: on a loaded machine that is more than nextMessage's usual wait.
+    const online = nextMessage(operator, 'loyalty-kiosk/store-1/status', (text) => text === 'online', undefined, 60_000);
     host = await startBrowserHostProcess({ dataDir, env: { KIOSK_KEYCHAIN_SERVICE: keychainService } });
     await online;
   });
@@ -43,12 +45,13 @@ describe('a kiosk process whose fleet broker answers nothing (#28 §1)', () => {
 
   it('exits on SIGTERM within its bound and frees the data folder', async () => {
     broker.freeze();
-    const startedAt = Date.now();
     await host.stop('SIGTERM');
-    const tookMs = Date.now() - startedAt;
     expect(await host.exitCode).toBe(0);
-    // The fleet link's own deadline (5 s), well inside the services' bound and systemd's 90 s.
-    expect(tookMs).toBeLessThan(15_000);
+    // The fleet link's own deadline ended its close (5 s), not the services' bound behind it (20 s):
+    // what ended it is in the log, so no clock of this machine's decides the test.
+    expect(kioskEvents(host.dataDir, 'fleet.goodbye_timeout')).toHaveLength(1);
+    expect(kioskEvents(host.dataDir, 'services.close_timeout')).toHaveLength(0);
+    expect(kioskEvents(host.dataDir, 'services.stopped')).toHaveLength(1);
     expect(fs.existsSync(path.join(host.dataDir, DATA_FILES.lock))).toBe(false);
   });
 });
