@@ -82,7 +82,8 @@ const stoppedLines = (host: BrowserHostProcess) => kioskEvents(host.dataDir, 'se
 describe('a browser host that restarts', () => {
   it('keeps one page, which loads afresh from the new process and works; no second browser is opened', async () => {
     const { host, launched } = await startHost();
-    expect(launched()).toBe(1);
+    // The host opens the browser once it has printed its address: wait for the launch, not for a time.
+    await expect.poll(launched).toBe(1);
     const page = await openPage(host.url);
 
     await reloadedAfter(page, () => ask(page, 'restartKiosk'));
