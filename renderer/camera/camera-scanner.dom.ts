@@ -52,7 +52,7 @@ const stoppedFirst = { ok: false, error: 'stopped' } as const;
  */
 export function createCameraScanner({ facingMode, service, formats, onScan }: CameraScannerOptions): CameraScanner {
   const stats: FrameStats = { framesSeen: 0, framesSent: 0, framesDropped: 0 };
-  const isNew = createRepeatGuard();
+  const freshValues = createRepeatGuard();
   // Its own element, so scanning does not depend on the preview being mounted.
   const video = document.createElement('video');
   video.muted = true;
@@ -70,9 +70,9 @@ export function createCameraScanner({ facingMode, service, formats, onScan }: Ca
   }
 
   function emit(codes: DecodedCode[]): void {
-    const now = performance.now();
+    const fresh = new Set(freshValues(codes.map((code) => code.value), performance.now()));
     for (const { value, symbology } of codes) {
-      if (!isNew(value, now)) continue;
+      if (!fresh.delete(value)) continue;
       // A value Scan cannot carry (empty, or a binary payload over 4 KiB) is no loyalty code.
       const scan = Scan.safeParse({ value, source: 'camera', at: Date.now(), ...(symbology && { symbology }) });
       if (scan.success) onScan(scan.data);
