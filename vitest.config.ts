@@ -30,6 +30,7 @@ export const INTEGRATION = [
   'main/handlers/',
   'main/kiosk-services.',
   'main/kioskctl/',
+  'main/ledger/ledger-storage.test.ts',
   'main/manager/console-gate.test.ts',
   'main/scanner/serial-scanner.node.test.ts',
   'main/schedule/schedule-service.test.ts',

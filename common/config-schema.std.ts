@@ -341,6 +341,17 @@ export const KioskConfig = z
           .prefault({}),
         /** Local time of a daily restart, when idle with no lock held (null: none). */
         nightlyRestart: LocalTime.nullable().default(null),
+        /** Local time at which the shift closes by itself with a Z report, when idle with no lock held (null: only by hand). */
+        zReportAt: LocalTime.nullable().default(null),
+      })
+      .prefault({}),
+    /** The redemption ledger (README "Reports"). */
+    ledger: z
+      .object({
+        /** Closed shifts older than this many days lose their rows; their Z totals stay. */
+        retentionDays: z.number().int().min(1).max(3650).default(400),
+        /** Local time at which a business day starts: a redemption before it counts to the day before. */
+        businessDayStartsAt: LocalTime.default('04:00'),
       })
       .prefault({}),
   })

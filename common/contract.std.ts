@@ -145,10 +145,12 @@ export const shopperCalls = {
   screenStarted: { input: NoInput, output: z.object({ visitInterrupted: z.boolean() }) },
 
   /**
-   * A scan on the attract screen: a card and a voucher code are looked up at once. `typed`: the
-   * shopper typed it, so unknown values count against guessing (a pause after TYPED_GUESS_LIMIT).
+   * A scan on the attract screen: a card and a voucher code are looked up at once. Only a value
+   * main's own scanner read is surely no guess; every other unknown value counts against guessing
+   * (a pause after TYPED_GUESS_LIMIT). `source` only labels the ledger's record of how the shopper
+   * was known (a card or a typed number); it decides nothing.
    */
-  lookupScan: { input: z.object({ value: ScanValue }).strict(), output: LookupResult },
+  lookupScan: { input: z.object({ value: ScanValue, source: ScanSource.optional() }).strict(), output: LookupResult },
   /** Demo mode's sample cards and voucher codes; empty lists when the kiosk is not in demo mode. */
   getDemoSamples: { input: NoInput, output: DemoSamples },
   identifyByEmail: {
@@ -300,6 +302,8 @@ export const BridgeErrorCode = z.enum([
   'portal_refused',
   /** A redeem asked for a voucher this kiosk holds no lock on: nothing was sent; lock it first. */
   'not_locked',
+  /** The kiosk's redemption ledger cannot be written: no redemption starts until it can (looking still works). */
+  'ledger_unavailable',
   'internal',
 ]);
 export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;

@@ -10,6 +10,8 @@ import { claimDataDir, type DataDirLock } from './paths/data-dir-lock.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
+import { openLedger, type Ledger } from './ledger/ledger.node.ts';
+import { VisitIdentity } from './shopper/visit-identity.std.ts';
 import { KeytarSecretStore, kioskKeychain, type SecretStore } from './secrets/secret-store.node.ts';
 import { secretOriginGuardFor, type SecretOriginGuard } from './secrets/secret-origin.node.ts';
 import { createDemoSandbox, type DemoSandbox } from './demo/demo-sandbox.node.ts';
@@ -149,8 +151,7 @@ function openFoundation(options: KioskServicesOptions) {
 type Foundation = ReturnType<typeof openFoundation>;
 
 /** Wiring only: each part is built elsewhere; the kiosk-wide config reactions are declared in configReactions (a service that follows its own settings, like the scanner, subscribes itself). */
-async function startServices(options: KioskServicesOptions, held: { dataDirLock: DataDirLock; watchdog: HeartbeatWatchdog }): Promise<KioskServices> {
-  const { dataDirLock, watchdog } = held;
+async function startServices(options: KioskServicesOptions, { dataDirLock, watchdog }: { dataDirLock: DataDirLock; watchdog: HeartbeatWatchdog }): Promise<KioskServices> {
   const foundation = openFoundation(options);
   const { logSink, logger, config, secrets, events } = foundation;
   const demo = createDemoSandbox({ dataDir: options.dataDir, logger, onSecret: (value) => logSink.redactor.addSecret(value) });
@@ -168,10 +169,11 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
 
   // One shopper's visit: its portal session tags the lines its calls and redemptions log.
   const visit = new VisitLog(logger);
-  const { redemptions, recovered, journal } = await startRedemptions(options.dataDir, logger, visit, connection, health);
+  const identity = new VisitIdentity();
+  const { redemptions, recovered, journal, close: closeRedemptions } = await startRedemptions(options.dataDir, { foundation, visit, connection, health });
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
-  const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit), logger });
+  const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
   const scannedHere = new ScannedHere();
   const scanner = startScanner(foundation, scannedHere);
   const lastScan = new LastScan(() => scanner.status().lastScanAt);
@@ -193,7 +195,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
   // One report for the console and the fleet, with the last scan the screen reported.
   const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus });
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, identity, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus });
   const secretsSettled = () => secretOrigin.settled();
@@ -222,7 +224,7 @@ async function startServices(options: KioskServicesOptions, held: { dataDirLock:
         await recovered;
         await redemptions.releaseAll('quit').catch(() => undefined);
         speech.stop();
-        redemptions.close();
+        closeRedemptions();
         health.close();
         await counters.stop();
         await scanner.close();
@@ -304,11 +306,17 @@ function kioskOrigins(dataDir: string, { config, logger }: Foundation, demo: Dem
 }
 
 /** The redemption service, with the locks a crash or power cut left behind settled before anyone can scan. */
-async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog, connection: PlatformConnection, health: ServiceHealth) {
+async function startRedemptions(
+  dataDir: string,
+  { foundation, visit, connection, health }: { foundation: Foundation; visit: VisitLog; connection: PlatformConnection; health: ServiceHealth },
+) {
+  const { logger } = foundation;
+  const ledger = openKioskLedger(dataDir, foundation, connection, health);
   const journal = await openLockJournal({ dir: dataDir, logger });
   const redemptions = createRedemptionService({
     client: trackedVoucherClient(connection, health),
     journal,
+    ledger,
     shopUuid: () => connection.shopUuid(),
     logger: visit.logger,
   });
@@ -316,16 +324,33 @@ async function startRedemptions(dataDir: string, logger: Logger, visit: VisitLog
     (settled) => settled.length > 0 && logger.info('voucher locks from the last run settled', { event: 'voucher.locks_settled', settled }),
     (error: unknown) => logger.error('settling last run\'s voucher locks failed', { error: String(error) }),
   );
-  return { redemptions, recovered, journal };
+  const close = () => {
+    redemptions.close();
+    ledger.close();
+  };
+  return { redemptions, recovered, journal, ledger, close };
 }
 
 /**
  * A screen that went away mid-visit (crashed, reloaded, closed): its locks are settled and its voice
  * stops. A screen that ends its own visit says so itself (endVisit, endSpeech).
  */
-function endInterruptedVisit(speech: SpeechService, redemptions: RedemptionService, visit: VisitLog): Promise<void> {
+function endInterruptedVisit(speech: SpeechService, redemptions: RedemptionService, visit: VisitLog, identity: VisitIdentity): Promise<void> {
   speech.endVisit();
-  return settleVisit(redemptions, visit);
+  return settleVisit(redemptions, visit, identity);
+}
+
+/** The redemption ledger in the data folder, its rows stamped with the kiosk, its shop and the business day the settings say. */
+function openKioskLedger(dataDir: string, { config, logger }: Foundation, connection: PlatformConnection, health: ServiceHealth): Ledger {
+  return openLedger({
+    file: dataFiles(dataDir).ledger,
+    logger,
+    kioskId: () => config.get().fleet.kioskId,
+    shopUuid: () => connection.shopUuid(),
+    businessDay: () => ({ startsAt: config.get().ledger.businessDayStartsAt }),
+    retentionDays: () => config.get().ledger.retentionDays,
+    outOfServiceMs: () => health.counters().outOfServiceMs,
+  });
 }
 
 /** A host without a power-save blocker (the browser host: Chromium and the OS decide). */
@@ -380,6 +405,7 @@ function callHandlers(
     connection: PlatformConnection;
     health: ServiceHealth;
     visit: VisitLog;
+    identity: VisitIdentity;
     redemptions: RedemptionService;
     speech: SpeechService;
     scanner: ScannerService;
@@ -394,7 +420,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, identity, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -417,7 +443,7 @@ function callHandlers(
     },
     screenStarted: async () => ({ visitInterrupted: await interruptions.takeInterrupted() }),
     listSerialPorts: () => listSerialPorts(),
-    ...createShopperHandlers({ connection, health, config, visit, actionBudgetMs, frameOrigins, scannedHere }),
+    ...createShopperHandlers({ connection, health, config, visit, identity, actionBudgetMs, frameOrigins, scannedHere }),
     ...createConsoleHandlers({
       session: consoleSession,
       diagnostics,
@@ -430,7 +456,7 @@ function callHandlers(
       logger,
       host: hostOf(options, logger),
     }),
-    ...createVoucherHandlers({ redemptions, visit, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
+    ...createVoucherHandlers({ redemptions, visit, identity, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),
   };
 }

@@ -11,6 +11,7 @@ import { isOutage, type ServiceHealth, type TrackOptions } from '../loyalty/serv
 import { SHOPPER_ACTION_BUDGET_MS, withTimeBudget } from '../loyalty/time-budget.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
+import type { VisitIdentity } from '../shopper/visit-identity.std.ts';
 import { toShopperView, toVoucherView } from '../shopper/views.std.ts';
 import { GuessGuard } from '../shopper/guess-guard.std.ts';
 import type { ScannedHere } from '../scanner/scanned-here.std.ts';
@@ -48,6 +49,8 @@ interface ShopperServiceOptions {
   config: ConfigStore;
   /** Tagged with the visit's portal session once there is one. */
   visit: VisitLog;
+  /** How the visit's shopper was known, for the ledger. */
+  identity: VisitIdentity;
   /** A lookup's time with the platform, across its requests and retries (default 12 s). */
   actionBudgetMs?: number;
   /** Which portal pages may be framed. */
@@ -61,6 +64,7 @@ interface ShopperContext {
   connection: PlatformConnection;
   config: ConfigStore;
   visit: VisitLog;
+  identity: VisitIdentity;
   actionBudgetMs: number;
   logger: Logger;
   /** A platform call that reports to health; `missIsAnswer`: its not_found is no error. */
@@ -77,11 +81,12 @@ interface ShopperContext {
  */
 /** Each group names the calls it answers; together they are the shopper's platform calls. */
 export function createShopperHandlers(options: ShopperServiceOptions) {
-  const { connection, health, config, visit, frameOrigins, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS, scannedHere = { take: () => false } } = options;
+  const { connection, health, config, visit, identity, frameOrigins, actionBudgetMs = SHOPPER_ACTION_BUDGET_MS, scannedHere = { take: () => false } } = options;
   const ctx: ShopperContext = {
     connection,
     config,
     visit,
+    identity,
     actionBudgetMs,
     logger: visit.logger,
     platform: (use, trackOptions) => health.track(use(connection.client()), trackOptions),
@@ -109,14 +114,17 @@ async function asGuess<T>(ctx: ShopperContext, lookup: () => Promise<T>, missed:
 function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'identifyByEmail' | 'registerShopper'> {
   const { platform, logger } = ctx;
   return {
-    async lookupScan({ value }) {
+    async lookupScan({ value, source }) {
       // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
-      if (ctx.scannedHere.take(value)) return lookupScan(ctx, value);
-      return asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');
+      const found = ctx.scannedHere.take(value) ? await lookupScan(ctx, value) : await asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');
+      if (found.kind === 'shopper') ctx.identity.identified(source === 'typed' ? 'typed' : 'card');
+      return found;
     },
 
     async identifyByEmail({ email }) {
-      return asGuess(ctx, () => identifyByEmail(ctx, email), (result) => result.kind === 'not_found');
+      const found = await asGuess(ctx, () => identifyByEmail(ctx, email), (result) => result.kind === 'not_found');
+      if (found.kind === 'shopper') ctx.identity.identified('email');
+      return found;
     },
 
     async registerShopper({ email, cardValue }) {
@@ -125,6 +133,7 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
         await platform((client) => client.createContactIdentifier({ contact_identifier_value: cardValue, contact_uuid: contact.uuid }));
       }
       logger.info('shopper joined', { contact: contact.uuid, linkedCard: !!cardValue });
+      ctx.identity.identified('joined');
       return toShopperView(contact);
     },
   };

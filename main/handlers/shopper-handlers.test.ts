@@ -11,6 +11,7 @@ import { createLoyaltyClient } from '../loyalty/client.node.ts';
 import type { PlatformConnection } from '../loyalty/platform-connection.node.ts';
 import { ServiceHealth } from '../loyalty/service-health.node.ts';
 import { FrameOrigins } from '../security/frame-origins.node.ts';
+import { VisitIdentity } from '../shopper/visit-identity.std.ts';
 import { createShopperHandlers } from './shopper-handlers.node.ts';
 import { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { shopperCalls, TYPED_GUESS_LIMIT } from '../../common/contract.std.ts';
@@ -54,9 +55,10 @@ describe('shopper handlers', () => {
     config.set('kiosk.modes', modes);
     const frameOrigins = new FrameOrigins({ dataDir: dirs[1]!, config, apiOrigin: () => new URL(sandbox.baseUrl).origin, logger: silentLogger });
     const scannedHere = new ScannedHere();
-    const handlers = createShopperHandlers({ connection, health, visit, config, frameOrigins, scannedHere });
+    const identity = new VisitIdentity();
+    const handlers = createShopperHandlers({ connection, health, visit, identity, config, frameOrigins, scannedHere });
     const logged = () => lines.map(({ fields }) => fields.event);
-    return { handlers, visit, lines, logged, requested, scannedHere, health };
+    return { handlers, visit, identity, lines, logged, requested, scannedHere, health };
   }
 
   const sessionType = async (uuid: string) =>
@@ -155,6 +157,21 @@ describe('shopper handlers', () => {
     visit.end();
     await handlers.checkVoucher({ voucherUuid: koffie24().uuid });
     expect(linesOf(lines, SKIPPED).at(-1)?.fields).toEqual({ event: SKIPPED });
+  });
+
+  it('notes how the shopper was known, for the ledger: the voucher alone, a card, a typed number, an e-mail', async () => {
+    const { handlers, identity } = kioskHandlers(true);
+    const sanne = sandbox.manifest.contacts[0]!;
+    await handlers.lookupScan({ value: koffie24().code, source: 'camera' });
+    expect(identity.by).toBe('voucher');
+    await handlers.lookupScan({ value: sanne.identifiers[0]!, source: 'camera' });
+    expect(identity.by).toBe('card');
+    await handlers.lookupScan({ value: sanne.identifiers[0]!, source: 'typed' });
+    expect(identity.by).toBe('typed');
+    await handlers.identifyByEmail({ email: sanne.email });
+    expect(identity.by).toBe('email');
+    identity.end();
+    expect(identity.by).toBe('voucher');
   });
 
   it('tags the visit with the session made for the identified shopper', async () => {

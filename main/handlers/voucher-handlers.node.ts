@@ -1,5 +1,6 @@
 import { BridgeFailure, type InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { VisitLog } from '../logging/visit-log.std.ts';
+import type { VisitIdentity } from '../shopper/visit-identity.std.ts';
 import { toVoucherView } from '../shopper/views.std.ts';
 import type { Redeemed, RedemptionService } from '../vouchers/redemption-service.node.ts';
 import { settleVisit } from '../vouchers/visit-settlement.node.ts';
@@ -8,14 +9,15 @@ import { settleVisit } from '../vouchers/visit-settlement.node.ts';
 export function createVoucherHandlers(options: {
   redemptions: RedemptionService;
   visit: VisitLog;
+  identity: VisitIdentity;
   /** Runs a shopper's action within its time budget. */
   shopperAction: <T>(action: () => Promise<T>) => Promise<T>;
 }): InputOnlyHandlers<'lockVoucher' | 'redeemVoucher' | 'releaseVoucher' | 'endVisit'> {
-  const { redemptions, visit, shopperAction } = options;
+  const { redemptions, visit, identity, shopperAction } = options;
   return {
     lockVoucher: ({ voucherUuid, code }) =>
       shopperAction(async () => {
-        const lock = await redemptions.lock(code);
+        const lock = await redemptions.lock(code, { identifiedBy: identity.by });
         if (lock.voucherUuid !== voucherUuid) {
           await redemptions.release(lock.voucherUuid, 'cancel');
           throw new BridgeFailure('conflict', 'the code names another voucher');
@@ -33,7 +35,7 @@ export function createVoucherHandlers(options: {
         return result.outcome === 'redeemed' ? redeemedView(result) : { outcome: result.outcome };
       }),
     endVisit: async () => {
-      await settleVisit(redemptions, visit);
+      await settleVisit(redemptions, visit, identity);
       return null;
     },
   };

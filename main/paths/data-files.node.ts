@@ -11,6 +11,8 @@ export const DATA_FILES = {
   lock: 'kiosk.lock',
   /** Vouchers locked and not yet settled: released or reconciled at the next start. */
   voucherLocks: 'voucher-locks.json',
+  /** Every event of every redemption, in shifts closed by Z reports (SQLite, with its -wal and -shm). */
+  ledger: 'ledger.sqlite',
   /** The platform's error counts and outage time, kept across restarts. */
   healthCounters: 'health-counters.json',
   /** Failed PIN attempts and the lockout they earned, kept across restarts. */

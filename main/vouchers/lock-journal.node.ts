@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
+import { IdentifiedBy } from '../ledger/ledger-events.std.ts';
 
 /**
  * The voucher locks this kiosk holds, on disk, so that a crash, a power cut or a quit never
@@ -17,6 +18,13 @@ const Shared = {
   code: z.string().min(1),
   /** times_redeemed read under the lock: a higher count later means a redemption landed. */
   timesRedeemedBefore: z.number().int().min(0),
+  /** One lock of one voucher, from the Redeem tap to its end: the ledger's rows of it share it. Older journals have none. */
+  attemptId: z.string().min(1).optional(),
+  /** For the ledger: what the voucher was, and who the shopper was (a contact uuid only). */
+  voucherName: z.string().nullable().optional(),
+  promotionName: z.string().nullable().optional(),
+  identifiedBy: IdentifiedBy.nullable().optional(),
+  contactUuid: z.string().optional(),
 };
 
 /**
@@ -32,7 +40,6 @@ export const HeldLockEntry = z.object({
   /** When the platform releases the lock by itself; no point retrying a release after it. */
   systemReleaseAt: z.string(),
   phase: z.enum(['locked', 'redeeming', 'settling']),
-  contactUuid: z.string().optional(),
 });
 export type HeldLockEntry = z.output<typeof HeldLockEntry>;
 

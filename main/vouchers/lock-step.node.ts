@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { LOCK_DURATION_MS, type VoucherWithRedemptions } from '../../api/vouchers.std.ts';
 import { platformErrors } from '../../api/errors.std.ts';
 import type { HeldLock } from '../../common/shopper-views.std.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { HeldLockEntry, LockEntry, LockIntent } from './lock-journal.node.ts';
-import { failureFields, findVoucher, isUncertain, type RedemptionContext } from './redemption-context.node.ts';
+import type { IdentifiedBy } from '../ledger/ledger-events.std.ts';
+import { LedgerUnavailable } from '../ledger/ledger.node.ts';
+import { failureFields, findVoucher, isUncertain, recordEvent, refusalCode, type RedemptionContext } from './redemption-context.node.ts';
 import { letGo } from './recovery.node.ts';
 import { releaseEntry } from './release-retry.node.ts';
 
@@ -12,27 +15,37 @@ import { releaseEntry } from './release-retry.node.ts';
  * the Lock request leaves, the lock (with its key) before lock() resolves.
  */
 
-export async function lock(ctx: RedemptionContext, code: string): Promise<HeldLock> {
+/** Who the shopper is, for the ledger's rows of the attempt. */
+export interface LockFor {
+  identifiedBy?: IdentifiedBy;
+  contactUuid?: string;
+}
+
+export async function lock(ctx: RedemptionContext, code: string, { identifiedBy, contactUuid }: LockFor = {}): Promise<HeldLock> {
+  // A redemption the kiosk could not record is not begun: nothing is sent.
+  ctx.ledger.assertWritable();
   const { uuid: voucherUuid } = await findVoucher(ctx, code);
   return ctx.exclusive(voucherUuid, async () => {
     // Read under the voucher's turn: an answer from before it may predate a release or redeem that ran meanwhile.
     const found = await findVoucher(ctx, code);
     const stale = ctx.journal.get(voucherUuid);
     if (stale) await clearForRelock(ctx, stale, found);
-    const intent: LockIntent = {
+    const attempt = {
       voucherUuid,
       code,
       timesRedeemedBefore: found.times_redeemed,
-      phase: 'locking',
-      intendedAt: new Date(ctx.now()).toISOString(),
+      attemptId: randomUUID(),
+      voucherName: found.name,
+      promotionName: found.promotion.name,
+      identifiedBy: identifiedBy ?? null,
+      ...(contactUuid && { contactUuid }),
     };
+    const intent: LockIntent = { ...attempt, phase: 'locking', intendedAt: new Date(ctx.now()).toISOString() };
     await ctx.journal.put(intent);
     const held = await lockOrKeepIntent(ctx, intent);
     const entry: HeldLockEntry = {
-      voucherUuid,
-      code,
+      ...attempt,
       releaseKey: held.release_key,
-      timesRedeemedBefore: found.times_redeemed,
       lockedAt: held.locked_at,
       systemReleaseAt: held.system_release_at ?? new Date(Date.parse(held.locked_at) + LOCK_DURATION_MS).toISOString(),
       phase: 'locked',
@@ -47,6 +60,7 @@ export async function lock(ctx: RedemptionContext, code: string): Promise<HeldLo
 async function journalHeldLock(ctx: RedemptionContext, entry: HeldLockEntry) {
   try {
     await ctx.journal.put(entry);
+    if (!recordEvent(ctx, entry, { kind: 'locked' })) throw new LedgerUnavailable('the ledger could not record the lock');
     // A redemption without a lock may have slipped in between the first count and the lock;
     // under the lock the count cannot move, so this one is exact.
     const { times_redeemed } = await findVoucher(ctx, entry.code);
@@ -75,6 +89,7 @@ async function lockOrKeepIntent(ctx: RedemptionContext, intent: LockIntent) {
         ...failureFields(error),
       });
     } else {
+      if (error instanceof LoyaltyError) recordEvent(ctx, intent, { kind: 'refused', platformCode: refusalCode(error) });
       await ctx.journal.remove(intent.voucherUuid);
     }
     throw error;

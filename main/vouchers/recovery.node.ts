@@ -7,6 +7,7 @@ import {
   forget,
   landed,
   redeemedAnswer,
+  redeemedByFind,
   type RedemptionContext,
 } from './redemption-context.node.ts';
 import type { ReleaseReason, ReleaseResult, SettledLock, Settlement } from './redemption-outcomes.std.ts';
@@ -37,11 +38,11 @@ export async function letGo(ctx: RedemptionContext, entry: LockEntry, reason: Re
   if (entry.phase === 'locked') return { outcome: await releaseEntry(ctx, entry, reason) };
   found ??= await findToSettle(ctx, entry, reason);
   if (found && landed(entry, found)) {
-    await forget(ctx, entry, 'voucher redemption had landed', { reason });
+    await forget(ctx, entry, redeemedByFind(found, reason), 'voucher redemption had landed', { reason });
     return redeemedAnswer(ctx, found);
   }
   if (found && (entry.phase === 'settling' || found.status === 'ACTIVE')) {
-    await forget(ctx, entry, 'voucher redemption had not landed; the lock is gone', { reason, status: found.status });
+    await forget(ctx, entry, { kind: 'lock_lost', reason }, 'voucher redemption had not landed; the lock is gone', { reason, status: found.status });
     return { outcome: 'lock_gone' };
   }
   if (entry.phase === 'settling') return { outcome: 'kept' };
@@ -67,7 +68,7 @@ async function settleIntent(ctx: RedemptionContext, entry: LockIntent, reason: R
     });
     return { outcome: 'kept' };
   }
-  await forget(ctx, entry, 'voucher lock intent settled: no lock of this kiosk holds the voucher', { reason, status: found.status });
+  await forget(ctx, entry, null, 'voucher lock intent settled: no lock of this kiosk holds the voucher', { reason, status: found.status });
   return { outcome: 'lock_gone' };
 }
 

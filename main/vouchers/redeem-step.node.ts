@@ -9,7 +9,10 @@ import {
   forget,
   isUncertain,
   landed,
+  recordEvent,
   redeemedAnswer,
+  refusalCode,
+  redeemedByFind,
   uncertainKinds,
   type RedemptionContext,
 } from './redemption-context.node.ts';
@@ -50,6 +53,8 @@ async function redeemWith(ctx: RedemptionContext, held: HeldLockEntry, contactUu
   }
   // Even if Find shows nothing landed, the earlier Redeem may still be on its way: its refusals prove nothing.
   let mayHaveLanded = held.phase === 'redeeming';
+  // A redemption the kiosk could not record is not made: the lock stays, for a cancel or a later try.
+  ctx.ledger.assertWritable();
   const entry: HeldLockEntry = { ...held, phase: 'redeeming', contactUuid: contactUuid ?? held.contactUuid };
   await ctx.journal.put(entry);
 
@@ -91,11 +96,11 @@ async function settledByFind(
   { mayHaveLanded, fields }: { mayHaveLanded: boolean; fields: Record<string, unknown> },
 ): Promise<RedeemResult | undefined> {
   if (mayHaveLanded && landed(entry, found)) {
-    await forget(ctx, entry, 'voucher redeemed (confirmed by Find Voucher)', fields);
+    await forget(ctx, entry, redeemedByFind(found), 'voucher redeemed (confirmed by Find Voucher)', fields);
     return redeemedAnswer(ctx, found);
   }
   if (found.status !== 'ACTIVE') return undefined;
-  await forget(ctx, entry, 'voucher lock lost before the redemption', fields);
+  await forget(ctx, entry, { kind: 'lock_lost', reason: 'confirm' }, 'voucher lock lost before the redemption', fields);
   return { outcome: 'lock_lost' };
 }
 
@@ -108,7 +113,8 @@ async function requestRedemption(ctx: RedemptionContext, entry: HeldLockEntry, a
       contact_uuid: entry.contactUuid,
       release_key: entry.releaseKey,
     });
-    await forget(ctx, entry, 'voucher redeemed', { event: 'voucher.redeemed', attempt });
+    const { uuid: redemptionUuid, created_at: redeemedAt } = data.voucher_redemption;
+    await forget(ctx, entry, { kind: 'redeemed', settledBy: 'redeem', redemptionUuid, redeemedAt }, 'voucher redeemed', { event: 'voucher.redeemed', attempt });
     return { outcome: 'redeemed', voucher: data, redeemedAt: data.voucher_redemption.created_at };
   } catch (error) {
     if (!(error instanceof LoyaltyError)) throw error;
@@ -134,6 +140,7 @@ async function settleFailedAttempt(
   if (settled) return settled;
   if (!answerLost) {
     ctx.log.info('voucher redemption refused', { voucherUuid: entry.voucherUuid, ...failureFields(failure) });
+    recordEvent(ctx, entry, { kind: 'refused', platformCode: refusalCode(failure) });
     // Find Voucher has just shown that no redemption of ours landed.
     await releaseEntry(ctx, { ...entry, phase: 'locked' }, 'refused');
     throw failure;
@@ -142,6 +149,7 @@ async function settleFailedAttempt(
 }
 
 function unsettled(ctx: RedemptionContext, entry: HeldLockEntry, attempt: number, failure: LoyaltyError): RedeemResult {
+  recordEvent(ctx, entry, { kind: 'unsettled', reason: failure.kind });
   ctx.log.warn('voucher redemption unsettled; the lock stays held', { voucherUuid: entry.voucherUuid, attempt, ...failureFields(failure) });
   return { outcome: 'unsettled' };
 }

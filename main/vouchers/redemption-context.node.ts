@@ -3,6 +3,8 @@ import { keyedQueue } from '../../base/queue.std.ts';
 import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import type { LoyaltyClient } from '../loyalty/client.node.ts';
 import { LoyaltyError, type LoyaltyErrorKind } from '../loyalty/errors.std.ts';
+import type { AttemptFacts, LedgerEntry } from '../ledger/ledger-events.std.ts';
+import { LedgerUnavailable, type Ledger } from '../ledger/ledger.node.ts';
 import type { HeldLockEntry, LockEntry, LockJournal } from './lock-journal.node.ts';
 import type { Redeemed } from './redemption-outcomes.std.ts';
 
@@ -14,6 +16,8 @@ export type VoucherClient = Pick<LoyaltyClient, 'findVoucher' | 'lockVoucher' | 
 export interface RedemptionServiceOptions {
   client: VoucherClient;
   journal: LockJournal;
+  /** Where every event of a redemption is recorded, before its journal entry goes. */
+  ledger: RedemptionLedger;
   /** Read at each redemption: the shop this kiosk stands in. */
   shopUuid: () => string;
   logger?: Logger;
@@ -25,9 +29,16 @@ export interface RedemptionServiceOptions {
   releaseRetry?: { initialDelayMs: number; maxDelayMs: number };
 }
 
+/** What the redemption steps need of the ledger. */
+export type RedemptionLedger = Pick<Ledger, 'record' | 'assertWritable'>;
+
+/** A ledger row as a step tells it: what happened; the attempt's facts come from its journal entry. */
+export type LedgerEvent = Omit<LedgerEntry, 'attempt'>;
+
 export interface RedemptionContext {
   readonly client: VoucherClient;
   readonly journal: LockJournal;
+  readonly ledger: RedemptionLedger;
   readonly shopUuid: () => string;
   readonly now: () => number;
   /** Voucher uuids only: codes and release keys stay out of the logs. */
@@ -50,6 +61,7 @@ export function createRedemptionContext(options: RedemptionServiceOptions): Rede
   return {
     client: options.client,
     journal: options.journal,
+    ledger: options.ledger,
     shopUuid: options.shopUuid,
     now: options.now ?? Date.now,
     log: (options.logger ?? silentLogger).child({ part: 'vouchers' }),
@@ -66,6 +78,9 @@ export function createRedemptionContext(options: RedemptionServiceOptions): Rede
 // No answer, or one that cannot be trusted: the request may have been carried out.
 export const uncertainKinds = new Set<LoyaltyErrorKind>(['network', 'timeout', 'server', 'maintenance', 'bad_response']);
 export const isUncertain = (error: unknown) => error instanceof LoyaltyError && uncertainKinds.has(error.kind);
+
+/** A refusal as the ledger keeps it: the platform's error code, else the kind of failure. */
+export const refusalCode = (failure: LoyaltyError) => (failure.code !== undefined ? String(failure.code) : failure.kind);
 
 /** Kind and code only: the platform's message may quote the voucher code. */
 export function failureFields(error: unknown): Record<string, unknown> {
@@ -86,14 +101,59 @@ export function landed(entry: HeldLockEntry, found: VoucherWithRedemptions): boo
   return found.redeemed_at !== null && Date.parse(found.redeemed_at) > Date.parse(entry.lockedAt);
 }
 
+/** The ledger's row of a redemption Find Voucher showed had landed. */
+export const redeemedByFind = (found: VoucherWithRedemptions, reason: string | null = null): LedgerEvent => ({
+  kind: 'redeemed',
+  settledBy: 'find',
+  redeemedAt: found.redeemed_at,
+  reason,
+});
+
 export function redeemedAnswer(ctx: RedemptionContext, found: VoucherWithRedemptions): Redeemed {
   return { outcome: 'redeemed', voucher: found, redeemedAt: found.redeemed_at ?? new Date(ctx.now()).toISOString() };
 }
 
-/** Done with a voucher: its background release stops and its journal entry goes. */
-export async function forget(ctx: RedemptionContext, entry: LockEntry, message: string, fields: Record<string, unknown> = {}) {
+/** The attempt an entry journals, as the ledger records it (an older journal's entry gets an id from its own facts). */
+export function attemptOf(entry: LockEntry): AttemptFacts {
+  return {
+    attemptId: entry.attemptId ?? `${entry.voucherUuid}@${entry.phase === 'locking' ? entry.intendedAt : entry.lockedAt}`,
+    voucherUuid: entry.voucherUuid,
+    voucherCode: entry.code,
+    voucherName: entry.voucherName ?? null,
+    promotionName: entry.promotionName ?? null,
+    contactUuid: entry.contactUuid ?? null,
+    identifiedBy: entry.identifiedBy ?? null,
+  };
+}
+
+/**
+ * Writes the entry's row of `event`; false when the ledger cannot take it (logged). Thrown
+ * otherwise: a row the ledger refuses for its content is a bug, not a full disk.
+ */
+export function recordEvent(ctx: RedemptionContext, entry: LockEntry, event: LedgerEvent): boolean {
+  try {
+    ctx.ledger.record({ ...event, attempt: attemptOf(entry) });
+    return true;
+  } catch (error) {
+    if (!(error instanceof LedgerUnavailable)) throw error;
+    ctx.log.error('ledger row not written', { event: 'voucher.ledger_row_missing', kind: event.kind, voucherUuid: entry.voucherUuid, error: error.message });
+    return false;
+  }
+}
+
+/**
+ * Done with a voucher: its background release stops, its ending (`ending`; null for a lock intent,
+ * which never held a lock) goes into the ledger, and then its journal entry goes. An ending the
+ * ledger cannot take keeps the entry: the next start settles it again and writes the row then.
+ */
+export async function forget(ctx: RedemptionContext, entry: LockEntry, ending: LedgerEvent | null, message: string, fields: Record<string, unknown> = {}) {
   clearTimeout(ctx.retryTimers.get(entry.voucherUuid));
   ctx.retryTimers.delete(entry.voucherUuid);
+  if (!ending || recordEvent(ctx, entry, ending)) await removeEntry(ctx, entry);
+  ctx.log.info(message, { voucherUuid: entry.voucherUuid, ...fields });
+}
+
+async function removeEntry(ctx: RedemptionContext, entry: LockEntry) {
   try {
     await ctx.journal.remove(entry.voucherUuid);
   } catch (error) {
@@ -104,14 +164,14 @@ export async function forget(ctx: RedemptionContext, entry: LockEntry, message: 
       error: String(error),
     });
   }
-  ctx.log.info(message, { voucherUuid: entry.voucherUuid, ...fields });
 }
 
 /**
  * The platform no longer holds the lock of a redemption that may have landed: the entry stays,
  * and the voucher is not locked again, until Find Voucher tells whether it did.
  */
-export async function keepUnsettled(ctx: RedemptionContext, entry: HeldLockEntry, message: string, fields: Record<string, unknown>) {
+export async function keepUnsettled(ctx: RedemptionContext, entry: HeldLockEntry, message: string, fields: Record<string, unknown> & { reason: string }) {
   await ctx.journal.put({ ...entry, phase: 'settling' });
+  recordEvent(ctx, entry, { kind: 'unsettled', reason: fields.reason });
   ctx.log.warn(message, { voucherUuid: entry.voucherUuid, ...fields });
 }

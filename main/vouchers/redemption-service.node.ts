@@ -1,6 +1,6 @@
 import { serialQueue } from '../../base/queue.std.ts';
 import type { HeldLock } from '../../common/shopper-views.std.ts';
-import { lock } from './lock-step.node.ts';
+import { lock, type LockFor } from './lock-step.node.ts';
 import { redeem } from './redeem-step.node.ts';
 import { recover, release, settleAll } from './recovery.node.ts';
 import { createRedemptionContext, type RedemptionServiceOptions } from './redemption-context.node.ts';
@@ -14,7 +14,8 @@ import type { RedeemResult, ReleaseReason, ReleaseResult, SettledLock } from './
  * reconciled at the next start (recovery). The steps share one RedemptionContext.
  */
 
-export type { RedemptionServiceOptions, VoucherClient } from './redemption-context.node.ts';
+export type { RedemptionLedger, RedemptionServiceOptions, VoucherClient } from './redemption-context.node.ts';
+export type { LockFor } from './lock-step.node.ts';
 export {
   RedemptionInFlight,
   type LetGoResult,
@@ -27,8 +28,11 @@ export {
 } from './redemption-outcomes.std.ts';
 
 export interface RedemptionService {
-  /** Finds the voucher by code and locks it; the lock is on disk before this resolves. */
-  lock(code: string): Promise<HeldLock>;
+  /**
+   * Finds the voucher by code and locks it; the lock is on disk, and its ledger row written, before
+   * this resolves. Throws LedgerUnavailable, with nothing sent, when the ledger cannot be written.
+   */
+  lock(code: string, lockFor?: LockFor): Promise<HeldLock>;
   /**
    * Redeems with the held lock. Throws a platform refusal (its code kept) once the lock is
    * released; answers `unsettled`, the lock still held (phase 'redeeming'), when the outcome could
@@ -49,7 +53,7 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
   // A lock waits for recovery: recovery settles the entries it found, and must not meet a new one.
   const recoveries = serialQueue();
   return {
-    lock: (code) => recoveries.idle().then(() => lock(ctx, code)),
+    lock: (code, lockFor) => recoveries.idle().then(() => lock(ctx, code, lockFor)),
     redeem: (voucherUuid, redeemOptions) => redeem(ctx, voucherUuid, redeemOptions),
     release: (voucherUuid, reason) => release(ctx, voucherUuid, reason),
     releaseAll: (reason) => settleAll(ctx, reason),

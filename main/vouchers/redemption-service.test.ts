@@ -11,6 +11,8 @@ import { LoyaltyError } from '../loyalty/errors.std.ts';
 import { failure } from '../loyalty/loyalty-error.test-support.ts';
 import { credentialsByScheme } from '../loyalty/request.std.ts';
 import { DATA_FILES } from '../paths/data-files.node.ts';
+import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
+import { LedgerUnavailable, type Ledger } from '../ledger/ledger.node.ts';
 import { openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
 import {
   createRedemptionService,
@@ -44,6 +46,7 @@ beforeAll(async () => {
 
 afterEach(() => {
   for (const service of services.splice(0)) service.close();
+  closeTestLedgers();
 });
 
 afterAll(async () => {
@@ -93,9 +96,11 @@ async function kiosk({
   const journal = await openLockJournal({ dir: journalDir, logger });
   // No client-side retries: the faults queued are exactly the failures the service meets.
   const client = createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials, fetch: line.fetch, retries: 0 });
+  const ledger = testLedger(journalDir);
   const service = createRedemptionService({
     client,
     journal,
+    ledger,
     shopUuid,
     logger,
     redeemRetryDelayMs: 5,
@@ -103,7 +108,7 @@ async function kiosk({
     ...options,
   });
   services.push(service);
-  return { service, journal, line, dir: journalDir };
+  return { service, journal, line, ledger, dir: journalDir };
 }
 
 async function freshVoucher(options: { total_redemptions_allowed?: number; expiration_date?: string } = {}) {
@@ -297,6 +302,107 @@ describe('refusals and lost locks', () => {
   });
 });
 
+describe('the ledger', () => {
+  const kinds = (ledger: Ledger, code: string) => ledger.rowsForCode(code).map(({ kind, reason, platformCode }) => ({ kind, reason, platformCode }));
+
+  it('records the lock and the redemption, with the voucher, the promotion, the shopper’s contact and how they were known', async () => {
+    const voucher = await freshVoucher();
+    const { service, ledger } = await kiosk();
+    await service.lock(voucher.code, { identifiedBy: 'email', contactUuid: contactUuid() });
+    const result = await service.redeem(voucher.uuid);
+
+    const rows = ledger.rowsForCode(voucher.code);
+    expect(rows.map((row) => row.kind)).toEqual(['locked', 'redeemed']);
+    expect(new Set(rows.map((row) => row.attemptId)).size).toBe(1);
+    expect(rows[1]).toMatchObject({
+      voucherUuid: voucher.uuid,
+      voucherName: voucher.name,
+      promotionName: voucher.promotion.name,
+      contactUuid: contactUuid(),
+      identifiedBy: 'email',
+      settledBy: 'redeem',
+      redemptionUuid: expect.any(String),
+      redeemedAt: result.outcome === 'redeemed' ? result.redeemedAt : 'not redeemed',
+    });
+  });
+
+  it('records a cancel with its reason, and a refusal with the platform’s code', async () => {
+    const cancelled = await freshVoucher();
+    const { service, ledger } = await kiosk();
+    await service.lock(cancelled.code);
+    await service.release(cancelled.uuid, 'cancel');
+    expect(kinds(ledger, cancelled.code)).toEqual([
+      { kind: 'locked', reason: null, platformCode: null },
+      { kind: 'released', reason: 'cancel', platformCode: null },
+    ]);
+
+    const now = Date.parse(await advanceClock(1));
+    const expiring = await freshVoucher({ expiration_date: new Date(now + 120_000).toISOString() });
+    await service.lock(expiring.code);
+    await advanceClock(180);
+    await failure(service.redeem(expiring.uuid));
+    expect(kinds(ledger, expiring.code)).toEqual([
+      { kind: 'locked', reason: null, platformCode: null },
+      { kind: 'refused', reason: null, platformCode: '80006' },
+      { kind: 'released', reason: 'refused', platformCode: null },
+    ]);
+  });
+
+  it('records an unsettled redemption and how it settled', async () => {
+    const voucher = await freshVoucher();
+    const { service, ledger, line } = await kiosk();
+    await service.lock(voucher.code);
+    line.faults.push({ path: '/vouchers/redeem', fault: 'lost' }, { path: '/vouchers/find', fault: 'unsent' });
+    expect(await service.redeem(voucher.uuid)).toEqual({ outcome: 'unsettled' });
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    expect(ledger.rowsForCode(voucher.code).map(({ kind, settledBy }) => [kind, settledBy])).toEqual([
+      ['locked', null],
+      ['unsettled', null],
+      ['redeemed', 'find'],
+    ]);
+  });
+
+  it('refuses to lock, sending nothing, while the ledger cannot be written', async () => {
+    const voucher = await freshVoucher();
+    const { service, line } = await kiosk({ ledger: { record: () => null, assertWritable: () => { throw new LedgerUnavailable('the disk is full'); } } });
+    await expect(service.lock(voucher.code)).rejects.toBeInstanceOf(LedgerUnavailable);
+    expect(line.sent).toEqual([]);
+  });
+
+  it('keeps the journal entry of a redemption it could not record, and the next start records it once', async () => {
+    const voucher = await freshVoucher();
+    const logs: LogLine[] = [];
+    const crashed = await kiosk({ logs });
+    await crashed.service.lock(voucher.code);
+    const failing = { record: crashed.ledger.record, assertWritable: () => {} };
+    // The disk fills between the Redeem and its row.
+    crashed.service.close();
+    const full = await kiosk({
+      dir: crashed.dir,
+      logs,
+      ledger: {
+        ...failing,
+        record: (entry) => {
+          if (entry.kind === 'redeemed') throw new LedgerUnavailable('the disk is full');
+          return failing.record(entry);
+        },
+      },
+    });
+    expect(await full.service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    expect(hasEvent(logs, 'voucher.ledger_row_missing', { kind: 'redeemed' })).toBe(true);
+    expect((await journalOnDisk(crashed.dir)).map((entry) => entry.voucherUuid)).toEqual([voucher.uuid]);
+
+    const restarted = await kiosk({ dir: crashed.dir });
+    expect(await restarted.service.recover()).toEqual([{ voucherUuid: voucher.uuid, outcome: 'redeemed' }]);
+    expect(await restarted.service.recover()).toEqual([]);
+    expect(restarted.ledger.rowsForCode(voucher.code).map(({ kind, settledBy, reason }) => [kind, settledBy, reason])).toEqual([
+      ['locked', null, null],
+      ['redeemed', 'find', 'startup'],
+    ]);
+    expect(await journalOnDisk(crashed.dir)).toEqual([]);
+  });
+});
+
 describe('recovery at startup', () => {
   it('releases a lock left by a crash before the redeem', async () => {
     const voucher = await freshVoucher();
@@ -461,7 +567,17 @@ describe('locks the journal would not know of', () => {
 
     expect(await failure(service.lock(voucher.code))).toMatchObject({ kind: 'network' });
     expect(await journalOnDisk(dir)).toEqual([
-      { voucherUuid: voucher.uuid, code: voucher.code, timesRedeemedBefore: 0, phase: 'locking', intendedAt: expect.any(String) },
+      {
+        voucherUuid: voucher.uuid,
+        code: voucher.code,
+        timesRedeemedBefore: 0,
+        attemptId: expect.any(String),
+        voucherName: voucher.name,
+        promotionName: voucher.promotion.name,
+        identifiedBy: null,
+        phase: 'locking',
+        intendedAt: expect.any(String),
+      },
     ]);
     expect((await platformView(voucher.code)).status).toBe('LOCKED');
     // No key: nothing this kiosk could release, and locking again is refused while it may hold it.
@@ -510,7 +626,7 @@ describe('locks the journal would not know of', () => {
       lateLockLanded = true;
       return found;
     };
-    const racing = createRedemptionService({ client: { ...admin, findVoucher: findThenLateLock }, journal, shopUuid });
+    const racing = createRedemptionService({ client: { ...admin, findVoucher: findThenLateLock }, journal, ledger: testLedger(await mkdtemp(join(tmpdir(), 'racing-'))), shopUuid });
     services.push(racing);
     expect(await failure(racing.lock(voucher.code))).toMatchObject({ kind: 'conflict', code: 80017 });
     expect(journal.get(voucher.uuid)?.phase).toBe('locking');
@@ -538,9 +654,10 @@ describe('locks the journal would not know of', () => {
   });
   it('answers redeemed when the redemption landed but the journal could not be written (disk full)', async () => {
     const voucher = await freshVoucher();
-    const journal = await openLockJournal({ dir: await mkdtemp(join(tmpdir(), 'full-disk-')), logger: silentLogger });
+    const dir = await mkdtemp(join(tmpdir(), 'full-disk-'));
+    const journal = await openLockJournal({ dir, logger: silentLogger });
     const fullDisk = { ...journal, remove: async () => Promise.reject(new Error('ENOSPC: no space left on device')) };
-    const service = createRedemptionService({ client: admin, journal: fullDisk, shopUuid });
+    const service = createRedemptionService({ client: admin, journal: fullDisk, ledger: testLedger(dir), shopUuid });
     services.push(service);
     await service.lock(voucher.code);
     expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
@@ -575,7 +692,8 @@ describe('locks the journal would not know of', () => {
         return admin.releaseVoucher(input);
       },
     };
-    const service = createRedemptionService({ client, journal: await openLockJournal({ dir: await mkdtemp(join(tmpdir(), 'late-redeem-')), logger: silentLogger }), shopUuid, redeemAttempts: 1, redeemRetryDelayMs: 1 });
+    const dir = await mkdtemp(join(tmpdir(), 'late-redeem-'));
+    const service = createRedemptionService({ client, journal: await openLockJournal({ dir, logger: silentLogger }), ledger: testLedger(dir), shopUuid, redeemAttempts: 1, redeemRetryDelayMs: 1 });
     services.push(service);
 
     await service.lock(voucher.code);

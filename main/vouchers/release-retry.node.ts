@@ -16,7 +16,7 @@ export async function releaseEntry(ctx: RedemptionContext, entry: HeldLockEntry,
   try {
     await ctx.client.releaseVoucher({ voucher_uuid: entry.voucherUuid, release_key: entry.releaseKey });
     // A landed redemption consumes the lock: a release that worked proves it never landed.
-    await forget(ctx, entry, 'voucher lock released', { event: 'voucher.released', reason, failures });
+    await forget(ctx, entry, { kind: 'released', reason }, 'voucher lock released', { event: 'voucher.released', reason, failures });
     return 'released';
   } catch (error) {
     if (!(error instanceof LoyaltyError)) throw error;
@@ -27,7 +27,7 @@ export async function releaseEntry(ctx: RedemptionContext, entry: HeldLockEntry,
           ...failureFields(error),
         });
       } else {
-        await forget(ctx, entry, 'voucher lock already gone', { reason, ...failureFields(error) });
+        await forget(ctx, entry, { kind: 'lock_lost', reason }, 'voucher lock already gone', { reason, ...failureFields(error) });
       }
       return 'lock_gone';
     }
@@ -68,6 +68,6 @@ async function retryRelease(ctx: RedemptionContext, voucherUuid: string, reason:
   if (current.phase === 'redeeming') {
     await keepUnsettled(ctx, current, 'voucher lock lapsed while its redemption may have landed; kept until Find Voucher settles it', { event: 'voucher.lock_lapsed', reason });
   } else {
-    await forget(ctx, current, 'voucher lock lapsed before it could be released; the platform released it', { event: 'voucher.lock_lapsed', reason });
+    await forget(ctx, current, { kind: 'lock_lost', reason }, 'voucher lock lapsed before it could be released; the platform released it', { event: 'voucher.lock_lapsed', reason });
   }
 }

@@ -18,6 +18,7 @@ export type ProblemKey =
   | 'problem.code.unknown'
   | 'problem.code.paused'
   | 'problem.busy'
+  | 'problem.redeem.unavailable'
   | 'problem.portal.refused'
   | 'problem.email.not_found'
   | 'problem.email.taken'
@@ -49,6 +50,8 @@ export function problemForError(error: BridgeError): ProblemKey {
   if (error.code === 'portal_refused') return 'problem.portal.refused';
   // Nothing was redeemed; Redeem takes the lock again.
   if (error.code === 'not_locked') return 'problem.voucher.lock_lost';
+  // The kiosk cannot record a redemption: it makes none, and staff must see to it.
+  if (error.code === 'ledger_unavailable') return 'problem.redeem.unavailable';
   return 'problem.generic';
 }
 

@@ -145,7 +145,7 @@ export class Visit {
       this.#queuedScan = scan;
       return;
     }
-    const found = await this.#call(() => this.#bridge.lookupScan({ value: scan.value }));
+    const found = await this.#call(() => this.#bridge.lookupScan({ value: scan.value, source: scan.source }));
     if (!found) return;
     await this.#onLookup(found, scan.value);
   }
@@ -156,7 +156,7 @@ export class Visit {
    */
   async typeCode(value: string) {
     if (this.busy) return;
-    const found = await this.#call(() => this.#bridge.lookupScan({ value }));
+    const found = await this.#call(() => this.#bridge.lookupScan({ value, source: 'typed' }));
     if (!found) return;
     await this.#onLookup(found, value);
   }

@@ -211,14 +211,14 @@ describe('scans', () => {
     await visit.scan(scan('NOT-THIS-ONE'));
     bridge.answer('lookupScan', ok('lookupScan', { kind: 'voucher', voucher: VOUCHER }));
     await visit.scan(scan(VOUCHER.code));
-    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }]);
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1', source: 'keyboard' }]);
 
     first.release(ok('lookupScan', { kind: 'unknown' }));
     await firstScan;
     expect(visit.screen).toEqual({ name: 'notice', problem: 'problem.code.unknown', offerJoin: false });
 
     await vi.waitFor(() => expect(visit.screen.name).toBe('voucher'));
-    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }, { value: VOUCHER.code }]);
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1', source: 'keyboard' }, { value: VOUCHER.code, source: 'keyboard' }]);
   });
 
   it('identifies the shopper by card and shows their home with balance and vouchers', async () => {
@@ -229,6 +229,13 @@ describe('scans', () => {
     expect(visit.creditBalance).toBe(1250);
     expect(visit.vouchers?.vouchers).toEqual([VOUCHER]);
     expect(bridge.inputsOf('startPortalSession')).toEqual([{ contactUuid: SHOPPER.contactUuid }]);
+  });
+
+  it('says a typed number was typed, so the ledger can tell it from a card', async () => {
+    const { visit, bridge } = visitWith();
+    await visit.typeCode('CARD-1');
+    expect(visit.screen).toEqual({ name: 'home' });
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1', source: 'typed' }]);
   });
 
   it('offers to join on an unlinked card and links it to the new contact', async () => {
@@ -326,7 +333,7 @@ describe('a reset', () => {
     lookup.release(ok('lookupScan', { kind: 'unknown' }));
     await scanned;
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1' }]);
+    expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1', source: 'keyboard' }]);
     expect(visit.screen).toEqual({ name: 'attract' });
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
 import NodeWebSocket from 'ws';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
@@ -28,6 +29,16 @@ function journalEntries(dataDir: string): Array<{ phase: string }> {
   const file = dataFiles(dataDir).voucherLocks;
   if (!fs.existsSync(file)) return [];
   return (JSON.parse(fs.readFileSync(file, 'utf8')) as { entries: Array<{ phase: string }> }).entries;
+}
+
+/** The attempts the kiosk's ledger holds a `redeemed` row of, for the voucher `code` (read while the kiosk runs, as WAL allows). */
+function ledgerRedemptions(dataDir: string, code: string): string[] {
+  const db = new Database(dataFiles(dataDir).ledger, { readonly: true });
+  try {
+    return (db.prepare("SELECT attempt_id FROM events WHERE kind = 'redeemed' AND voucher_code = ?").all(code) as Array<{ attempt_id: string }>).map((row) => row.attempt_id);
+  } finally {
+    db.close();
+  }
 }
 
 /** The kiosk's bridge from Node, as its page would use it; calls left unanswered by a kill never settle. */
@@ -165,6 +176,10 @@ describe('a kiosk process killed at each step of a redemption', () => {
     expect(await again.call('lockVoucher', { voucherUuid: voucher.uuid, code: voucher.code })).toMatchObject({ ok: true });
     expect(await again.call('redeemVoucher', { voucherUuid: voucher.uuid })).toMatchObject({ ok: true, value: { outcome: 'redeemed' } });
     expect((await admin.findVoucher({ code: voucher.code })).data.times_redeemed).toBe(timesRedeemed + 1);
+    // The ledger: one redeemed row per redemption that landed, each its own attempt, whatever the kill.
+    const recorded = ledgerRedemptions(dataDir, voucher.code);
+    expect(recorded).toHaveLength(timesRedeemed + 1);
+    expect(new Set(recorded).size).toBe(recorded.length);
   });
 
   // Last: it moves the sandbox clock on by an hour.
@@ -201,5 +216,6 @@ describe('a kiosk process killed at each step of a redemption', () => {
     expect(await again.call('redeemVoucher', { voucherUuid: voucher.uuid })).toMatchObject({ ok: true, value: { outcome: 'redeemed' } });
     expect((await admin.findVoucher({ code: voucher.code })).data).toMatchObject({ times_redeemed: 1 });
     expect(journalEntries(dataDir)).toEqual([]);
+    expect(ledgerRedemptions(dataDir, voucher.code)).toHaveLength(1);
   });
 });

@@ -20,6 +20,8 @@ describe('redemption fault injection', () => {
     expect(totals.doubleRedemptions, summary).toBe(0);
     expect(totals.redeemsWhileUnsettled, summary).toBe(0);
     expect(totals.phantomRedemptions, summary).toBe(0);
+    // Every redemption that landed has exactly one redeemed row in the ledger, and no row lacks one.
+    expect(totals.ledgerMismatches, summary).toBe(0);
     expect(totals.locksLeft, summary).toBe(0);
     // The run really did what it claims: faults of every kind, kills at every step, redemptions.
     expect(totals.runs).toBe(200);
@@ -36,6 +38,7 @@ describe('redemption fault injection', () => {
     expect(run.landed, summary).toBe(1);
     expect(run.told, summary).toBeLessThanOrEqual(run.landed);
     expect(run.landed, summary).toBeLessThanOrEqual(run.told + run.pending);
+    expect(run.recorded, summary).toBe(run.landed);
   });
 
   it('counts a Redeem sent while an earlier one is unsettled, until a Find answers', () => {

@@ -4,6 +4,7 @@ import { defaultConfig } from '../../common/config-schema.std.ts';
 import { KioskSettingsView } from '../../common/contract.std.ts';
 import { AdminVoucher } from '../../common/manager-views.std.ts';
 import { settingsView } from '../../main/config/settings-view.std.ts';
+import { AttemptFacts } from '../../main/ledger/ledger-events.std.ts';
 
 /** One line a recordingLogger kept: the child's fields merged under the line's own. */
 export interface LogLine {
@@ -84,5 +85,19 @@ export function adminVoucher(code: string, promotion: [string, string], contact:
     timesRedeemed: null,
     totalRedemptionsAllowed: null,
     attributes: {},
+  });
+}
+
+/** One attempt's facts as the ledger records them, for a voucher `code` of a promotion. */
+export function ledgerAttempt(code: string, overrides: Partial<AttemptFacts> = {}): AttemptFacts {
+  return AttemptFacts.parse({
+    attemptId: `attempt-${code}`,
+    voucherUuid: `uuid-${code}`,
+    voucherCode: code,
+    voucherName: 'Free coffee',
+    promotionName: 'Coffee week',
+    contactUuid: shopperView().contactUuid,
+    identifiedBy: 'card',
+    ...overrides,
   });
 }

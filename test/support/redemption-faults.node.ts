@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LogFields, Logger } from '../../main/logging/logger.std.ts';
 import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/client.node.ts';
+import { openLedger } from '../../main/ledger/ledger.node.ts';
 import { openLockJournal, type LockEntry, type LockJournal } from '../../main/vouchers/lock-journal.node.ts';
 import { createRedemptionService } from '../../main/vouchers/redemption-service.node.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
@@ -25,7 +27,8 @@ import { FAULTS, startFaultProxy, type Fault, type FaultProxy, type ProxiedReque
  * log reports it, before the kill or at recovery). A run fails when more landed than the shopper
  * was told of plus those still pending (a double redemption), when the shopper was told of one
  * that never landed, or when the kiosk sent a Redeem for the voucher while an earlier Redeem's
- * fate was unknown to it (its answer lost, and no Find answered since).
+ * fate was unknown to it (its answer lost, and no Find answered since). The ledger is the oracle's
+ * too: once recovery has run, it must hold exactly one `redeemed` row per redemption that landed.
  */
 
 export const KILL_STEPS = ['lock_sent', 'lock_journaled', 'redeem_sent', 'redeem_landed', 'answer'] as const;
@@ -58,6 +61,8 @@ export interface FaultRunTotals {
   redeemsWhileUnsettled: number;
   /** Redemptions the kiosk reported that the platform does not have. */
   phantomRedemptions: number;
+  /** Runs whose ledger's `redeemed` rows differ from the redemptions that landed. */
+  ledgerMismatches: number;
   /** Locks still held after recovery that the kiosk neither released nor knows of. */
   locksLeft: number;
   /** Locks whose Lock answer never came: journaled intents, released by the platform's own hour. */
@@ -80,6 +85,14 @@ export function seededRandom(seed: number): () => number {
 }
 
 const RECOVERY_TIMEOUT_MS = 2_000;
+
+/**
+ * The kiosks' data folders: in memory (tmpfs) where the machine has one. The kill here is
+ * simulated, so what a sync keeps over a power cut is not what is tested, and the ledger's
+ * per-row sync on a disk would make the 200 runs wait on the disk, one row at a time (SQLite
+ * writes block the thread all lanes share).
+ */
+const KIOSK_DIRS = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
 
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 const never = () => new Promise<never>(() => {});
@@ -130,6 +143,19 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
     listVouchers: killable(real.listVouchers),
   };
   const journal = await openLockJournal({ dir, logger: countingLogger(count) });
+  // The real ledger on disk; a killed kiosk writes no more rows (SQLite commits whole or not at all).
+  const ledger = openLedger({
+    file: join(dir, 'ledger.sqlite'),
+    logger: countingLogger({ redeemed: 0 }),
+    kioskId: () => 'fault-kiosk',
+    shopUuid: () => platform.sandbox.manifest.shops[0]!.uuid,
+    businessDay: () => ({ startsAt: '04:00' }),
+    retentionDays: () => 400,
+  });
+  const killableLedger = {
+    record: (entry: Parameters<typeof ledger.record>[0]) => (killed ? null : ledger.record(entry)),
+    assertWritable: () => ledger.assertWritable(),
+  };
   const write = (started: () => Promise<void>, entry?: LockEntry): Promise<void> => {
     if (killed) return never();
     const done = started();
@@ -152,6 +178,7 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
   const service = createRedemptionService({
     client,
     journal: killableJournal,
+    ledger: killableLedger,
     shopUuid: () => platform.sandbox.manifest.shops[0]!.uuid,
     logger: countingLogger(count),
     redeemRetryDelayMs: 5,
@@ -162,6 +189,8 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
     service,
     death,
     journal,
+    /** The `redeemed` rows the ledger holds for `code`. */
+    redeemedRows: (code: string) => ledger.rowsForCode(code).filter((row) => row.kind === 'redeemed').length,
     isKilled: () => killed,
     /** Runs `hook` once the lock is on disk (for the lock_journaled step). */
     set onLockJournaled(hook: () => void) {
@@ -173,6 +202,7 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
       service.close();
       onKill();
       await Promise.allSettled([...writes]);
+      ledger.close();
     },
   };
 }
@@ -210,6 +240,8 @@ interface RunResult extends ShopperTold {
   redeemsWhileUnsettled: number[];
   known: number;
   kill: KillStep | null;
+  /** The ledger's `redeemed` rows of the voucher once recovery has run. */
+  recorded: number;
   /** Set when recovery left a lock or an entry behind. */
   lockLeft: string | null;
   lostAnswerLock: { dir: string; code: string } | null;
@@ -280,7 +312,7 @@ async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<F
   const voucher = (
     await platform.admin.createVoucher({ promotion_uuid: promotions[0]!.uuid, contact_uuid: contacts[0]!.uuid, total_redemptions_allowed: uses })
   ).data;
-  const dir = await mkdtemp(join(tmpdir(), 'redemption-faults-'));
+  const dir = await mkdtemp(join(KIOSK_DIRS, 'redemption-faults-'));
   const count = { redeemed: 0 };
   const plannedKill = random() < options.killRate ? pick(random, KILL_STEPS) : null;
   let kill: KillStep | null = null;
@@ -309,6 +341,8 @@ async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<F
   const restarted = await startKiosk(platform, proxy, dir, RECOVERY_TIMEOUT_MS, count);
   const settled = await restarted.service.recover();
   restarted.service.close();
+  const recorded = restarted.redeemedRows(voucher.code);
+  await restarted.kill();
 
   const found = (await platform.admin.findVoucher({ code: voucher.code })).data;
   const left = restarted.journal.entries();
@@ -322,6 +356,7 @@ async function oneRun(platform: Platform, proxy: FaultProxy, options: Required<F
     ...tally,
     redeemsWhileUnsettled: redeemsWhileUnsettled(voucherRequests),
     landed: found.times_redeemed,
+    recorded,
     known: count.redeemed,
     kill,
     lockLeft,
@@ -351,6 +386,7 @@ export async function runRedemptionFaults(input: FaultRunOptions): Promise<Fault
     doubleRedemptions: 0,
     redeemsWhileUnsettled: 0,
     phantomRedemptions: 0,
+    ledgerMismatches: 0,
     locksLeft: 0,
     lostAnswerLocks: 0,
     durationMs: 0,
@@ -381,6 +417,10 @@ export async function runRedemptionFaults(input: FaultRunOptions): Promise<Fault
           if (result.known > result.landed || result.told > result.landed) {
             totals.phantomRedemptions++;
             fail(run, `reported a redemption that never landed: ${what}`);
+          }
+          if (result.recorded !== result.landed) {
+            totals.ledgerMismatches++;
+            fail(run, `the ledger holds ${result.recorded} redeemed rows for ${result.landed} redemptions: ${what}`);
           }
           if (result.lockLeft) {
             totals.locksLeft++;
@@ -431,6 +471,7 @@ async function settleLostAnswerLocks(
     const kiosk = await startKiosk(platform, proxy, dir, RECOVERY_TIMEOUT_MS, { redeemed: 0 });
     await kiosk.service.recover();
     kiosk.service.close();
+    await kiosk.kill();
     const status = (await platform.admin.findVoucher({ code })).data.status;
     if (kiosk.journal.entries().length > 0 || status === 'LOCKED') fail(run, `lost-answer lock not settled after the platform's hour (${status})`);
     await rm(dir, { recursive: true, force: true });
@@ -442,13 +483,13 @@ async function settleLostAnswerLocks(
  * but the answer is lost; Find Voucher is down; the shopper cancels, then confirms again (locking
  * anew if the cancel let go). What landed is then compared with what the shopper was told.
  */
-export async function runMultiUseLostAnswer(): Promise<{ landed: number; told: number; pending: number; redeemsWhileUnsettled: number[]; outcomes: string[] }> {
+export async function runMultiUseLostAnswer(): Promise<{ landed: number; recorded: number; told: number; pending: number; redeemsWhileUnsettled: number[]; outcomes: string[] }> {
   const sandboxDir = await mkdtemp(join(tmpdir(), 'redemption-multi-use-'));
   const sandbox = await startSandbox({ dataDir: sandboxDir, port: 0 });
   const credentials = async () => ({ apiKey: sandbox.manifest.credentials.api_key });
   const platform: Platform = { sandbox, admin: createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials }), credentials };
   const proxy = await startFaultProxy(sandbox.baseUrl, { delayMs: 300 });
-  const dir = await mkdtemp(join(tmpdir(), 'redemption-multi-use-kiosk-'));
+  const dir = await mkdtemp(join(KIOSK_DIRS, 'redemption-multi-use-kiosk-'));
   try {
     const { promotions, contacts } = sandbox.manifest;
     const voucher = (await platform.admin.createVoucher({ promotion_uuid: promotions[0]!.uuid, contact_uuid: contacts[0]!.uuid, total_redemptions_allowed: 2 })).data;
@@ -491,8 +532,10 @@ export async function runMultiUseLostAnswer(): Promise<{ landed: number; told: n
     const restarted = await startKiosk(platform, proxy, dir, RECOVERY_TIMEOUT_MS, count);
     await restarted.service.recover();
     restarted.service.close();
+    const recorded = restarted.redeemedRows(voucher.code);
+    await restarted.kill();
     const landed = (await platform.admin.findVoucher({ code: voucher.code })).data.times_redeemed;
-    return { landed, ...told, redeemsWhileUnsettled: redeemsWhileUnsettled(requests), outcomes };
+    return { landed, recorded, ...told, redeemsWhileUnsettled: redeemsWhileUnsettled(requests), outcomes };
   } finally {
     await proxy.close();
     await sandbox.close();

@@ -136,6 +136,7 @@ export const messages: ShopperMessages = {
   'type_code.label': 'Kartennummer oder Gutscheincode',
   'type_code.submit': 'Suchen',
   'problem.code.paused': 'Zu viele Versuche ohne Treffer. Bitte warten Sie 30 Sekunden und versuchen Sie es dann erneut.',
+  'problem.redeem.unavailable': 'Gutscheine können an diesem Kiosk gerade nicht eingelöst werden. Bitte fragen Sie das Personal.',
   'problem.busy': 'Gerade ist viel los. Bitte versuchen Sie es gleich noch einmal.',
   'problem.portal.refused': 'Dieser Dienst kann an diesem Kiosk nicht angezeigt werden. Bitte wenden Sie sich an das Personal.',
   'samples.title': 'Beispielkarte ausprobieren',

@@ -137,6 +137,7 @@ export const messages = {
   'type_code.label': 'Card number or voucher code',
   'type_code.submit': 'Look it up',
   'problem.code.paused': 'Too many tries found nothing. Please wait 30 seconds, then try again.',
+  'problem.redeem.unavailable': 'Vouchers can’t be redeemed at this kiosk right now. Please ask a member of staff.',
   'problem.busy': 'It’s busy right now. Please try again in a moment.',
   'problem.portal.refused': 'This service can’t be shown on this kiosk. Please ask a member of staff.',
   'samples.title': 'Try a sample card',

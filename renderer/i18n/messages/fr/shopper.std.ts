@@ -136,6 +136,7 @@ export const messages: ShopperMessages = {
   'type_code.label': 'Numéro de carte ou code de bon',
   'type_code.submit': 'Rechercher',
   'problem.code.paused': 'Trop d’essais sans résultat. Veuillez patienter 30 secondes, puis réessayer.',
+  'problem.redeem.unavailable': 'Les bons ne peuvent pas être utilisés à cette borne pour le moment. Veuillez demander à un membre du personnel.',
   'problem.busy': 'Il y a beaucoup de monde en ce moment. Veuillez réessayer dans un instant.',
   'problem.portal.refused': 'Ce service ne peut pas être affiché sur cette borne. Veuillez vous adresser au personnel.',
   'samples.title': 'Essayer une carte d’exemple',

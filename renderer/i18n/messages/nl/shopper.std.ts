@@ -136,6 +136,7 @@ export const messages: ShopperMessages = {
   'type_code.label': 'Kaartnummer of vouchercode',
   'type_code.submit': 'Opzoeken',
   'problem.code.paused': 'Te veel pogingen vonden niets. Wacht 30 seconden en probeer het dan opnieuw.',
+  'problem.redeem.unavailable': 'Vouchers kunnen nu niet bij deze kiosk worden ingewisseld. Vraag het een medewerker.',
   'problem.busy': 'Het is nu even druk. Probeer het zo nog eens.',
   'problem.portal.refused': 'Deze dienst kan op deze kiosk niet getoond worden. Vraag een medewerker om hulp.',
   'samples.title': 'Probeer een voorbeeldkaart',
