@@ -10,7 +10,7 @@ import { claimDataDir, type DataDirLock } from './paths/data-dir-lock.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
-import { openLedger, type Ledger } from './ledger/ledger.node.ts';
+import { openKioskLedger, type Ledger } from './ledger/ledger.node.ts';
 import { VisitIdentity } from './shopper/visit-identity.std.ts';
 import { KeytarSecretStore, kioskKeychain, type SecretStore } from './secrets/secret-store.node.ts';
 import { secretOriginGuardFor, type SecretOriginGuard } from './secrets/secret-origin.node.ts';
@@ -170,7 +170,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   // One shopper's visit: its portal session tags the lines its calls and redemptions log.
   const visit = new VisitLog(logger);
   const identity = new VisitIdentity();
-  const { redemptions, recovered, journal, close: closeRedemptions } = await startRedemptions(options.dataDir, { foundation, visit, connection, health });
+  const { redemptions, recovered, journal, ledger, close: closeRedemptions } = await startRedemptions(options.dataDir, { foundation, visit, connection, health });
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
@@ -197,9 +197,9 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const demoSamples = () => demo.current()?.samples ?? null;
   const parts = { secretOrigin, connection, health, visit, identity, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
-  const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus });
+  const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger });
   const secretsSettled = () => secretOrigin.settled();
-  fleet = startFleetService({ ...foundation, ...options, commands, health, scanner, lastScan, activity, schedule, update, secretsSettled });
+  fleet = startFleetService({ ...foundation, ...options, commands, health, scanner, lastScan, activity, schedule, update, ledger, secretsSettled });
 
   return {
     ...foundation,
@@ -311,7 +311,7 @@ async function startRedemptions(
   { foundation, visit, connection, health }: { foundation: Foundation; visit: VisitLog; connection: PlatformConnection; health: ServiceHealth },
 ) {
   const { logger } = foundation;
-  const ledger = openKioskLedger(dataDir, foundation, connection, health);
+  const ledger = openKioskLedger(dataDir, { config: () => foundation.config.get(), logger, shopUuid: () => connection.shopUuid(), outOfServiceMs: () => health.counters().outOfServiceMs });
   const journal = await openLockJournal({ dir: dataDir, logger });
   const redemptions = createRedemptionService({
     client: trackedVoucherClient(connection, health),
@@ -340,18 +340,6 @@ function endInterruptedVisit(speech: SpeechService, redemptions: RedemptionServi
   return settleVisit(redemptions, visit, identity);
 }
 
-/** The redemption ledger in the data folder, its rows stamped with the kiosk, its shop and the business day the settings say. */
-function openKioskLedger(dataDir: string, { config, logger }: Foundation, connection: PlatformConnection, health: ServiceHealth): Ledger {
-  return openLedger({
-    file: dataFiles(dataDir).ledger,
-    logger,
-    kioskId: () => config.get().fleet.kioskId,
-    shopUuid: () => connection.shopUuid(),
-    businessDay: () => ({ startsAt: config.get().ledger.businessDayStartsAt }),
-    retentionDays: () => config.get().ledger.retentionDays,
-    outOfServiceMs: () => health.counters().outOfServiceMs,
-  });
-}
 
 /** A host without a power-save blocker (the browser host: Chromium and the OS decide). */
 const NO_DISPLAY_CONTROL: DisplayHost = { allowDisplaySleep: () => {} };
@@ -379,14 +367,14 @@ function hostOf(options: KioskServicesOptions, logger: Logger): KioskHost {
 function commandsForFleet(
   options: KioskServicesOptions,
   { config, secrets, logger }: Foundation,
-  parts: { diagnostics: DiagnosticsReport; activity: KioskActivity; update: UpdateService; fleetStatus: () => FleetConnection },
+  parts: { diagnostics: DiagnosticsReport; activity: KioskActivity; update: UpdateService; fleetStatus: () => FleetConnection; ledger: Ledger },
 ) {
   const host = hostOf(options, logger);
   return fleetCommands({
     config,
     logger,
     // A second login as the kiosk would push its link off: the doctor reports the link instead.
-    doctor: () => runDoctor({ dataDir: options.dataDir, logger, secrets, fleetLink: parts.fleetStatus }),
+    doctor: () => runDoctor({ dataDir: options.dataDir, logger, secrets, fleetLink: parts.fleetStatus, ledger: () => parts.ledger.status() }),
     diagnostics: parts.diagnostics,
     activity: parts.activity,
     restart: () => host.restart(),

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { provisioningFilePath, readProvisioning } from '../config/provisioning.node.ts';
 import type { LogFields, Logger } from '../logging/logger.std.ts';
@@ -13,6 +14,8 @@ import type { KioskConfig } from '../../common/config-schema.std.ts';
 import { checkBrokerConnection } from '../fleet/broker-check.node.ts';
 import { dataDirHolder } from '../paths/data-dir-lock.node.ts';
 import { FeedError, readFeed } from '../update/update-feed.node.ts';
+import { openLedgerToRead, type LedgerStatus } from '../ledger/ledger.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 export interface DoctorCheck {
   name: string;
@@ -36,6 +39,8 @@ export interface DoctorOptions {
    * second login as the kiosk would push that link off: the doctor reports the link instead.
    */
   fleetLink?: () => { state: string; lastError: string | null };
+  /** Inside the kiosk: its own ledger, as it writes it. Outside, the file is read. */
+  ledger?: () => LedgerStatus;
 }
 
 /** Everything a kiosk needs to serve, checked the way the kiosk itself would use it. */
@@ -57,7 +62,32 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     await scannerCheck(config.scanner),
     await brokerCheck(config.fleet, secrets, options),
     await updateFeedCheck(config.update),
+    ledgerCheck(options),
   ];
+}
+
+/**
+ * The redemption ledger: writable (the running kiosk says so), or readable and sound (its file,
+ * when no kiosk runs); and no damaged ledger kept aside in the data folder, whose rows the reports
+ * no longer count.
+ */
+function ledgerCheck({ dataDir, ledger }: DoctorOptions): DoctorCheck {
+  const file = dataFiles(dataDir).ledger;
+  const keptAside = fs.readdirSync(dataDir).filter((name) => name.startsWith(`${path.basename(file)}.corrupt-`) && !/-(wal|shm)$/.test(name));
+  if (keptAside.length > 0) return fail('ledger', `a damaged ledger was kept aside (${keptAside.join(', ')}): its rows are in no report; keep it for the records, then move it out of the data folder`);
+  if (ledger) {
+    const { writable, problem, shift } = ledger();
+    return writable ? ok('ledger', `writable, shift ${shift ?? '?'} open`) : fail('ledger', `${problem ?? 'cannot be written'}: the kiosk refuses redemptions until it can`);
+  }
+  if (!fs.existsSync(file)) return ok('ledger', 'no redemption recorded yet');
+  try {
+    const reader = openLedgerToRead(file);
+    const { shift } = reader.status();
+    reader.close();
+    return ok('ledger', `readable and sound, shift ${shift ?? '?'} open`);
+  } catch (error) {
+    return fail('ledger', `${file} cannot be read: ${(error as Error).message}`);
+  }
 }
 
 /** The update feed, read as the kiosk reads it: reachable, an electron-builder file, a version. */

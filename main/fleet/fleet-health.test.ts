@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { FileLogSink } from '../logging/file-logger.node.ts';
@@ -13,12 +13,15 @@ import { ScannerService } from '../scanner/scanner-service.node.ts';
 import { UpdateService } from '../update/update-service.node.ts';
 import { FleetHealth } from './fleet-messages.std.ts';
 import { fleetHealth, type HealthParts } from './fleet-service.node.ts';
+import Database from 'better-sqlite3';
+import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 /** The kiosk's own health builder over real parts; `sleeping` stands for the quiet-hours schedule. */
-function healthParts(sleeping: { now: boolean }) {
+function healthParts(sleeping: { now: boolean }, ledgerDir = dataDir) {
   const config = new ConfigStore({ dataDir, logger: silentLogger });
   const activity = new KioskActivity({ locksHeld: () => 0 });
   const logSink = new FileLogSink({ dir: path.join(dataDir, 'logs') });
@@ -33,11 +36,31 @@ function healthParts(sleeping: { now: boolean }) {
     lastScan: new LastScan(() => undefined),
     schedule: { asleep: () => sleeping.now },
     update: new UpdateService({ updater: null, offNote: 'test', quitToInstall: () => {}, runningAppImage: null, config, activity, logger: silentLogger, dataDir, version: '1.4.0' }),
+    ledger: testLedger(ledgerDir),
   };
   return { parts, config };
 }
 
+afterEach(() => closeTestLedgers());
+
 describe('fleet health (#23 §1)', () => {
+  it('says whether the redemption ledger can be written, and when a damaged one was kept aside (#30 §1)', async () => {
+    expect((await fleetHealth(healthParts({ now: false }).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: false });
+
+    const damaged = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-ledger-'));
+    fs.writeFileSync(dataFiles(damaged).ledger, 'no database');
+    expect((await fleetHealth(healthParts({ now: false }, damaged).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: true });
+
+    const newer = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-ledger-'));
+    const db = new Database(dataFiles(newer).ledger);
+    db.pragma('user_version = 999');
+    db.close();
+    const health = FleetHealth.parse(await fleetHealth(healthParts({ now: false }, newer).parts, Date.now()));
+    expect(health.ledger).toEqual({ writable: false, problem: expect.stringContaining('schema 999'), setAside: false });
+    for (const dir of [damaged, newer]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+
   it('says who the kiosk is, whether it sleeps, and since when its counters count', async () => {
     const sleeping = { now: false };
     const { parts, config } = healthParts(sleeping);

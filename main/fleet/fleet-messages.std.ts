@@ -36,6 +36,12 @@ export const FleetHealth = z
     screen: z.union([KioskScreen, z.literal('none')]),
     /** Voucher locks in the journal: held, or being taken. */
     locksHeld: z.number().int().min(0),
+    /**
+     * The redemption ledger: `writable` false means the kiosk refuses redemptions (`problem` says
+     * why); `setAside`: a damaged ledger file was kept aside at this start. Absent from kiosks
+     * older than the ledger.
+     */
+    ledger: z.object({ writable: z.boolean(), problem: z.string().max(500).nullable(), setAside: z.boolean() }).strict().optional(),
     /** The scanner's connection and state; its last scan's time (epoch ms), never its value. */
     scanner: z
       .object({

@@ -23,6 +23,7 @@ import type { LastScan } from '../scanner/last-scan.std.ts';
 import type { ScheduleService } from '../schedule/schedule-service.node.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
+import type { Ledger, LedgerStatus } from '../ledger/ledger.node.ts';
 
 export interface FleetServiceParts {
   dataDir: string;
@@ -44,6 +45,8 @@ export interface FleetServiceParts {
   activity: KioskActivity;
   /** The auto-update: its state goes into health, and update-check runs a check. */
   update: UpdateService;
+  /** The redemption ledger: whether it can be written goes into health. */
+  ledger: Pick<Ledger, 'status'>;
   /** Resolves once the stored secrets follow the config as it is now (the broker password its broker). */
   secretsSettled: () => Promise<void>;
 }
@@ -134,7 +137,8 @@ export function kioskIdentity(current: KioskConfig, hostname = os.hostname()): {
   return { problem: `the hostname ${JSON.stringify(hostname)} cannot be the kiosk id (${why}): set fleet.kioskId` };
 }
 
-const kioskIdOf = (current: KioskConfig) => {
+/** The kiosk's id (fleet.kioskId, else its hostname), as health and the ledger's rows name it; null when there is none fit. */
+export const kioskIdOf = (current: KioskConfig) => {
   const identity = kioskIdentity(current);
   return 'kioskId' in identity ? identity.kioskId : null;
 };
@@ -249,7 +253,7 @@ function waitForPassword(
 }
 
 /** What health is built from. */
-export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'lastScan' | 'schedule' | 'logSink' | 'dataDir' | 'update'>;
+export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'lastScan' | 'schedule' | 'logSink' | 'dataDir' | 'update' | 'ledger'>;
 
 /** The kiosk's state for the fleet: no shopper data, no scan value, no secret. Exported for the bench. */
 export async function fleetHealth(parts: HealthParts, startedAt: number): Promise<FleetHealth> {
@@ -274,6 +278,7 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
     outOfServiceMinutes: Math.round(counters.outOfServiceMs / 6_000) / 10,
     screen: parts.activity.screen(),
     locksHeld: parts.activity.locksHeld(),
+    ledger: ledgerHealth(parts.ledger.status()),
     scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: parts.lastScan.latest()?.at ?? null },
     logLinesDropped: parts.logSink.drops().droppedLines,
     freeDiskBytes: await freeDiskBytes(parts.dataDir),
@@ -281,6 +286,11 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
     channel: update.channel,
     update,
   };
+}
+
+/** The ledger as health tells it: the problem cut to a line, the place of a kept-aside file left out. */
+function ledgerHealth({ writable, problem, setAsideTo }: LedgerStatus): NonNullable<FleetHealth['ledger']> {
+  return { writable, problem: problem && problem.slice(0, 500), setAside: setAsideTo !== null };
 }
 
 /**

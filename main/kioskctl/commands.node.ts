@@ -18,8 +18,14 @@ import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
 import { runDoctor } from '../diagnostics/doctor.node.ts';
 import { type FleetContext, FleetRefusal, fleetLs, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
-import { formatTable, printable } from './table.std.ts';
+import { printable } from '../../base/csv.std.ts';
+import { formatTable } from './table.std.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
+import { lockDataDir, type DataDirLock } from '../paths/data-dir-lock.node.ts';
+import { StartupError } from '../process/startup-error.std.ts';
+import { LedgerUnavailable, openKioskLedger, type Ledger } from '../ledger/ledger.node.ts';
+import { kioskIdOf } from '../fleet/fleet-service.node.ts';
+import { csvOf, readLedger, ReportRefusal, reportText, zListText, zText } from './report/kioskctl-report.node.ts';
 
 export interface KioskctlContext {
   dataDir: string;
@@ -51,7 +57,14 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   secrets status              which credentials are stored, never their values
   secrets remove <name>       remove a credential from the keychain
   pin set                     set the manager PIN (4 to 8 digits), read from stdin
-  doctor                      check settings, keychain, credentials, API, scanner and fleet broker
+  doctor                      check settings, keychain, credentials, API, scanner, fleet broker and ledger
+  report x                    the open shift's redemptions so far (an X report: changes nothing)
+  report z                    close the shift with a Z report (only while no kiosk runs on the
+                              data folder: a running kiosk closes its own, from its console)
+  report list                 the Z reports made so far
+  report show <N>             Z report N
+  report csv [--from DAY] [--to DAY] [--shift N]
+                              the ledger's rows as CSV: the open shift, shift N, or business days
   autostart enable            install the systemd user unit and the XDG autostart entry
                               into $XDG_CONFIG_HOME (default ~/.config)
   autostart disable           remove them
@@ -337,6 +350,37 @@ const commands: Record<string, Command> = {
       return EXIT.ok;
     },
   },
+  'report x': ledgerLook((context, ledger) => context.stdout(reportText(ledger.xReport()))),
+  'report list': ledgerLook((context, ledger) => context.stdout(zListText(ledger))),
+  'report show': { ...ledgerLook((context, ledger, number) => context.stdout(zText(ledger, number!))), args: ['N'] },
+  'report csv': { ...ledgerLook((context, ledger, ...args) => context.stdout(csvOf(ledger, args))), ownArgs: true },
+  'report z': {
+    args: [],
+    run: (context, tools) => {
+      let lock: DataDirLock;
+      try {
+        // Never two writers: the Z is taken with the data folder held, as a kiosk holds it.
+        lock = lockDataDir(context.dataDir);
+      } catch (error) {
+        if (!(error instanceof StartupError)) throw error;
+        throw new Refused(`${error.message}; or close the shift from the running kiosk's console (Reports)`);
+      }
+      const ledger = openKioskLedger(context.dataDir, { config: () => tools.config().get(), logger: tools.logger });
+      try {
+        const z = ledger.closeShift();
+        ledger.prune();
+        tools.logger.info('kioskctl report z', { event: 'ledger.z_by_kioskctl', zNumber: z.zNumber });
+        context.stdout(reportText(z));
+        return EXIT.ok;
+      } catch (error) {
+        if (error instanceof LedgerUnavailable) throw new Refused(error.message);
+        throw error;
+      } finally {
+        ledger.close();
+        lock.release();
+      }
+    },
+  },
   doctor: {
     args: [],
     readOnly: true,
@@ -349,6 +393,33 @@ const commands: Record<string, Command> = {
     },
   },
 };
+
+/** A report command that only reads the data folder's ledger (beside a running kiosk too). */
+function ledgerLook(show: (context: KioskctlContext, ledger: Ledger, ...args: string[]) => void): Command {
+  return {
+    args: [],
+    readOnly: true,
+    run: (context, tools, ...args) => {
+      const settings = tools.config().get();
+      let ledger: Ledger;
+      try {
+        ledger = readLedger(dataFiles(context.dataDir).ledger, { kioskId: kioskIdOf(settings), shopUuid: settings.api.shopUuid });
+      } catch (error) {
+        if (error instanceof ReportRefusal) throw new Refused(error.message);
+        throw error;
+      }
+      try {
+        show(context, ledger, ...args);
+        return EXIT.ok;
+      } catch (error) {
+        if (error instanceof ReportRefusal) throw new Refused(error.message);
+        throw error;
+      } finally {
+        ledger.close();
+      }
+    },
+  };
+}
 
 function printUpdateReport(context: KioskctlContext, report: UpdateReport): number {
   context.stdout(formatTable(report.rows));

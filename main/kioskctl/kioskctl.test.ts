@@ -15,6 +15,11 @@ import { makeFolderReadOnly } from '../../test/support/read-only-folder.node.ts'
 import { startMosquitto } from '../../test/support/mosquitto.node.ts';
 import { builtCli } from '../../test/support/built-cli.node.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { LEDGER_COLUMNS } from '../ledger/ledger-events.std.ts';
+import { lockDataDir } from '../paths/data-dir-lock.node.ts';
+import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
+import { ledgerAttempt } from '../../test/support/factories.std.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -432,7 +437,7 @@ describe('kioskctl doctor', () => {
       const passing = await kioskctl(dir, ['doctor']);
       expect(passing.code).toBe(0);
       const rows = doctorRows(passing.stdout);
-      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'broker', 'update']);
+      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'broker', 'update', 'ledger']);
       expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([
         ['pat', ['SKIP', 'not stored']],
         ['broker', ['SKIP', 'no fleet broker (fleet.mqtt.url is not set)']],
@@ -562,5 +567,85 @@ describe('kioskctl autostart', () => {
     expect((await kioskctl(dataDir, ['autostart', 'status'], { env })).stdout).not.toMatch(/installed/);
     // Autostart is the user's session, not the kiosk's data: the data folder is left alone.
     expect(fs.existsSync(dataDir)).toBe(false);
+  });
+});
+
+describe('kioskctl report (#30 §2)', () => {
+  /** Rows as the kiosk's own ledger writes them: two redemptions and a cancel, one voucher named like a formula. */
+  function ledgerWithRedemptions(dir: string) {
+    const ledger = testLedger(dir);
+    const redeem = (code: string, voucherName: string) => {
+      const attempt = ledgerAttempt(code, { voucherName });
+      ledger.record({ kind: 'locked', attempt });
+      ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem', redemptionUuid: `r-${code}` });
+    };
+    redeem('COFFEE-1', 'Free coffee');
+    redeem('FORMULA-1', '=HYPERLINK("http://evil.example","x")');
+    const cancelled = ledgerAttempt('TEA-1');
+    ledger.record({ kind: 'locked', attempt: cancelled });
+    ledger.record({ kind: 'released', attempt: cancelled, reason: 'cancel' });
+    closeTestLedgers();
+  }
+
+  it('reads X, the CSV, the Zs, and closes a shift with a Z only while no kiosk holds the data folder', async () => {
+    const dir = tempDir();
+    ledgerWithRedemptions(dir);
+
+    const x = await kioskctl(dir, ['report', 'x']);
+    expect(x.code).toBe(0);
+    expect(x.stdout).toMatch(/^X \(shift 1, not closed\)/);
+    expect(x.stdout).toMatch(/^redemptions +2$/m);
+    expect(x.stdout).toMatch(/^ {2}cancel +1$/m);
+
+    const csv = await kioskctl(dir, ['report', 'csv']);
+    expect(csv.code).toBe(0);
+    const rows = parseCsv(csv.stdout, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual([...LEDGER_COLUMNS]);
+    expect(rows.map((row) => [row.kind, row.voucherCode])).toEqual([
+      ['locked', 'COFFEE-1'],
+      ['redeemed', 'COFFEE-1'],
+      ['locked', 'FORMULA-1'],
+      ['redeemed', 'FORMULA-1'],
+      ['locked', 'TEA-1'],
+      ['released', 'TEA-1'],
+    ]);
+    // What a spreadsheet would run is text.
+    expect(rows[3]!.voucherName).toBe('\'=HYPERLINK("http://evil.example","x")');
+
+    // A running kiosk holds the folder: the Z is its own to make, and nothing changes.
+    const held = lockDataDir(dir);
+    const refused = await kioskctl(dir, ['report', 'z']);
+    held.release();
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/console \(Reports\)/);
+    expect((await kioskctl(dir, ['report', 'list'])).stdout).toBe('no Z report yet\n');
+
+    const z = await kioskctl(dir, ['report', 'z']);
+    expect(z.code).toBe(0);
+    expect(z.stdout).toMatch(/^Z 1 \(shift 1\)/);
+    expect((await kioskctl(dir, ['report', 'list'])).stdout).toMatch(/^1 +1 +\S+ +\S+ +2$/m);
+    expect((await kioskctl(dir, ['report', 'show', '1'])).stdout).toBe(z.stdout);
+    expect((await kioskctl(dir, ['report', 'x'])).stdout).toMatch(/^X \(shift 2, not closed\)[\s\S]*^redemptions +0$/m);
+    expect(parseCsv((await kioskctl(dir, ['report', 'csv', '--shift', '1'])).stdout, { columns: true })).toHaveLength(6);
+
+    const missing = await kioskctl(dir, ['report', 'show', '9']);
+    expect([missing.code, missing.stderr]).toEqual([2, 'kioskctl: there is no Z 9 (kioskctl report list)\n']);
+    expect((await kioskctl(dir, ['report', 'csv', '--from', 'yesterday'])).code).toBe(2);
+  });
+
+  it('says there is no ledger to read in a folder that has none, and writes nothing there', async () => {
+    const dir = tempDir();
+    const run = await kioskctl(dir, ['report', 'x']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/no ledger to read/);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('doctor: a sound ledger passes; a damaged one kept aside fails until it is moved out', async () => {
+    const dir = tempDir();
+    ledgerWithRedemptions(dir);
+    expect(doctorRows((await kioskctl(dir, ['doctor'])).stdout).ledger).toEqual(['OK', 'readable and sound, shift 1 open']);
+    fs.writeFileSync(`${dataFiles(dir).ledger}.corrupt-1764300000000`, 'damaged');
+    expect(doctorRows((await kioskctl(dir, ['doctor'])).stdout).ledger).toEqual(['FAIL', expect.stringMatching(/kept aside \(ledger\.sqlite\.corrupt-1764300000000\)/)]);
   });
 });

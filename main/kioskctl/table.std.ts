@@ -1,18 +1,4 @@
-/**
- * Control characters (C0, DEL, C1, line separators) and bidi controls (embeddings, overrides,
- * isolates, the LRM/RLM and Arabic letter marks) shown as `\xNN` / `\uNNNN`: a cell may hold what a
- * feed, a platform, a kiosk or a file said, and a terminal or a spreadsheet must never take it as a
- * command, nor show it reordered.
- */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-
-/** The one neutraliser every kioskctl output goes through (tables, lines, CSV, JSON). */
-export function printable(text: string): string {
-  return text.replace(CONTROL, (char) => {
-    const code = char.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
-}
+import { printable } from '../../base/csv.std.ts';
 
 /** `text` cut to at most `max` characters, a cut one ending in `…` (never half a surrogate pair). */
 export function cut(text: string, max: number): string {

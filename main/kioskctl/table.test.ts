@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cut, formatTable, printable } from './table.std.ts';
+import { printable } from '../../base/csv.std.ts';
+import { cut, formatTable } from './table.std.ts';
 
 describe('kioskctl tables', () => {
   it('show control characters as escapes, so nothing printed from a feed or a file drives the terminal', () => {

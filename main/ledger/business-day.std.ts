@@ -38,6 +38,16 @@ function cachedDayStart(date: string, minutes: number, timeZone: string): number
   return start;
 }
 
+/** `instant` as the kiosk's clock showed it, with its offset: `2026-11-28T05:23:05+01:00`. */
+export function localTimeOf(instant: number, timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+  const offsetMinutes = Math.round(offsetAt(instant, timeZone) / MINUTE_MS);
+  const shown = new Date(Math.floor(instant / 1000) * 1000 + offsetMinutes * MINUTE_MS).toISOString().slice(0, 19);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const hours = String(Math.floor(Math.abs(offsetMinutes) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offsetMinutes) % 60).padStart(2, '0');
+  return `${shown}${sign}${hours}:${minutes}`;
+}
+
 interface WallClock {
   date: string;
   minutes: number;

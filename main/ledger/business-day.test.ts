@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { businessDayOf, shiftDate } from './business-day.std.ts';
+import { businessDayOf, localTimeOf, shiftDate } from './business-day.std.ts';
 
 const at = (iso: string) => Date.parse(iso);
 const amsterdam = (startsAt: string) => ({ startsAt, timeZone: 'Europe/Amsterdam' });
@@ -62,6 +62,14 @@ describe('businessDayOf', () => {
         }
       }
     }
+  });
+});
+
+describe('localTimeOf', () => {
+  it('shows the kiosk’s wall clock with its offset, summer and winter', () => {
+    expect(localTimeOf(at('2026-01-15T02:59:30.500Z'), 'Europe/Amsterdam')).toBe('2026-01-15T03:59:30+01:00');
+    expect(localTimeOf(at('2026-07-15T02:59:30Z'), 'Europe/Amsterdam')).toBe('2026-07-15T04:59:30+02:00');
+    expect(localTimeOf(at('2026-07-15T02:59:30Z'), 'America/St_Johns')).toBe('2026-07-15T00:29:30-02:30');
   });
 });
 

@@ -27,6 +27,7 @@ const MIGRATIONS: readonly string[] = [
      attempt_id TEXT NOT NULL,
      shift INTEGER NOT NULL REFERENCES shifts (number),
      at TEXT NOT NULL,
+     local_at TEXT NOT NULL,
      business_day TEXT NOT NULL,
      kiosk_id TEXT,
      shop_uuid TEXT,
@@ -70,6 +71,26 @@ export interface OpenedLedgerDb {
 /** A ledger file written by a newer kiosk: read by none of this version's code, never written. */
 export class LedgerFromNewerVersion extends Error {
   override readonly name = 'LedgerFromNewerVersion';
+}
+
+/**
+ * A ledger opened only to read it (kioskctl, the doctor), beside a kiosk that may be writing: WAL
+ * lets both be. Nothing is changed, migrated or moved; a file that is not there, damaged, or of a
+ * newer schema is an error.
+ */
+export function openLedgerDbToRead(file: string): Database.Database {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const check = db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new DamagedLedger(`integrity check: ${String(check)}`);
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > LEDGER_SCHEMA_VERSION) throw new LedgerFromNewerVersion(`the ledger has schema ${version}; this kiosk knows up to ${LEDGER_SCHEMA_VERSION}`);
+    if (version < LEDGER_SCHEMA_VERSION) throw new Error(`the ledger has schema ${version}: the kiosk brings it up to ${LEDGER_SCHEMA_VERSION} when it next starts`);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 export function openLedgerDb(file: string, { logger, now = Date.now }: { logger: Logger; now?: () => number }): OpenedLedgerDb {

@@ -59,6 +59,8 @@ export const LedgerRow = AttemptFacts.extend({
   shift: z.number().int().positive(),
   /** UTC, ISO 8601. */
   at: z.string(),
+  /** The same moment on the kiosk's clock, with its offset (ISO 8601). */
+  localAt: z.string(),
   /** YYYY-MM-DD, the local business day (ledger.businessDayStartsAt). */
   businessDay: z.string(),
   kioskId: z.string().nullable(),
@@ -81,6 +83,7 @@ export const LEDGER_COLUMNS = [
   'attemptId',
   'shift',
   'at',
+  'localAt',
   'businessDay',
   'kioskId',
   'shopUuid',

@@ -1,7 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { Logger } from '../logging/logger.std.ts';
-import { businessDayOf, type BusinessDayRule } from './business-day.std.ts';
-import { openLedgerDb } from './ledger-db.node.ts';
+import { silentLogger, type Logger } from '../logging/logger.std.ts';
+import type { KioskConfig } from '../../common/config-schema.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
+import { kioskIdOf } from '../fleet/fleet-service.node.ts';
+import { businessDayOf, localTimeOf, type BusinessDayRule } from './business-day.std.ts';
+import { openLedgerDb, openLedgerDbToRead } from './ledger-db.node.ts';
 import { LedgerEntry, LedgerRow, ENDING_KINDS, type LedgerKind } from './ledger-events.std.ts';
 import { ShiftReport, type Tally, type ZSummary } from './shift-report.std.ts';
 
@@ -24,6 +27,8 @@ export interface LedgerOptions {
   retentionDays: () => number;
   /** The platform's out-of-service time counted so far (ServiceHealth), for the shift's minutes. */
   outOfServiceMs?: () => number;
+  /** Opened to read only (kioskctl, the doctor, beside a running kiosk): every write throws LedgerUnavailable. */
+  readOnly?: boolean;
 }
 
 export interface LedgerStatus {
@@ -71,6 +76,44 @@ export function openLedger(options: LedgerOptions): Ledger {
   return new SqliteLedger(options);
 }
 
+/**
+ * The kiosk's ledger in its data folder, its rows stamped as its settings say: the kiosk id, the
+ * shop (`shopUuid`, when the kiosk knows better than its settings: demo mode's sandbox shop), the
+ * business day and the retention.
+ */
+export function openKioskLedger(
+  dataDir: string,
+  { config, logger, shopUuid, outOfServiceMs }: { config: () => KioskConfig; logger: Logger; shopUuid?: () => string | null; outOfServiceMs?: () => number },
+): Ledger {
+  return openLedger({
+    file: dataFiles(dataDir).ledger,
+    logger,
+    kioskId: () => kioskIdOf(config()),
+    shopUuid: shopUuid ?? (() => config().api.shopUuid),
+    businessDay: () => ({ startsAt: config().ledger.businessDayStartsAt }),
+    retentionDays: () => config().ledger.retentionDays,
+    ...(outOfServiceMs && { outOfServiceMs }),
+  });
+}
+
+/**
+ * The ledger file opened to read it only (reports, the doctor), beside a kiosk that may be
+ * writing it; its X reports name the kiosk and shop `names` gives. Throws when it is missing,
+ * damaged or of another schema.
+ */
+export function openLedgerToRead(file: string, names: { kioskId?: string | null; shopUuid?: string | null } = {}): Ledger {
+  return new SqliteLedger({
+    file,
+    logger: silentLogger,
+    kioskId: () => names.kioskId ?? null,
+    shopUuid: () => names.shopUuid ?? null,
+    // Nothing is written: no row is stamped with a day, nothing pruned.
+    businessDay: () => ({ startsAt: '00:00' }),
+    retentionDays: () => 1,
+    readOnly: true,
+  });
+}
+
 class SqliteLedger implements Ledger {
   readonly #options: LedgerOptions;
   readonly #now: () => number;
@@ -84,6 +127,11 @@ class SqliteLedger implements Ledger {
     this.#options = options;
     this.#now = options.now ?? Date.now;
     this.#log = options.logger.child({ part: 'ledger' });
+    if (options.readOnly) {
+      this.#db = openLedgerDbToRead(options.file);
+      this.#problem = 'opened to read only';
+      return;
+    }
     try {
       ({ db: this.#db, setAsideTo: this.#setAsideTo } = openLedgerDb(options.file, { logger: this.#log, now: this.#now }));
     } catch (error) {
@@ -110,7 +158,7 @@ class SqliteLedger implements Ledger {
 
   assertWritable(): void {
     if (!this.#problem) return void this.#open();
-    if (!this.#db || this.#now() - this.#lastProbeAt < RETRY_WRITABLE_MS) throw this.#unavailable();
+    if (!this.#db || this.#options.readOnly || this.#now() - this.#lastProbeAt < RETRY_WRITABLE_MS) throw this.#unavailable();
     this.#lastProbeAt = this.#now();
     this.#writing((handle) => {
       // A committed write, undone in the same breath: the disk takes commits again.
@@ -123,12 +171,14 @@ class SqliteLedger implements Ledger {
     const entry = LedgerEntry.parse(input);
     return this.#writing((handle) => {
       const at = this.#now();
+      const rule = this.#options.businessDay();
       const row: SqlRow = {
         kind: entry.kind,
         attempt_id: entry.attempt.attemptId,
         shift: this.#openShift(handle).number,
         at: new Date(at).toISOString(),
-        business_day: businessDayOf(at, this.#options.businessDay()),
+        local_at: localTimeOf(at, rule.timeZone),
+        business_day: businessDayOf(at, rule),
         kiosk_id: this.#options.kioskId(),
         shop_uuid: this.#options.shopUuid(),
         voucher_uuid: entry.attempt.voucherUuid,
@@ -227,6 +277,7 @@ class SqliteLedger implements Ledger {
 
   /** Runs a write in one transaction; a storage failure marks the ledger unwritable and is thrown as LedgerUnavailable. */
   #writing<T>(write: (handle: Database.Database) => T): T {
+    if (this.#options.readOnly) throw this.#unavailable();
     const handle = this.#open();
     try {
       const result = handle.transaction(() => write(handle)).immediate();
@@ -288,6 +339,7 @@ function rowOf(row: SqlRow): LedgerRow {
     attemptId: row.attempt_id,
     shift: row.shift,
     at: row.at,
+    localAt: row.local_at,
     businessDay: row.business_day,
     kioskId: row.kiosk_id,
     shopUuid: row.shop_uuid,

@@ -1,3 +1,4 @@
+import { testLedger } from '../support/ledger.node.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,7 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
   const activity = new KioskActivity({ locksHeld: () => 0 });
   // As in the browser host: no installer, so the update state is `off`.
   const update = new UpdateService({ updater: null, offNote: 'bench', quitToInstall: () => {}, runningAppImage: null, config, activity, logger, dataDir, version: 'bench' });
-  const parts: HealthParts = {
+  const parts = {
     version: 'bench',
     config,
     dataDir,
@@ -47,7 +48,8 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
     lastScan: new LastScan(() => undefined),
     schedule: { asleep: () => false },
     update,
-  };
+    ledger: testLedger(dataDir),
+  } satisfies HealthParts & { ledger: { close(): void } };
   const startedAt = Date.now();
   const health = () => fleetHealth(parts, startedAt);
   const client = startFleetClient({
@@ -88,6 +90,7 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
   } finally {
     await client.close();
     await update.close();
+    parts.ledger.close();
     await broker.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

@@ -1,6 +1,7 @@
 import { kioskIdLevel } from '../../../common/config-schema.std.ts';
 import { FleetHealth } from '../../fleet/fleet-messages.std.ts';
-import { cut, printable } from '../table.std.ts';
+import { csvDocument, printable } from '../../../base/csv.std.ts';
+import { cut } from '../table.std.ts';
 
 export { KIOSKCTL_LEVEL } from '../../../common/config-schema.std.ts';
 
@@ -76,7 +77,8 @@ export interface RosterRow {
 export function readHealth(payload: Uint8Array): HealthSeen | null {
   if (payload.byteLength > MAX_HEALTH_BYTES) return null;
   try {
-    const health = FleetHealth.safeParse(JSON.parse(new TextDecoder().decode(payload))).data;
+    // Loose at the top: a newer kiosk's health may carry a field this kioskctl does not know yet.
+    const health = FleetHealth.loose().safeParse(JSON.parse(new TextDecoder().decode(payload))).data;
     return health ? healthSeen(health) : null;
   } catch {
     return null;
@@ -188,28 +190,12 @@ export function rosterTable(rows: readonly RosterRow[], now: number): string[][]
 
 const CSV_COLUMNS = ['kioskId', 'status', 'since', 'version', 'channel', 'update', 'mode', 'platform', 'latencyMs', 'errors', 'outOfServiceMinutes', 'locksHeld', 'scanner', 'screen', 'groups', 'lastSeen', 'stale'] as const;
 
-/** A text a spreadsheet could run: = + - @ TAB or CR first, after any whitespace (OWASP's CSV injection list). */
-const FORMULA = /^\s*[=+\-@\t\r]/;
-
-/**
- * One CSV cell, RFC 4180 (a cell with a comma, quote or line break is quoted, its quotes doubled),
- * every text printable. A text that could be a formula gets a leading ' and quotes, whoever wrote
- * it: only the numbers kioskctl holds are written bare, a negative one included.
- */
-function csvCell(value: string | number | boolean | null): string {
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  const text = printable(value ?? '');
-  const quoted = (cell: string) => `"${cell.replace(/"/g, '""')}"`;
-  if (FORMULA.test(text)) return quoted(`'${text}`);
-  return /[",\r\n]/.test(text) ? quoted(text) : text;
-}
-
 export function rosterCsv(rows: readonly RosterRow[]): string {
   const cell = (row: RosterRow, column: (typeof CSV_COLUMNS)[number]) => {
     const value = row[column];
     return column === 'since' || column === 'lastSeen' ? iso(row[column]) : Array.isArray(value) ? value.join(' ') : value;
   };
-  return [CSV_COLUMNS.join(','), ...rows.map((row) => CSV_COLUMNS.map((column) => csvCell(cell(row, column))).join(','))].join('\r\n').concat('\r\n');
+  return csvDocument(CSV_COLUMNS, rows.map((row) => CSV_COLUMNS.map((column) => cell(row, column))));
 }
 
 /** The rows as JSON, every text in them printable as in the table. */

@@ -4,7 +4,8 @@ import { FleetBrokerUrl, type KioskConfig, topicLevel } from '../../../common/co
 import { FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
 import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
-import { formatTable, printable } from '../table.std.ts';
+import { printable } from '../../../base/csv.std.ts';
+import { formatTable } from '../table.std.ts';
 import { type AnswerSeen, type CommandTarget, connectOperator, Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
 import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterNotes, rosterRows, rosterTable, rowChanges, type RosterRow, someKiosks } from './fleet-roster.std.ts';
 
