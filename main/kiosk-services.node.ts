@@ -38,7 +38,7 @@ import { type FleetService, startFleetService } from './fleet/fleet-service.node
 import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { FrameOrigins } from './security/frame-origins.node.ts';
-import { startScheduleService, type DisplayHost, type ScheduleService } from './schedule/schedule-service.node.ts';
+import { startScheduleService, type DisplayHost, type ScheduleParts, type ScheduleService } from './schedule/schedule-service.node.ts';
 import { UpdateService, type Updater } from './update/update-service.node.ts';
 import { keepHealthCounters, loadHealthCounters } from './loyalty/health-counters.node.ts';
 import { LastScan } from './scanner/last-scan.std.ts';
@@ -179,15 +179,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const lastScan = new LastScan(() => scanner.status().lastScanAt);
   const { platformOrigin, frameOrigins } = kioskOrigins(options.dataDir, foundation, demo);
   const consoleSession = createConsoleSession({ dataDir: options.dataDir, config, secrets, logger });
-  const schedule = startScheduleService({
-    config,
-    activity,
-    events,
-    scanner,
-    display: options.display ?? NO_DISPLAY_CONTROL,
-    restart: () => hostOf(options, logger).restart(),
-    logger,
-  });
+  const schedule = startSchedule(options, foundation, { activity, scanner, ledger });
   const update = startUpdates(options, foundation, activity);
   // The console shows the fleet link, and the diagnostics report it: the link is read when asked.
   let fleet: FleetService | null = null;
@@ -340,6 +332,12 @@ function endInterruptedVisit(speech: SpeechService, redemptions: RedemptionServi
   return settleVisit(redemptions, visit, identity);
 }
 
+
+/** Quiet hours, the nightly restart through the host, and the daily Z on the ledger. */
+function startSchedule(options: KioskServicesOptions, { config, events, logger }: Foundation, parts: Pick<ScheduleParts, 'activity' | 'scanner' | 'ledger'>) {
+  const restart = () => hostOf(options, logger).restart();
+  return startScheduleService({ ...parts, config, events, logger, display: options.display ?? NO_DISPLAY_CONTROL, restart });
+}
 
 /** A host without a power-save blocker (the browser host: Chromium and the OS decide). */
 const NO_DISPLAY_CONTROL: DisplayHost = { allowDisplaySleep: () => {} };

@@ -39,6 +39,8 @@ export interface LedgerStatus {
   setAsideTo: string | null;
   /** The open shift; null when the ledger could not be opened. */
   shift: number | null;
+  /** When the open shift opened (ISO 8601); null with no open shift. */
+  shiftOpenedAt: string | null;
 }
 
 /** No ledger row can be written: nothing was sent, and no redemption may start. */
@@ -147,13 +149,14 @@ class SqliteLedger implements Ledger {
   }
 
   status(): LedgerStatus {
-    let shift: number | null = null;
+    let shift: ShiftRow | undefined;
     try {
-      shift = this.#db ? (currentShift(this.#db)?.number ?? null) : null;
+      shift = this.#db ? currentShift(this.#db) : undefined;
     } catch {
       // A status is asked by health and the doctor: it never throws.
     }
-    return { writable: this.#db !== null && this.#problem === null, problem: this.#problem, setAsideTo: this.#setAsideTo, shift };
+    const writable = this.#db !== null && this.#problem === null;
+    return { writable, problem: this.#problem, setAsideTo: this.#setAsideTo, shift: shift?.number ?? null, shiftOpenedAt: shift?.opened_at ?? null };
   }
 
   assertWritable(): void {

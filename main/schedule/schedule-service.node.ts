@@ -3,6 +3,8 @@ import type { EventBus } from '../bridge/event-bus.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { NightlyRestart } from './nightly-restart.std.ts';
+import { ScheduledZ } from './scheduled-z.std.ts';
+import { LedgerUnavailable, type Ledger } from '../ledger/ledger.node.ts';
 import { SleepSchedule, type SleepReason } from './sleep-schedule.std.ts';
 
 /** What the host does with the display: Electron's power-save blocker; the browser host has none. */
@@ -20,6 +22,8 @@ export interface ScheduleParts {
   display: DisplayHost;
   /** The host's restart: services close first, so every lock is released. */
   restart: () => void;
+  /** The redemption ledger, whose shift the daily Z closes (schedule.zReportAt). */
+  ledger: Pick<Ledger, 'status' | 'closeShift' | 'prune'>;
   logger: Logger;
   now?: () => number;
   /** How often the clock is looked at besides every change of activity or settings (default 5 s). */
@@ -61,9 +65,11 @@ export function startScheduleService(parts: ScheduleParts): ScheduleService {
     },
     onWaiting: () => log.info('nightly restart waits for the kiosk to be idle', { event: 'restart.waiting' }),
   });
+  const dailyZ = scheduledZ(parts, log, now);
   const update = () => {
     sleep.update();
     nightly.update();
+    dailyZ.update();
   };
   const timer = setInterval(update, parts.tickMs ?? 5_000);
   const stopActivity = activity.onChange(update);
@@ -78,6 +84,28 @@ export function startScheduleService(parts: ScheduleParts): ScheduleService {
       stopConfig();
     },
   };
+}
+
+/** The daily Z on the kiosk's ledger, its old rows pruned after it; a ledger that cannot take it says so in its own log and health. */
+function scheduledZ({ config, activity, ledger }: ScheduleParts, log: Logger, now: () => number): ScheduledZ {
+  return new ScheduledZ({
+    now,
+    time: () => config.get().schedule.zReportAt,
+    shiftOpenedAt: () => {
+      const { writable, shiftOpenedAt } = ledger.status();
+      return writable && shiftOpenedAt ? Date.parse(shiftOpenedAt) : null;
+    },
+    isIdle: () => activity.isIdle(),
+    closeShift: () => {
+      try {
+        ledger.closeShift();
+        ledger.prune();
+      } catch (error) {
+        if (!(error instanceof LedgerUnavailable)) throw error;
+      }
+    },
+    onWaiting: () => log.info('the daily Z waits for the kiosk to be idle', { event: 'ledger.z_waiting' }),
+  });
 }
 
 /** Everything that sleeps or wakes with the kiosk, in one place. */

@@ -13,6 +13,7 @@ import { hasEvent } from '../../test/support/factories.std.ts';
 import { ScannerService } from '../scanner/scanner-service.node.ts';
 import { openPtyPair } from '../../test/support/pty.node.ts';
 import { startScheduleService } from './schedule-service.node.ts';
+import { testLedger } from '../../test/support/ledger.node.ts';
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -64,6 +65,8 @@ async function kioskWithSchedule(settings: Record<string, unknown>) {
   cleanups.push(() => scanner.close());
   const display: boolean[] = [];
   const restarts: number[] = [];
+  const ledger = testLedger(dataDir, { now: () => clock.now });
+  cleanups.push(() => ledger.close());
   const schedule = startScheduleService({
     config,
     activity,
@@ -71,6 +74,7 @@ async function kioskWithSchedule(settings: Record<string, unknown>) {
     scanner,
     display: { allowDisplaySleep: (allowed) => display.push(allowed) },
     restart: () => restarts.push(clock.now),
+    ledger,
     logger,
     now: () => clock.now,
     tickMs: 5,
@@ -79,7 +83,7 @@ async function kioskWithSchedule(settings: Record<string, unknown>) {
   const screen = new BridgeConnection('screen');
   activity.report(screen, 'attract');
   await waitFor('the scanner connected', () => scanner.status().state === 'connected');
-  return { pty, clock, activity, screen, schedule, scanner, scans, sleepEvents, display, restarts, logger };
+  return { pty, clock, activity, screen, schedule, scanner, scans, sleepEvents, display, restarts, logger, ledger };
 }
 
 describe('schedule service: quiet hours on real parts', () => {
@@ -137,6 +141,20 @@ describe('schedule service: quiet hours on real parts', () => {
     await waitFor('asleep', () => schedule.asleep());
     activity.report(new BridgeConnection('second screen'), 'visit');
     expect(schedule.asleep()).toBe(false);
+  });
+});
+
+describe('schedule service: the daily Z (#30 §2)', () => {
+  it('closes the shift at schedule.zReportAt once a lock held at that time is given back, and opens the next', async () => {
+    const { clock, logger, ledger } = await kioskWithSchedule({ 'schedule.zReportAt': '22:30' });
+    expect(ledger.status().shift).toBe(1);
+    clock.locks = 1;
+    clock.now = new Date(2026, 10, 24, 22, 30).getTime();
+    await waitFor('waiting is logged', () => hasEvent(logger.lines, 'ledger.z_waiting'));
+    expect(ledger.zReports()).toEqual([]);
+    clock.locks = 0;
+    await waitFor('the shift closed', () => ledger.status().shift === 2);
+    expect(ledger.zReports()).toEqual([expect.objectContaining({ zNumber: 1, shift: 1, closedAt: new Date(clock.now).toISOString() })]);
   });
 });
 
