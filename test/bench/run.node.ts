@@ -5,6 +5,7 @@ import { benchClientOverhead } from './client-overhead.bench.node.ts';
 import { benchFleetHealth } from './fleet-health.bench.node.ts';
 import { benchFleetScale } from './fleet-scale.bench.node.ts';
 import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
+import { benchLedger } from './ledger.bench.node.ts';
 import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
 import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
@@ -29,6 +30,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'visit-bundle', run: benchRendererBundle },
   { name: 'fuzz-counts', run: benchFuzzCounts },
   { name: 'redemption-faults', run: benchRedemptionFaults },
+  { name: 'ledger', run: benchLedger },
   { name: 'fleet-health', run: benchFleetHealth },
   { name: 'fleet-scale', run: benchFleetScale },
   { name: 'key-to-speech', run: benchKeyToSpeech },

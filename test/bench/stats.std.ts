@@ -17,6 +17,7 @@ export function percentile(values: readonly number[], p: number): number {
 export interface Summary {
   n: number;
   p50: number;
+  p95: number;
   p99: number;
   min: number;
   max: number;
@@ -27,6 +28,7 @@ export function summarize(values: readonly number[]): Summary {
   return {
     n: values.length,
     p50: percentile(values, 50),
+    p95: percentile(values, 95),
     p99: percentile(values, 99),
     min: percentile(values, 0),
     max: percentile(values, 100),

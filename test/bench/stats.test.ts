@@ -38,9 +38,9 @@ describe('percentile', () => {
 });
 
 describe('summarize', () => {
-  it('reports n, p50, p99, min, max and mean', () => {
+  it('reports n, p50, p95, p99, min, max and mean', () => {
     const values = Array.from({ length: 101 }, (_, index) => index);
-    expect(summarize(values)).toEqual({ n: 101, p50: 50, p99: 99, min: 0, max: 100, mean: 50 });
+    expect(summarize(values)).toEqual({ n: 101, p50: 50, p95: 95, p99: 99, min: 0, max: 100, mean: 50 });
   });
 });
 
