@@ -377,6 +377,7 @@ function commandsForFleet(
     activity: parts.activity,
     restart: () => host.restart(),
     update: parts.update,
+    ledger: parts.ledger,
     reload: host.reload?.bind(host),
     screenshot: host.screenshot?.bind(host),
   });

@@ -3,7 +3,10 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
 import type { FleetCommandHandler } from '../fleet/fleet-client.node.ts';
-import { ConfigSetArgs, type FleetCommandName, RestartArgs } from '../fleet/fleet-messages.std.ts';
+import { ConfigSetArgs, type FleetCommandName, ReportArgs, RestartArgs } from '../fleet/fleet-messages.std.ts';
+import type { Ledger } from '../ledger/ledger.node.ts';
+import type { ShiftReport } from '../ledger/shift-report.std.ts';
+import { localTimeOf } from '../ledger/business-day.std.ts';
 
 export interface FleetCommandOptions {
   config: ConfigStore;
@@ -22,6 +25,8 @@ export interface FleetCommandOptions {
   updateAnswerMs?: number;
   /** The window as a PNG; absent where the host cannot take one: the command answers `unsupported`. */
   screenshot?: () => Promise<Buffer>;
+  /** The redemption ledger, read by `report`. */
+  ledger: Pick<Ledger, 'xReport' | 'zReports' | 'zReport'>;
   /** Epoch ms: how old a doctor's check may be to answer again (default Date.now). */
   now?: () => number;
   /** How long restart and reload wait for idle before they give up (default 10 min); polled each second. */
@@ -67,8 +72,26 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
     reload: options.reload ? whenIdle('reload', options.reload) : async () => ({ reload: 'unsupported' }),
     screenshot: options.screenshot ? attractScreenshot(options.activity, options.screenshot) : async () => ({ screenshot: 'unsupported' }),
     'update-check': update ? () => checkForUpdate(options, update) : async () => ({ update: 'unsupported' }),
+    report: async (request) => shiftReport(options.ledger, request),
   };
 }
+
+/** The X, or the Z the request names by number or by the local day it was closed on. */
+function shiftReport(ledger: FleetCommandOptions['ledger'], request: Record<string, unknown>): ShiftReport {
+  const { id: _id, expiresAt: _expires, ...fields } = request;
+  const parsed = ReportArgs.safeParse(fields);
+  if (!parsed.success) throw new Error('report takes no field (the X), "z": a Z number, or "day": YYYY-MM-DD');
+  const args = parsed.data;
+  if ('z' in args) return ledger.zReport(args.z) ?? raise(`there is no Z ${args.z}`);
+  if (!('day' in args)) return ledger.xReport();
+  const closed = ledger.zReports().filter((z) => localTimeOf(Date.parse(z.closedAt)).startsWith(args.day));
+  const last = closed.at(-1);
+  return (last && ledger.zReport(last.zNumber!)) ?? raise(`no Z was closed on ${args.day}`);
+}
+
+const raise = (message: string): never => {
+  throw new Error(message);
+};
 
 /** A doctor over the fleet reuses one made this recently: each makes a portal session at the platform. */
 export const DOCTOR_REUSE_MS = 60_000;

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { testLedger } from '../../test/support/ledger.node.ts';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -43,7 +44,8 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
     activity.report(screen, 'attract');
     const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-acl-')), logger: silentLogger });
     const restart = () => void restarts.set(kioskId, (restarts.get(kioskId) ?? 0) + 1);
-    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity, restart, reload: () => {} });
+    const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-acl-ledger-')));
+    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [], diagnostics: async () => ({}), activity, restart, reload: () => {}, ledger });
     const publishDiscovery = options.discoveryFile ? discoveryPublisher(options.discoveryFile, silentLogger) : null;
     const discovery = () => discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: PREFIX, kioskId, version: '1.4.0' });
     const client = startFleetClient({

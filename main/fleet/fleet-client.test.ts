@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { testLedger } from '../../test/support/ledger.node.ts';
+import { ledgerAttempt } from '../../test/support/factories.std.ts';
+import { localTimeOf } from '../ledger/business-day.std.ts';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -39,6 +42,7 @@ function commandsWith(options: Partial<FleetCommandOptions> = {}) {
     diagnostics: async () => ({}),
     activity: idleKiosk(),
     restart: () => {},
+    ledger: testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ledger-'))),
     ...options,
   });
 }
@@ -229,6 +233,28 @@ describe('fleet client against a real Mosquitto', () => {
     expect(shot).toMatchObject({ id: 's1', ok: true, result: { screenshot: 'taken', mimeType: 'image/png' } });
     expect(Buffer.from((shot.result as { base64: string }).base64, 'base64').subarray(0, 8)).toEqual(PNG_SIGNATURE);
     expect(await command('update-check', '{"id":"u1"}')).toEqual({ id: 'u1', ok: true, result: { update: 'unsupported' } });
+  });
+
+  it('answers report with the X, a Z by number or by the day it was closed, and refuses what it cannot answer (#30 §2)', async () => {
+    const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-report-')));
+    const attempt = ledgerAttempt('COFFEE-1');
+    ledger.record({ kind: 'locked', attempt });
+    ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
+    const z = ledger.closeShift();
+    const client = kiosk({ commands: commandsWith({ ledger }) });
+    await until(() => client.state().state === 'online');
+
+    const x = await command('report', '{"id":"x1"}');
+    expect(x).toMatchObject({ id: 'x1', ok: true, result: { kind: 'x', shift: 2, redemptions: 0 } });
+    expect(await command('report', '{"id":"z1","z":1}')).toEqual({ id: 'z1', ok: true, result: z });
+    const today = localTimeOf(Date.parse(z.closedAt)).slice(0, 10);
+    expect(await command('report', `{"id":"z2","day":"${today}"}`)).toEqual({ id: 'z2', ok: true, result: z });
+    // No shopper data travels: counts by promotion and voucher name only.
+    expect(JSON.stringify(z)).not.toContain(attempt.contactUuid!);
+    expect(JSON.stringify(z)).not.toContain('COFFEE-1');
+    expect(await command('report', '{"id":"z3","z":9}')).toEqual({ id: 'z3', ok: false, error: 'there is no Z 9' });
+    expect(await command('report', '{"id":"z4","day":"2020-01-01"}')).toEqual({ id: 'z4', ok: false, error: 'no Z was closed on 2020-01-01' });
+    expect(await command('report', '{"id":"z5","z":"all"}')).toMatchObject({ id: 'z5', ok: false, error: expect.stringMatching(/^report takes/) });
   });
 
   it('answers reload and screenshot with unsupported where the host cannot do them', async () => {

@@ -66,7 +66,7 @@ export const FleetHealth = z
   .strict();
 export type FleetHealth = z.infer<typeof FleetHealth>;
 
-export const FLEET_COMMANDS = ['doctor', 'diagnostics', 'config-set', 'restart', 'reload', 'screenshot', 'update-check'] as const;
+export const FLEET_COMMANDS = ['doctor', 'diagnostics', 'config-set', 'restart', 'reload', 'screenshot', 'update-check', 'report'] as const;
 export type FleetCommandName = (typeof FLEET_COMMANDS)[number];
 
 /**
@@ -82,6 +82,16 @@ export const CommandRequest = z
 
 export const ConfigSetArgs = z.object({ values: z.record(z.string(), z.unknown()) });
 export const RestartArgs = z.object({ force: z.boolean().default(false) });
+/**
+ * `report`: the open shift's X (no field), Z number `z`, or the last Z closed on the kiosk's local
+ * date `day` (YYYY-MM-DD). Its answer is a ShiftReport: counts by promotion, voucher name, reason
+ * and code, no shopper data.
+ */
+export const ReportArgs = z.union([
+  z.object({ z: z.number().int().positive() }).strict(),
+  z.object({ day: z.iso.date() }).strict(),
+  z.object({}).strict(),
+]);
 
 /** A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. */
 export const CommandResult = z.discriminatedUnion('ok', [

@@ -17,7 +17,7 @@ import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
 import { runDoctor } from '../diagnostics/doctor.node.ts';
-import { type FleetContext, FleetRefusal, fleetLs, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
+import { type FleetContext, FleetRefusal, fleetLs, fleetReport, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
 import { printable } from '../../base/csv.std.ts';
 import { formatTable } from './table.std.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
@@ -80,6 +80,9 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   fleet send <kioskId|--group G|--all> <command> [json] [--timeout S]
                               send a fleet command and wait for each kiosk's answer (default 30 s)
   fleet watch [--group G]     the fleet ls table, kept live; changes marked as they happen
+  fleet report <kioskId|--group G|--all> [--day YYYY-MM-DD] [--csv]
+                              each kiosk's redemptions so far (X), or its Z closed on that day,
+                              in one table with a total; the kiosks that did not answer named
 
   fleet options: --broker URL (default: fleet.mqtt.url), --user NAME, --prefix P, --timeout S
   (the most it waits for the broker, and send for the answers; default 30 s: past it, exit 1),
@@ -182,6 +185,7 @@ const commands: Record<string, Command> = {
   'fleet ls': fleetCommand(fleetLs),
   'fleet send': fleetCommand(fleetSend),
   'fleet watch': fleetCommand(fleetWatch),
+  'fleet report': fleetCommand(fleetReport),
   'config show': {
     args: [],
     readOnly: true,

@@ -1,4 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { testLedger } from '../../test/support/ledger.node.ts';
+import { ledgerAttempt } from '../../test/support/factories.std.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,7 +92,14 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     activity.report(screen, 'attract');
     activities.set(kioskId, activity);
     const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ls-')), logger: silentLogger });
-    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({}), activity, restart: () => {}, idlePollMs: 20 });
+    // Its ledger: store-N has redeemed N vouchers of the Coffee week.
+    const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ledger-')));
+    for (let index = 0; index < Number(kioskId.replace(/\D/g, '') || 0); index++) {
+      const attempt = ledgerAttempt(`${kioskId}-${index}`);
+      ledger.record({ kind: 'locked', attempt });
+      ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
+    }
+    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({}), activity, restart: () => {}, idlePollMs: 20, ledger });
     const client = startFleetClient({ url: broker.url, username: kioskId, password: password(kioskId), kioskId, topicPrefix: PREFIX, groups, health: async () => healthOf(kioskId, groups, healthChanges.get(kioskId)), commands, logger: silentLogger, reconnectMs: 100 });
     kiosks.set(kioskId, client);
     return client;
@@ -272,6 +282,33 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     } finally {
       watch.kill();
       await publishAs(EVIL, [[`${EVIL}/health`, ''], [`${EVIL}/status`, '']]);
+    }
+  });
+
+  it('collects a group\'s reports into one table with a total, as CSV too, and names the kiosk that did not answer (#30 §2)', async () => {
+    const table = await asOps(['report', '--group', 'region-north']);
+    expect(table.code).toBe(0);
+    const lines = table.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^KIOSK\s+REPORT\s+REDEMPTIONS\s+RELEASED\s+REFUSED\s+UNSETTLED\s+FIRST\s+LAST$/);
+    expect(lines.find((line) => line.startsWith('store-1 '))).toMatch(/^store-1\s+X shift 1\s+1\s+0\s+0\s+0\s+\S+Z\s+\S+Z$/);
+    expect(lines.find((line) => line.startsWith('store-2 '))).toMatch(/^store-2\s+X shift 1\s+2\s+/);
+    expect(lines.find((line) => line.startsWith('total'))).toMatch(/^total \(2 of 2\)\s+3\s+0\s+0\s+0\s*$/);
+    expect(lines.some((line) => line.startsWith('store-3'))).toBe(false);
+
+    // A kiosk the broker says is online that does not answer: named, and the exit says not all answered.
+    await publishAs('store-9', [['store-9/status', 'online'], ['store-9/health', JSON.stringify(healthOf('store-9', ['region-north']))]]);
+    try {
+      const csv = await asOps(['report', '--group', 'region-north', '--csv', '--timeout', '3']);
+      expect(csv.code).toBe(1);
+      expect(csv.stderr).toMatch(/1 did not answer \(store-9\)/);
+      const rows = parseCsv(csv.stdout, { columns: true }) as Record<string, string>[];
+      expect(rows.map(({ kioskId, redemptions, missing }) => [kioskId, redemptions, missing])).toEqual([
+        ['store-1', '1', ''],
+        ['store-2', '2', ''],
+        ['store-9', '', 'no answer'],
+      ]);
+    } finally {
+      await publishAs('store-9', [['store-9/status', ''], ['store-9/health', '']]);
     }
   });
 

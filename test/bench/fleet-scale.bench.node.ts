@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { testLedger } from '../support/ledger.node.ts';
+import type { Ledger } from '../../main/ledger/ledger.node.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,9 +37,11 @@ export async function benchFleetScale(): Promise<BenchReport> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-fleet-scale-'));
   const onlineAt = new Map<string, number[]>();
   const clients: FleetClient[] = [];
+  // One real ledger the bench kiosks share: the bench sends no report, and a file each would only add setup time.
+  const ledger = testLedger(dataDir);
   try {
     const heapBefore = await settledHeap();
-    for (let index = 0; index < KIOSKS; index++) clients.push(kioskClient(broker.url, index, dataDir, onlineAt));
+    for (let index = 0; index < KIOSKS; index++) clients.push(kioskClient(broker.url, index, dataDir, onlineAt, ledger));
     await until(() => clients.every((client) => client.state().state === 'online'), { timeoutMs: 60_000, failure: 'not every kiosk came online' });
     const heapAfter = await settledHeap();
     await Promise.all(clients.map((client) => client.publishHealth()));
@@ -87,19 +91,20 @@ export async function benchFleetScale(): Promise<BenchReport> {
     };
   } finally {
     await Promise.all(clients.map((client) => client.close()));
+    ledger.close();
     await broker.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 /** One kiosk's fleet client as the kiosk starts it, with its real commands; `onlineAt` notes each connect. */
-function kioskClient(url: string, index: number, dataDir: string, onlineAt: Map<string, number[]>): FleetClient {
+function kioskClient(url: string, index: number, dataDir: string, onlineAt: Map<string, number[]>, ledger: Ledger): FleetClient {
   const kioskId = `store-${String(index).padStart(4, '0')}`;
   const groups = [`region-${index % 5}`];
   const activity = new KioskActivity({ locksHeld: () => 0 });
   activity.report(new BridgeConnection(kioskId), 'attract');
   const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(dataDir, `${kioskId}-`)), logger: silentLogger });
-  const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({}), activity, restart: () => {} });
+  const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({}), activity, restart: () => {}, ledger });
   onlineAt.set(kioskId, []);
   return startFleetClient({
     url,

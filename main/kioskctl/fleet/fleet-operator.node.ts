@@ -172,6 +172,8 @@ export interface AnswerSeen {
   outcome: 'ok' | 'failed' | 'waiting';
   replayed: boolean;
   detail: string;
+  /** An ok answer's result, whole (untrusted: the kiosk said it); a command that reads it parses it. */
+  result?: unknown;
 }
 
 export interface SentCommand {
@@ -239,5 +241,5 @@ function readAnswer(payload: Buffer, id: string): AnswerSeen | null {
   if ('state' in answer) return { outcome: 'waiting', replayed: false, detail: cut(answer.reason, MAX_DETAIL) };
   const replayed = answer.replayed === true;
   if (!answer.ok) return { outcome: 'failed', replayed, detail: cut(answer.error, MAX_DETAIL) };
-  return { outcome: 'ok', replayed, detail: cut(JSON.stringify(answer.result) ?? '', MAX_DETAIL) };
+  return { outcome: 'ok', replayed, detail: cut(JSON.stringify(answer.result) ?? '', MAX_DETAIL), result: answer.result };
 }

@@ -6,7 +6,8 @@ import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
 import { printable } from '../../../base/csv.std.ts';
 import { formatTable } from '../table.std.ts';
-import { type AnswerSeen, type CommandTarget, connectOperator, Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand } from './fleet-operator.node.ts';
+import { type AnswerSeen, type CommandTarget, connectOperator, Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand, type SentCommand } from './fleet-operator.node.ts';
+import { fleetReportCsv, fleetReportTable, reportRows } from './fleet-report.std.ts';
 import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterNotes, rosterRows, rosterTable, rowChanges, type RosterRow, someKiosks } from './fleet-roster.std.ts';
 
 /** What a fleet command needs from kioskctl. */
@@ -132,7 +133,21 @@ function summary(rows: readonly RosterRow[]): string {
 /** `fleet send <kioskId|--group G|--all> <command> [json]`: one line per kiosk that should answer. */
 export async function fleetSend(context: FleetContext): Promise<number> {
   const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' } });
-  const { target, name, fields } = commandOf(values, positionals);
+  const round = await sendToFleet(context, values, commandOf(values, positionals));
+  const lines = round.everyone.map((kioskId) => answerLine(kioskId, round.records.get(kioskId), round.sent.answers.get(kioskId)));
+  context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...lines]));
+  return tally(round, context.stdout);
+}
+
+interface FleetRound {
+  records: ReadonlyMap<string, KioskRecord>;
+  sent: SentCommand;
+  /** Every kiosk the target names, and every one that answered, sorted. */
+  everyone: string[];
+}
+
+/** Sends one command to the kiosks `target` names that are online, and gathers their answers until the deadline. */
+async function sendToFleet(context: FleetContext, values: { timeout?: string; broker?: string; user?: string; prefix?: string }, { target, name, fields }: { target: CommandTarget; name: string; fields: Record<string, unknown> }): Promise<FleetRound> {
   const deadline = deadlineOf(values);
   const connection = await connectionFor(context, values);
   const { records, sent } = await withOperator(connection, deadline, async (client) => {
@@ -142,17 +157,35 @@ export async function fleetSend(context: FleetContext): Promise<number> {
     const expected = new Set(targeted(known, target).filter((kioskId) => known.get(kioskId)?.status !== 'offline'));
     return { records: known, sent: await sendCommand(client, connection.topicPrefix, { target, name, fields, expected, deadline }) };
   });
-  const everyone = [...new Set([...targeted(records, target), ...sent.answers.keys()])].sort();
-  const lines = everyone.map((kioskId) => answerLine(kioskId, records.get(kioskId), sent.answers.get(kioskId)));
-  context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...lines]));
+  return { records, sent, everyone: [...new Set([...targeted(records, target), ...sent.answers.keys()])].sort() };
+}
+
+/** The round's closing line (who answered, who waits, who was silent or offline), and its exit code: 0 when every kiosk answered ok. */
+function tally({ records, sent, everyone }: FleetRound, print: (text: string) => void): number {
   const results = [...sent.answers.values()].filter((answer) => answer.outcome !== 'waiting');
   const waiting = everyone.filter((kioskId) => sent.answers.get(kioskId)?.outcome === 'waiting');
   const silent = everyone.filter((kioskId) => !sent.answers.has(kioskId) && records.get(kioskId)?.status !== 'offline');
   const offline = everyone.filter((kioskId) => records.get(kioskId)?.status === 'offline' && !sent.answers.has(kioskId));
   const named = (kioskIds: string[]) => (kioskIds.length > 0 ? ` (${someKiosks(kioskIds)})` : '');
   const ok = results.filter((answer) => answer.outcome === 'ok').length;
-  context.stdout(`${printable(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}`)}\n`);
+  print(`${printable(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}`)}\n`);
   return results.length > 0 && ok === results.length && waiting.length === 0 && silent.length === 0 ? 0 : 1;
+}
+
+/**
+ * `fleet report <--group G|--all|kioskId> [--day D] [--csv]`: each kiosk's X (or its Z closed on
+ * day D) in one table for head office, with a total line; the kiosks that did not answer are named.
+ */
+export async function fleetReport(context: FleetContext): Promise<number> {
+  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, day: { type: 'string' }, csv: { type: 'boolean' } });
+  if (values.day !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(values.day)) throw new FleetRefusal('--day is a date, YYYY-MM-DD');
+  const fields = JSON.stringify(values.day === undefined ? {} : { day: values.day });
+  const byTag = values.group !== undefined || values.all === true;
+  const round = await sendToFleet(context, values, commandOf(values, byTag ? ['report', fields, ...positionals] : [...positionals, 'report', fields]));
+  const rows = reportRows(round.everyone, round.sent.answers);
+  context.stdout(values.csv ? fleetReportCsv(rows) : formatTable(fleetReportTable(rows)));
+  // Beside a CSV, not in it.
+  return tally(round, values.csv ? context.stderr : context.stdout);
 }
 
 function commandOf(values: { group?: string; all?: boolean }, positionals: string[]): { target: CommandTarget; name: string; fields: Record<string, unknown> } {
