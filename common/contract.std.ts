@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { KioskConfig, KioskMode } from './config-schema.std.ts';
 import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
+import { RedemptionEventView, ShiftReport, ZSummary } from './report-views.std.ts';
 import { SpeechVolume, Utterance } from './speech.std.ts';
 import {
   DemoSamples,
@@ -254,6 +255,16 @@ export const managerCalls = {
   exportDiagnostics: { input: NoInput, output: ExportedFile },
   restartKiosk: { input: NoInput, output: z.null() },
   quitKiosk: { input: NoInput, output: z.null() },
+  /** Reports (docs/reports.md): the open shift's totals so far; changes nothing. */
+  getXReport: { input: NoInput, output: ShiftReport },
+  listZReports: { input: NoInput, output: z.array(ZSummary) },
+  getZReport: { input: z.object({ zNumber: z.number().int().positive() }).strict(), output: ShiftReport },
+  /** Closes the shift with its Z and opens the next; refused (busy) while a voucher lock is held. */
+  closeShift: { input: NoInput, output: ShiftReport },
+  /** Every event of the vouchers with this code, oldest first: the answer to "the kiosk took my voucher". */
+  findRedemptions: { input: z.object({ code: ScanValue }).strict(), output: z.array(RedemptionEventView) },
+  /** A shift's ledger rows as CSV (the open shift when none is named), handed out like every export. */
+  exportLedgerCsv: { input: z.object({ shift: z.number().int().positive().optional() }).strict(), output: ExportedFile },
 } as const;
 
 export const calls = { ...shopperCalls, ...consoleSessionCalls, ...managerCalls } as const;

@@ -187,7 +187,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   // One report for the console and the fleet, with the last scan the screen reported.
   const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus });
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, identity, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, identity, redemptions, ledger, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger });
   const secretsSettled = () => secretOrigin.settled();
@@ -394,6 +394,7 @@ function callHandlers(
     visit: VisitLog;
     identity: VisitIdentity;
     redemptions: RedemptionService;
+    ledger: Ledger;
     speech: SpeechService;
     scanner: ScannerService;
     lastScan: LastScan;
@@ -407,7 +408,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, identity, redemptions, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, identity, redemptions, ledger, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -442,6 +443,7 @@ function callHandlers(
       logSink,
       logger,
       host: hostOf(options, logger),
+      reports: { ledger, locksHeld: () => activity.locksHeld() },
     }),
     ...createVoucherHandlers({ redemptions, visit, identity, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),

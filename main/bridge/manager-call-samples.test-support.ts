@@ -26,4 +26,10 @@ export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
   exportDiagnostics: {},
   restartKiosk: {},
   quitKiosk: {},
+  getXReport: {},
+  listZReports: {},
+  getZReport: { zNumber: 1 },
+  closeShift: {},
+  findRedemptions: { code: 'KOFFIE24' },
+  exportLedgerCsv: {},
 };

@@ -5,7 +5,7 @@ import type { UpdateService } from '../update/update-service.node.ts';
 import type { FleetCommandHandler } from '../fleet/fleet-client.node.ts';
 import { ConfigSetArgs, type FleetCommandName, ReportArgs, RestartArgs } from '../fleet/fleet-messages.std.ts';
 import type { Ledger } from '../ledger/ledger.node.ts';
-import type { ShiftReport } from '../ledger/shift-report.std.ts';
+import type { ShiftReport } from '../../common/report-views.std.ts';
 import { localTimeOf } from '../ledger/business-day.std.ts';
 
 export interface FleetCommandOptions {

@@ -8,6 +8,7 @@ import { createExportDelivery } from '../manager/export-delivery.std.ts';
 import { createPinSessionHandlers } from './pin-session-handlers.node.ts';
 import { createPlatformAdminHandlers } from './platform-admin-handlers.node.ts';
 import { createSettingsHandlers } from './settings-handlers.node.ts';
+import { createReportHandlers, type ReportOptions } from './report-handlers.node.ts';
 
 export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'deliver' | 'now'> {
   /** The same session the dispatcher's console gate checks. */
@@ -16,6 +17,8 @@ export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'delive
   connection: PlatformConnection;
   /** Removes the stored secrets when the configured platform moves to another origin. */
   secretOrigin: SecretOriginGuard;
+  /** The redemption ledger and the locks held now, for the Reports tab. */
+  reports: Pick<ReportOptions, 'ledger' | 'locksHeld'>;
   now?: () => number;
 }
 
@@ -31,5 +34,6 @@ export function createConsoleHandlers(options: ConsoleHandlersOptions) {
     ...createSettingsHandlers({ ...options, deliver, now }),
     ...createPlatformAdminHandlers(options),
     ...createDiagnosticsHandlers({ ...options, deliver, now }),
+    ...createReportHandlers({ ...options.reports, deliver, logger: options.logger, now }),
   });
 }

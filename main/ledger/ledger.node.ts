@@ -6,7 +6,7 @@ import { kioskIdOf } from '../fleet/fleet-service.node.ts';
 import { businessDayOf, localTimeOf, type BusinessDayRule } from './business-day.std.ts';
 import { openLedgerDb, openLedgerDbToRead } from './ledger-db.node.ts';
 import { LedgerEntry, LedgerRow, ENDING_KINDS, type LedgerKind } from './ledger-events.std.ts';
-import { ShiftReport, type Tally, type ZSummary } from './shift-report.std.ts';
+import { ShiftReport, type Tally, type ZSummary } from '../../common/report-views.std.ts';
 
 /**
  * The redemption ledger: every event of every redemption this kiosk made, in SQLite

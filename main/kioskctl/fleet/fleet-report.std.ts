@@ -1,5 +1,5 @@
 import { csvDocument } from '../../../base/csv.std.ts';
-import { ShiftReport } from '../../ledger/shift-report.std.ts';
+import { ShiftReport } from '../../../common/report-views.std.ts';
 
 /** A kiosk's answer as kioskctl keeps it (fleet-operator's AnswerSeen). */
 interface Answer {

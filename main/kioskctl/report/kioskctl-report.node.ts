@@ -1,6 +1,6 @@
 import { ledgerCsv } from '../../ledger/ledger-csv.std.ts';
 import { openLedgerToRead, type Ledger } from '../../ledger/ledger.node.ts';
-import type { ShiftReport, Tally } from '../../ledger/shift-report.std.ts';
+import type { ShiftReport, Tally } from '../../../common/report-views.std.ts';
 import { formatTable } from '../table.std.ts';
 
 /**

@@ -41,3 +41,23 @@ export type ShiftReport = z.infer<typeof ShiftReport>;
 /** One closed shift in a list of them. */
 export const ZSummary = ShiftReport.pick({ zNumber: true, shift: true, openedAt: true, closedAt: true, redemptions: true });
 export type ZSummary = z.infer<typeof ZSummary>;
+
+/**
+ * One event of a redemption as the console shows it to a manager settling a dispute: when, which
+ * voucher and reward, how it ended. The shopper's contact is left out.
+ */
+export const RedemptionEventView = z.object({
+  seq: z.number().int().positive(),
+  kind: z.enum(['locked', 'unsettled', 'refused', 'redeemed', 'released', 'lock_lost']),
+  attemptId: z.string(),
+  at: z.string(),
+  localAt: z.string(),
+  voucherCode: z.string(),
+  voucherName: z.string().nullable(),
+  promotionName: z.string().nullable(),
+  identifiedBy: z.string().nullable(),
+  reason: z.string().nullable(),
+  platformCode: z.string().nullable(),
+  settledBy: z.string().nullable(),
+});
+export type RedemptionEventView = z.infer<typeof RedemptionEventView>;

@@ -1,0 +1,46 @@
+import { BridgeFailure, type CallHandlers } from '../bridge/dispatcher.std.ts';
+import { ledgerCsv } from '../ledger/ledger-csv.std.ts';
+import type { Ledger } from '../ledger/ledger.node.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import type { ExportDelivery } from '../manager/export-delivery.std.ts';
+import type { RedemptionEventView } from '../../common/report-views.std.ts';
+
+export interface ReportOptions {
+  ledger: Ledger;
+  /** Voucher locks held now: a Z waits until none is (a shopper mid-redemption belongs in this shift). */
+  locksHeld: () => number;
+  deliver: ExportDelivery;
+  logger: Logger;
+  now: () => number;
+}
+
+/** The console's Reports tab: X, the Zs, a Z, a shift's CSV, and one voucher's events. */
+export function createReportHandlers({ ledger, locksHeld, deliver, logger, now }: ReportOptions) {
+  return {
+    getXReport: async () => ledger.xReport(),
+    listZReports: async () => ledger.zReports(),
+    getZReport: async ({ zNumber }) => ledger.zReport(zNumber) ?? notFound(`there is no Z ${zNumber}`),
+    closeShift: async () => {
+      if (locksHeld() > 0) throw new BridgeFailure('busy', 'a voucher lock is held: close the shift once the redemption on screen has ended');
+      const z = ledger.closeShift();
+      ledger.prune();
+      logger.info('shift closed in the console', { event: 'ledger.z_by_console', zNumber: z.zNumber });
+      return z;
+    },
+    findRedemptions: async ({ code }) => ledger.rowsForCode(code).map(eventView),
+    exportLedgerCsv: async ({ shift }) => {
+      const number = shift ?? ledger.status().shift ?? notFound('the ledger has no open shift');
+      const stamp = new Date(now()).toISOString().slice(0, 10);
+      return deliver(`loyalty-kiosk-shift-${number}-${stamp}.csv`, ledgerCsv(ledger.rows({ shift: number })));
+    },
+  } satisfies Partial<CallHandlers>;
+}
+
+function notFound(message: string): never {
+  throw new BridgeFailure('not_found', message);
+}
+
+/** A row as the console shows it: the shopper's contact stays in the ledger. */
+function eventView({ seq, kind, attemptId, at, localAt, voucherCode, voucherName, promotionName, identifiedBy, reason, platformCode, settledBy }: ReturnType<Ledger['rowsForCode']>[number]): RedemptionEventView {
+  return { seq, kind, attemptId, at, localAt, voucherCode, voucherName, promotionName, identifiedBy, reason, platformCode, settledBy };
+}

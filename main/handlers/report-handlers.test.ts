@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { silentLogger } from '../logging/logger.std.ts';
+import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
+import { ledgerAttempt } from '../../test/support/factories.std.ts';
+import { createReportHandlers } from './report-handlers.node.ts';
+
+afterEach(() => closeTestLedgers());
+
+function reportsOn({ locks = 0 } = {}) {
+  const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'report-handlers-')));
+  const attempt = ledgerAttempt('COFFEE-1');
+  ledger.record({ kind: 'locked', attempt });
+  ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
+  const delivered: Array<{ fileName: string; content: string }> = [];
+  const handlers = createReportHandlers({
+    ledger,
+    locksHeld: () => locks,
+    deliver: async (fileName, content) => {
+      delivered.push({ fileName, content });
+      return { fileName, content, delivery: 'download' as const };
+    },
+    logger: silentLogger,
+    now: () => Date.parse('2026-11-27T18:00:00Z'),
+  });
+  return { handlers, ledger, delivered, attempt };
+}
+
+describe('the console\'s report calls (#30 §2, §4)', () => {
+  it('answers the X, closes a shift into a Z the list and getZReport then show, and says which Z does not exist', async () => {
+    const { handlers } = reportsOn();
+    expect(await handlers.getXReport()).toMatchObject({ kind: 'x', redemptions: 1 });
+    const z = await handlers.closeShift();
+    expect(z).toMatchObject({ kind: 'z', zNumber: 1, redemptions: 1 });
+    expect(await handlers.listZReports()).toEqual([expect.objectContaining({ zNumber: 1, redemptions: 1 })]);
+    expect(await handlers.getZReport({ zNumber: 1 })).toEqual(z);
+    await expect(handlers.getZReport({ zNumber: 2 })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('refuses a Z while a voucher lock is held, and closes nothing', async () => {
+    const { handlers } = reportsOn({ locks: 1 });
+    await expect(handlers.closeShift()).rejects.toMatchObject({ code: 'busy' });
+    expect(await handlers.listZReports()).toEqual([]);
+  });
+
+  it('finds a voucher\'s events without the shopper, and hands out the shift\'s CSV', async () => {
+    const { handlers, delivered, attempt } = reportsOn();
+    const found = await handlers.findRedemptions({ code: 'COFFEE-1' });
+    expect(found.map((event) => event.kind)).toEqual(['locked', 'redeemed']);
+    expect(JSON.stringify(found)).not.toContain(attempt.contactUuid!);
+    await handlers.exportLedgerCsv({});
+    expect(delivered[0]!.fileName).toBe('loyalty-kiosk-shift-1-2026-11-27.csv');
+    expect((parseCsv(delivered[0]!.content, { columns: true }) as Array<{ kind: string }>).map((row) => row.kind)).toEqual(['locked', 'redeemed']);
+  });
+});

@@ -1,0 +1,69 @@
+import type { KioskApi } from '../../common/contract.std.ts';
+import type { RedemptionEventView, ShiftReport, ZSummary } from '../../common/report-views.std.ts';
+import type { ConsoleCall } from './console-link.svelte.ts';
+import type { ExportedFile } from './download.dom.ts';
+import { exportedText, failureText } from './wording.svelte';
+
+export type ReportsBridge = Pick<KioskApi, 'getXReport' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv'>;
+
+/** The Reports tab's state: the shift so far (X), the closed shifts (Z), one Z, and a voucher's events. */
+export class ReportsPanel {
+  x = $state<ShiftReport | null>(null);
+  zs = $state<ZSummary[]>([]);
+  /** The Z the manager opened, or just closed. */
+  shown = $state<ShiftReport | null>(null);
+  /** The events of the code last looked for; null before any search. */
+  found = $state<RedemptionEventView[] | null>(null);
+  problem = $state<string | null>(null);
+  exported = $state<string | null>(null);
+  busy = $state(false);
+  readonly #bridge: ReportsBridge;
+  readonly #call: ConsoleCall;
+  readonly #handOver: (file: ExportedFile) => void;
+
+  constructor({ bridge, call, handOver }: { bridge: ReportsBridge; call: ConsoleCall; handOver: (file: ExportedFile) => void }) {
+    this.#bridge = bridge;
+    this.#call = call;
+    this.#handOver = handOver;
+  }
+
+  async load() {
+    const [x, zs] = await Promise.all([this.#call(() => this.#bridge.getXReport()), this.#call(() => this.#bridge.listZReports())]);
+    if (x.ok) this.x = x.value;
+    if (zs.ok) this.zs = zs.value;
+    const failed = !x.ok ? x : !zs.ok ? zs : null;
+    this.problem = failed ? failureText(failed.error) : null;
+  }
+
+  /** The Z, once the manager has confirmed: shown at once, and the X starts afresh. */
+  async closeShift() {
+    this.busy = true;
+    const result = await this.#call(() => this.#bridge.closeShift());
+    this.busy = false;
+    if (!result.ok) return void (this.problem = failureText(result.error));
+    this.shown = result.value;
+    await this.load();
+  }
+
+  async showZ(zNumber: number) {
+    const result = await this.#call(() => this.#bridge.getZReport({ zNumber }));
+    if (!result.ok) return void (this.problem = failureText(result.error));
+    this.shown = result.value;
+  }
+
+  async find(code: string) {
+    const value = code.trim();
+    if (value === '') return;
+    const result = await this.#call(() => this.#bridge.findRedemptions({ code: value }));
+    if (!result.ok) return void (this.problem = failureText(result.error));
+    this.found = result.value;
+  }
+
+  /** The open shift's rows, or shift `shift`'s, as CSV through the console's save path. */
+  async exportCsv(shift?: number) {
+    const result = await this.#call(() => this.#bridge.exportLedgerCsv(shift === undefined ? {} : { shift }));
+    if (!result.ok) return void (this.problem = failureText(result.error));
+    this.#handOver(result.value);
+    this.exported = exportedText(result.value);
+  }
+}

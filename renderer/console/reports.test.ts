@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ShiftReport } from '../../common/report-views.std.ts';
+import { i18n } from '../i18n/i18n.svelte';
+import type { ExportedFile } from './download.dom.ts';
+import { ReportsPanel } from './reports.svelte.ts';
+import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
+
+beforeAll(() => i18n.loadCatalogue('console'));
+
+const report = (overrides: Partial<ShiftReport> = {}): ShiftReport => ({
+  kind: 'x',
+  shift: 2,
+  zNumber: null,
+  openedAt: '2026-11-27T03:00:00.000Z',
+  closedAt: '2026-11-27T18:00:00.000Z',
+  kioskId: 'store-1',
+  shopUuid: null,
+  redemptions: 3,
+  byPromotion: [{ name: 'Coffee week', count: 3 }],
+  byVoucher: [{ name: 'Free coffee', count: 3 }],
+  releases: [{ name: 'cancel', count: 1 }],
+  refusals: [],
+  unsettled: { attempts: 0, redeemed: 0, released: 0, open: 0 },
+  firstRedemptionAt: '2026-11-27T09:00:00.000Z',
+  lastRedemptionAt: '2026-11-27T17:00:00.000Z',
+  outOfServiceMinutes: 0,
+  ...overrides,
+});
+const Z1 = report({ kind: 'z', shift: 1, zNumber: 1 });
+const SAVED: ExportedFile = { fileName: 'shift.csv', content: 'seq\r\n', delivery: 'saved', savedTo: '/home/kiosk/shift.csv' };
+
+function panelWith() {
+  const bridge = new FakeBridge({
+    getXReport: ok('getXReport', report()),
+    listZReports: ok('listZReports', [{ zNumber: 1, shift: 1, openedAt: Z1.openedAt, closedAt: Z1.closedAt, redemptions: 3 }]),
+    getZReport: ok('getZReport', Z1),
+    closeShift: ok('closeShift', report({ kind: 'z', zNumber: 2 })),
+    findRedemptions: ok('findRedemptions', []),
+    exportLedgerCsv: ok('exportLedgerCsv', SAVED),
+  });
+  const handedOver: ExportedFile[] = [];
+  const panel = new ReportsPanel({ bridge: bridge.api, call: (run) => run(), handOver: (file) => void handedOver.push(file) });
+  return { bridge, panel, handedOver };
+}
+
+describe('the reports panel', () => {
+  it('loads the X and the closed shifts, and opens a Z by its number', async () => {
+    const { panel, bridge } = panelWith();
+    await panel.load();
+    expect(panel.x?.redemptions).toBe(3);
+    expect(panel.zs.map((z) => z.zNumber)).toEqual([1]);
+    await panel.showZ(1);
+    expect(panel.shown).toEqual(Z1);
+    expect(bridge.calls.filter((entry) => entry.name === 'getZReport').map((entry) => entry.input)).toEqual([{ zNumber: 1 }]);
+  });
+
+  it('closes the shift: the Z is shown at once and the X and the list load afresh; a refusal is said, nothing shown', async () => {
+    const { panel, bridge } = panelWith();
+    await panel.closeShift();
+    expect(panel.shown?.zNumber).toBe(2);
+    expect(bridge.calls.map((entry) => entry.name)).toEqual(['closeShift', 'getXReport', 'listZReports']);
+
+    const busy = panelWith();
+    busy.bridge.answer('closeShift', refused('busy', 'a voucher lock is held'));
+    await busy.panel.closeShift();
+    expect(busy.panel.shown).toBeNull();
+    expect(busy.panel.problem).toContain('a voucher lock is held');
+  });
+
+  it('looks up a code, trimmed, and never an empty one', async () => {
+    const { panel, bridge } = panelWith();
+    await panel.find('   ');
+    expect(bridge.calls).toEqual([]);
+    await panel.find(' COFFEE-1 ');
+    expect(bridge.calls).toEqual([{ name: 'findRedemptions', input: { code: 'COFFEE-1' } }]);
+    expect(panel.found).toEqual([]);
+  });
+
+  it('hands the CSV over and says where it went; of a Z, its own shift', async () => {
+    const { panel, bridge, handedOver } = panelWith();
+    await panel.exportCsv();
+    await panel.exportCsv(1);
+    expect(bridge.calls.map((entry) => entry.input)).toEqual([{}, { shift: 1 }]);
+    expect(handedOver).toEqual([SAVED, SAVED]);
+    expect(panel.exported).toContain('/home/kiosk/shift.csv');
+  });
+});
