@@ -42,22 +42,71 @@ export type ShiftReport = z.infer<typeof ShiftReport>;
 export const ZSummary = ShiftReport.pick({ zNumber: true, shift: true, openedAt: true, closedAt: true, redemptions: true });
 export type ZSummary = z.infer<typeof ZSummary>;
 
+
+/**
+ * The rows of the redemption ledger (main/ledger/): one per event of a redemption, never changed
+ * once written. One attempt is one lock of one voucher, from the Redeem tap to its end: `locked`,
+ * then any `unsettled` or `refused`, then one ending (`redeemed`, `released` or `lock_lost`).
+ */
+export const LEDGER_KINDS = ['locked', 'unsettled', 'refused', 'redeemed', 'released', 'lock_lost'] as const;
+export const LedgerKind = z.enum(LEDGER_KINDS);
+export type LedgerKind = z.infer<typeof LedgerKind>;
+
+/**
+ * How the shopper was known when the voucher was locked: a card (scanned, or read by the camera),
+ * a number typed on the screen, an e-mail, joining on the spot, or none (the voucher alone).
+ */
+export const IdentifiedBy = z.enum(['card', 'typed', 'email', 'joined', 'voucher']);
+export type IdentifiedBy = z.infer<typeof IdentifiedBy>;
+
+/** How an unsettled redemption's outcome was learnt: the Redeem's own answer, or Find Voucher (at a confirm, a release, a start). */
+export const SettledBy = z.enum(['redeem', 'find']);
+
+/** A row as the ledger keeps it. */
+export const LedgerRow = z.object({
+  attemptId: z.string().min(1),
+  voucherUuid: z.string().min(1),
+  voucherCode: z.string().min(1),
+  voucherName: z.string().nullable(),
+  promotionName: z.string().nullable(),
+  /** The contact's uuid only: never an e-mail or a name. */
+  contactUuid: z.string().nullable(),
+  identifiedBy: IdentifiedBy.nullable(),
+  seq: z.number().int().positive(),
+  kind: LedgerKind,
+  shift: z.number().int().positive(),
+  /** UTC, ISO 8601. */
+  at: z.string(),
+  /** The same moment on the kiosk's clock, with its offset (ISO 8601). */
+  localAt: z.string(),
+  /** YYYY-MM-DD, the local business day (ledger.businessDayStartsAt). */
+  businessDay: z.string(),
+  kioskId: z.string().nullable(),
+  shopUuid: z.string().nullable(),
+  reason: z.string().nullable(),
+  platformCode: z.string().nullable(),
+  redemptionUuid: z.string().nullable(),
+  redeemedAt: z.string().nullable(),
+  settledBy: SettledBy.nullable(),
+});
+export type LedgerRow = z.infer<typeof LedgerRow>;
+
 /**
  * One event of a redemption as the console shows it to a manager settling a dispute: when, which
  * voucher and reward, how it ended. The shopper's contact is left out.
  */
-export const RedemptionEventView = z.object({
-  seq: z.number().int().positive(),
-  kind: z.enum(['locked', 'unsettled', 'refused', 'redeemed', 'released', 'lock_lost']),
-  attemptId: z.string(),
-  at: z.string(),
-  localAt: z.string(),
-  voucherCode: z.string(),
-  voucherName: z.string().nullable(),
-  promotionName: z.string().nullable(),
-  identifiedBy: z.string().nullable(),
-  reason: z.string().nullable(),
-  platformCode: z.string().nullable(),
-  settledBy: z.string().nullable(),
+export const RedemptionEventView = LedgerRow.pick({
+  seq: true,
+  kind: true,
+  attemptId: true,
+  at: true,
+  localAt: true,
+  voucherCode: true,
+  voucherName: true,
+  promotionName: true,
+  identifiedBy: true,
+  reason: true,
+  platformCode: true,
+  settledBy: true,
 });
 export type RedemptionEventView = z.infer<typeof RedemptionEventView>;

@@ -3,7 +3,7 @@ import { ledgerCsv } from '../ledger/ledger-csv.std.ts';
 import type { Ledger } from '../ledger/ledger.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { ExportDelivery } from '../manager/export-delivery.std.ts';
-import type { RedemptionEventView } from '../../common/report-views.std.ts';
+import { RedemptionEventView } from '../../common/report-views.std.ts';
 
 export interface ReportOptions {
   ledger: Ledger;
@@ -27,7 +27,8 @@ export function createReportHandlers({ ledger, locksHeld, deliver, logger, now }
       logger.info('shift closed in the console', { event: 'ledger.z_by_console', zNumber: z.zNumber });
       return z;
     },
-    findRedemptions: async ({ code }) => ledger.rowsForCode(code).map(eventView),
+    // The view's schema keeps the fields a manager sees: the shopper's contact stays in the ledger.
+    findRedemptions: async ({ code }) => ledger.rowsForCode(code).map((row) => RedemptionEventView.parse(row)),
     exportLedgerCsv: async ({ shift }) => {
       const number = shift ?? ledger.status().shift ?? notFound('the ledger has no open shift');
       const stamp = new Date(now()).toISOString().slice(0, 10);
@@ -38,9 +39,4 @@ export function createReportHandlers({ ledger, locksHeld, deliver, logger, now }
 
 function notFound(message: string): never {
   throw new BridgeFailure('not_found', message);
-}
-
-/** A row as the console shows it: the shopper's contact stays in the ledger. */
-function eventView({ seq, kind, attemptId, at, localAt, voucherCode, voucherName, promotionName, identifiedBy, reason, platformCode, settledBy }: ReturnType<Ledger['rowsForCode']>[number]): RedemptionEventView {
-  return { seq, kind, attemptId, at, localAt, voucherCode, voucherName, promotionName, identifiedBy, reason, platformCode, settledBy };
 }

@@ -1,5 +1,6 @@
 import { csvDocument } from '../../base/csv.std.ts';
-import { LEDGER_COLUMNS, type LedgerRow } from './ledger-events.std.ts';
+import type { LedgerRow } from '../../common/report-views.std.ts';
+import { LEDGER_COLUMNS } from './ledger-events.std.ts';
 
 /**
  * Ledger rows as CSV for a spreadsheet or head office: RFC 4180, formula-safe, one line per event,

@@ -5,8 +5,8 @@ import { dataFiles } from '../paths/data-files.node.ts';
 import { kioskIdOf } from '../fleet/fleet-service.node.ts';
 import { businessDayOf, localTimeOf, type BusinessDayRule } from './business-day.std.ts';
 import { openLedgerDb, openLedgerDbToRead } from './ledger-db.node.ts';
-import { LedgerEntry, LedgerRow, ENDING_KINDS, type LedgerKind } from './ledger-events.std.ts';
-import { ShiftReport, type Tally, type ZSummary } from '../../common/report-views.std.ts';
+import { LedgerEntry, ENDING_KINDS } from './ledger-events.std.ts';
+import { LedgerRow, ShiftReport, type LedgerKind, type Tally, type ZSummary } from '../../common/report-views.std.ts';
 
 /**
  * The redemption ledger: every event of every redemption this kiosk made, in SQLite

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { lastOccurrence, NightlyRestart } from './nightly-restart.std.ts';
+import { lastOccurrence } from './daily-when-idle.std.ts';
+import { NightlyRestart } from './nightly-restart.std.ts';
 
 /** Local wall-clock times in late November 2026 (Tuesday is the 24th). */
 const at = (day: number, hours: number, minutes = 0, seconds = 0) => new Date(2026, 10, day, hours, minutes, seconds).getTime();

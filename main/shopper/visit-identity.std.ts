@@ -1,4 +1,4 @@
-import type { IdentifiedBy } from '../ledger/ledger-events.std.ts';
+import type { IdentifiedBy } from '../../common/report-views.std.ts';
 
 /**
  * How the shopper of the visit on screen was known, for the ledger's rows of the vouchers they

@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { writeFileDurably } from '../../base/durable-file.node.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
-import { IdentifiedBy } from '../ledger/ledger-events.std.ts';
+import { IdentifiedBy } from '../../common/report-views.std.ts';
 
 /**
  * The voucher locks this kiosk holds, on disk, so that a crash, a power cut or a quit never

@@ -4,7 +4,7 @@ import { platformErrors } from '../../api/errors.std.ts';
 import type { HeldLock } from '../../common/shopper-views.std.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
 import type { HeldLockEntry, LockEntry, LockIntent } from './lock-journal.node.ts';
-import type { IdentifiedBy } from '../ledger/ledger-events.std.ts';
+import type { IdentifiedBy } from '../../common/report-views.std.ts';
 import { LedgerUnavailable } from '../ledger/ledger.node.ts';
 import { failureFields, findVoucher, isUncertain, recordEvent, refusalCode, type RedemptionContext } from './redemption-context.node.ts';
 import { letGo } from './recovery.node.ts';
