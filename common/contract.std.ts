@@ -229,7 +229,8 @@ export const managerCalls = {
   getConsoleSettings: { input: NoInput, output: ConsoleSettings },
   updateSettings: { input: z.object({ values: z.record(z.string().max(100), z.unknown()) }).strict(), output: ConsoleSettings },
   /** Write-only: the value goes to the keychain and never comes back. */
-  setSecret: { input: z.object({ name: SecretName, value: z.string().min(1).max(4096) }).strict(), output: SecretsStatus },
+  /** A blank value is refused here: the keychain keeps secrets trimmed, and nothing is left of one. */
+  setSecret: { input: z.object({ name: SecretName, value: z.string().max(4096).refine((value) => value.trim() !== '', 'a secret cannot be blank') }).strict(), output: SecretsStatus },
   removeSecret: { input: z.object({ name: SecretName }).strict(), output: SecretsStatus },
   /** The wizard's check, with the values typed (not yet stored) or, when left out, the stored ones. */
   testConnection: {
