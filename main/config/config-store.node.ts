@@ -174,7 +174,7 @@ export class ConfigStore {
       return;
     }
     if (JSON.stringify(parsed) === JSON.stringify(this.#config)) return;
-    this.options.logger.info('config file changed outside the kiosk; settings reloaded');
+    this.options.logger.info('config file changed outside the kiosk; settings reloaded', { event: 'config.reloaded' });
     this.#config = parsed;
     this.#notify();
   }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { cardOf, checkShopperScreen, kioskctl, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskctl, kioskEvents, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
 import { recordingEspeak } from '../support/espeak-recorder.node.ts';
 import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 
@@ -222,8 +222,11 @@ describe('accessible kiosk: keys only, with speech', () => {
   });
 
   it('says private data when the audio goes to a headset (accessibility.audio.private)', async () => {
+    const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
     expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'true')).toMatchObject({ code: 0 });
     try {
+      // The running kiosk takes kioskctl's change from its file a moment later: the visit starts after it has.
+      await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
       const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
       await page.keyboard.press('ArrowDown');
       await heard(/^Speech is on\./, 'en');
