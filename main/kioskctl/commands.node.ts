@@ -405,21 +405,16 @@ function ledgerLook(show: (context: KioskctlContext, ledger: Ledger, ...args: st
     readOnly: true,
     run: (context, tools, ...args) => {
       const settings = tools.config().get();
-      let ledger: Ledger;
+      let ledger: Ledger | undefined;
       try {
         ledger = readLedger(dataFiles(context.dataDir).ledger, { kioskId: kioskIdOf(settings), shopUuid: settings.api.shopUuid });
-      } catch (error) {
-        if (error instanceof ReportRefusal) throw new Refused(error.message);
-        throw error;
-      }
-      try {
         show(context, ledger, ...args);
         return EXIT.ok;
       } catch (error) {
         if (error instanceof ReportRefusal) throw new Refused(error.message);
         throw error;
       } finally {
-        ledger.close();
+        ledger?.close();
       }
     },
   };
