@@ -1,23 +1,4 @@
-import { WakeSwallow, type WakeSwallowOptions } from './wake-swallow.std.ts';
-
-/** Every event a touch, click or key is made of; moves and hovers neither wake nor press anything. */
-const INPUT_EVENTS = [
-  'pointerdown',
-  'pointerup',
-  'pointercancel',
-  'touchstart',
-  'touchend',
-  'touchcancel',
-  'mousedown',
-  'mouseup',
-  'click',
-  'dblclick',
-  'auxclick',
-  'contextmenu',
-  'keydown',
-  'keypress',
-  'keyup',
-] as const;
+import { INPUT_EVENTS, WakeSwallow, type WakeSwallowOptions } from './wake-swallow.std.ts';
 
 /**
  * Listens before anything else on the page (window, capture phase: attach it before any other

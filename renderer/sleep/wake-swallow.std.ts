@@ -5,6 +5,28 @@
  * input is swallowed until no pointer is down and none has come for `quietMs`.
  */
 
+/** Every event a touch, click or key is made of; moves and hovers neither wake nor press anything. */
+export const INPUT_EVENTS = [
+  'pointerdown',
+  'pointerup',
+  'pointercancel',
+  'touchstart',
+  'touchend',
+  'touchcancel',
+  'mousedown',
+  'mouseup',
+  'click',
+  'dblclick',
+  'auxclick',
+  'contextmenu',
+  'keydown',
+  'keypress',
+  'keyup',
+] as const;
+
+/** The waking gesture ends once no input has come for this long (and no pointer is down). */
+export const WAKE_QUIET_MS = 500;
+
 /** Events that start a gesture: only these wake the kiosk (a key let go after it fell asleep does not). */
 const WAKING = new Set(['pointerdown', 'touchstart', 'mousedown', 'keydown']);
 
@@ -32,7 +54,7 @@ export class WakeSwallow {
   #lastInputAt = 0;
   readonly #pointersDown = new Set<number>();
 
-  constructor({ quietMs = 500, stuckPointerMs = 30_000 }: WakeSwallowOptions = {}) {
+  constructor({ quietMs = WAKE_QUIET_MS, stuckPointerMs = 30_000 }: WakeSwallowOptions = {}) {
     this.#quietMs = quietMs;
     this.#stuckPointerMs = stuckPointerMs;
   }

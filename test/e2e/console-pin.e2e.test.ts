@@ -57,14 +57,14 @@ describe('manager console: getting in', () => {
     await page.getByTestId('home-screen').waitFor();
     // From here the page's clock, which the corner reads when touched, so the taps' three seconds pass in a moment.
     await page.clock.install();
+    // Opening the console ends the visit in the same task as the tap that opens it: the shopper still
+    // home once the taps are over is the proof that they opened nothing.
     await tapCorner(page, 4);
-    await page.waitForTimeout(300);
-    await expect(page.getByTestId('manager-console').count()).resolves.toBe(0);
+    await expect(page.getByTestId('home-screen').count()).resolves.toBe(1);
     await page.clock.fastForward(3_000);
     // The fifth tap comes too late for the first four: a fresh count, still shut.
     await tapCorner(page, 1);
-    await page.waitForTimeout(300);
-    await expect(page.getByTestId('manager-console').count()).resolves.toBe(0);
+    await expect(page.getByTestId('home-screen').count()).resolves.toBe(1);
 
     await tapCorner(page);
     await page.getByTestId('console-wizard').waitFor();

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEEKDAYS } from '../../common/local-time.std.ts';
+import { INPUT_EVENTS, WAKE_QUIET_MS } from '../../renderer/sleep/wake-swallow.std.ts';
 import { cameraTrackStates, recordCameraStreams } from '../camera/camera-browser.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 import { cardOf, recordBridgeCalls, scannerBurst, screenshot, startKiosk, kioskEvents, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
@@ -23,6 +24,45 @@ function quietHoursAroundNow(): Record<string, string> {
 
 /** The text of every button a click reached (recorded by the context's init script). */
 const pressedButtons = (page: Page) => page.evaluate(() => (window as unknown as { pressed: string[] }).pressed);
+
+interface InputRecord {
+  /** Every input event, at the window before the wake guard (the context's init script listens first). */
+  met: Event[];
+  /** The input events that got past the guard: what the page's own listeners (the wedge scanner's) could see. */
+  passed: string[];
+}
+
+/**
+ * Listens at the window after the wake guard, which the page attached when it started: whatever
+ * the guard swallows never reaches this listener (nor the wedge scanner's, also attached after it).
+ */
+const listenAfterGuard = (page: Page) =>
+  page.evaluate((types) => {
+    const record = (window as unknown as { input: InputRecord }).input;
+    for (const type of types) window.addEventListener(type, (event) => record.passed.push(event.type), { capture: true });
+  }, [...INPUT_EVENTS]);
+
+/** Each input event the guard met from the `from`th on: its type, key, and whether it was cancelled. */
+const metSince = (page: Page, from: number) =>
+  page.evaluate(
+    (from) =>
+      (window as unknown as { input: InputRecord }).input.met
+        .slice(from)
+        .map((event) => ({ type: event.type, key: (event as KeyboardEvent).key, cancelled: event.defaultPrevented })),
+    from,
+  );
+const inputCounts = (page: Page) =>
+  page.evaluate(() => {
+    const { met, passed } = (window as unknown as { input: InputRecord }).input;
+    return { met: met.length, passed: passed.length };
+  });
+
+/** Until the page's own clock says the waking gesture is over: no input for the guard's quiet time. */
+const gestureOver = (page: Page) =>
+  page.waitForFunction(
+    (quietMs) => performance.now() - (window as unknown as { input: InputRecord }).input.met.at(-1)!.timeStamp >= quietMs,
+    WAKE_QUIET_MS,
+  );
 
 /**
  * Quiet hours in the real renderer through the browser host: the idle kiosk goes black and lets
@@ -48,12 +88,16 @@ describe('quiet hours: the sleeping kiosk', () => {
     // With motion: this test checks the drift that keeps the panel from burning in.
     context = await browser.newContext({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true, reducedMotion: 'no-preference' });
     await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
-    await context.addInitScript(() => {
+    await context.addInitScript((types) => {
       // Every click that reached the page's controls (the bubble phase at the document): what a tap pressed.
       const pressed: string[] = [];
       (window as unknown as { pressed: string[] }).pressed = pressed;
       document.addEventListener('click', (event) => pressed.push((event.target as HTMLElement).closest('button')?.textContent?.trim() ?? 'no button'));
-    });
+      // Every input event, before the page's own listeners: the first listener at the window's capture phase.
+      const input: InputRecord = { met: [], passed: [] };
+      (window as unknown as { input: InputRecord }).input = input;
+      for (const type of types) window.addEventListener(type, (event) => input.met.push(event), { capture: true });
+    }, [...INPUT_EVENTS]);
     await recordCameraStreams(context);
   });
   afterAll(async () => {
@@ -66,6 +110,7 @@ describe('quiet hours: the sleeping kiosk', () => {
     const calls = recordBridgeCalls(page);
     await page.goto(kiosk.host.url);
     await page.getByTestId('attract-screen').waitFor();
+    await listenAfterGuard(page);
     await expect.poll(() => cameraTrackStates(page)).toEqual(['live']);
     // The attract screen's own actions (e-mail, joining): a tap on one leaves the attract screen.
     const action = page.getByTestId('attract-screen').locator('.actions button').first();
@@ -81,13 +126,19 @@ describe('quiet hours: the sleeping kiosk', () => {
     expect(kioskEvents(kiosk.dataDir, 'kiosk.sleeps')).not.toHaveLength(0);
 
     // A tap where that button was: it wakes the kiosk, and the button is never pressed.
+    const beforeTap = await inputCounts(page);
     await page.touchscreen.tap(button.x + button.width / 2, button.y + button.height / 2);
     await page.getByTestId('attract-screen').waitFor();
     await expect.poll(() => calls.includes('wake')).toBe(true);
-    await page.waitForTimeout(1_000);
+    // The tap's last event (its click) met the guard: the guard cancelled the whole tap, and none of it got past.
+    const tap = () => metSince(page, beforeTap.met);
+    await expect.poll(async () => (await tap()).map((event) => event.type)).toContain('click');
+    expect((await tap()).filter((event) => !event.cancelled)).toEqual([]);
+    await expect(inputCounts(page)).resolves.toMatchObject({ passed: beforeTap.passed });
     await expect(pressedButtons(page)).resolves.toEqual([]);
     await expect(page.getByTestId('attract-screen').isVisible()).resolves.toBe(true);
-    await expect(page.getByTestId('attract-screen').locator('.actions button').first().boundingBox()).resolves.toEqual(button);
+    // Back in its place once the attract screen has come in.
+    await expect.poll(() => page.getByTestId('attract-screen').locator('.actions button').first().boundingBox()).toEqual(button);
     await expect.poll(() => cameraTrackStates(page)).toEqual(['ended', 'live']);
     await screenshot(page, 'quiet-hours-after-wake');
     // Awake, the attract screen still drifts slowly, so nothing burns into the panel.
@@ -101,6 +152,7 @@ describe('quiet hours: the sleeping kiosk', () => {
     await sleepScreen.waitFor({ timeout: SLEEP_WITHIN_MS });
     await page.reload();
     await sleepScreen.waitFor({ timeout: 5_000 });
+    await listenAfterGuard(page);
 
     // A keyboard-wedge scan of a member's card wakes it, and is no lookup.
     const { card } = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
@@ -108,11 +160,14 @@ describe('quiet hours: the sleeping kiosk', () => {
     await scannerBurst(page, card);
     await page.getByTestId('attract-screen').waitFor();
     await expect.poll(() => calls.filter((call) => call === 'wake').length).toBe(wakes + 1);
-    await page.waitForTimeout(1_000);
+    // Every key of the burst, up to the Enter let go, met the guard, and none got past it to the wedge scanner.
+    await expect.poll(async () => (await metSince(page, 0)).at(-1)).toEqual({ type: 'keyup', key: 'Enter', cancelled: true });
+    await expect(inputCounts(page)).resolves.toMatchObject({ passed: 0 });
     await expect(page.getByTestId('home-screen').count()).resolves.toBe(0);
     expect(calls).not.toContain('lookupScan');
 
-    // Awake, the kiosk is itself again: the same scan brings the shopper home.
+    // Awake, once the waking gesture is over, the kiosk is itself again: the same scan brings the shopper home.
+    await gestureOver(page);
     await scannerBurst(page, card);
     await page.getByTestId('home-screen').waitFor();
     expect(calls).toContain('lookupScan');
