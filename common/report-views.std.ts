@@ -5,6 +5,44 @@ const Tally = z.object({ name: z.string().nullable(), count: z.number().int().no
 export type Tally = z.infer<typeof Tally>;
 
 /**
+ * Where the platform disagrees with a voucher's `redeemed` rows (#30 §3): it does not know the
+ * code, it counts fewer redemptions than the kiosk recorded (a single-use voucher not REDEEMED), or
+ * it dates the redemption differently.
+ */
+export const MismatchKind = z.enum(['unknown_at_platform', 'fewer_at_platform', 'time_differs']);
+export type MismatchKind = z.infer<typeof MismatchKind>;
+
+export const Mismatch = z.object({
+  kind: MismatchKind,
+  voucherCode: z.string(),
+  voucherName: z.string().nullable(),
+  /** The voucher's `redeemed` rows in this ledger, every shift kept. */
+  ledgerRedemptions: z.number().int().nonnegative(),
+  /** The platform's times_redeemed; null when it does not know the code. */
+  platformRedemptions: z.number().int().nonnegative().nullable(),
+  ledgerRedeemedAt: z.string().nullable(),
+  platformRedeemedAt: z.string().nullable(),
+});
+export type Mismatch = z.infer<typeof Mismatch>;
+
+/**
+ * A shift's rows checked against the platform: every voucher redeemed in it found by its code, and
+ * the attempts still open settled. A closed shift's is checked once, after its Z, and kept beside it.
+ */
+export const Reconciliation = z.object({
+  /** pending: not every voucher checked yet (the platform busy or away; it goes on by itself). */
+  state: z.enum(['pending', 'done']),
+  /** Vouchers checked so far, of those the shift redeemed. */
+  checked: z.number().int().nonnegative(),
+  vouchers: z.number().int().nonnegative(),
+  mismatches: z.array(Mismatch),
+  /** Attempts the ledger still had open, settled by what the platform said. */
+  resolved: z.number().int().nonnegative(),
+  finishedAt: z.string().nullable(),
+});
+export type Reconciliation = z.infer<typeof Reconciliation>;
+
+/**
  * What a shift report tells: X (the shift so far, no side effects) or Z (the shift closed, never
  * changed). Counts of attempts and their endings only: no shopper data, so the fleet may carry it.
  */
@@ -35,6 +73,8 @@ export const ShiftReport = z.object({
   firstRedemptionAt: z.string().nullable(),
   lastRedemptionAt: z.string().nullable(),
   outOfServiceMinutes: z.number().int().nonnegative(),
+  /** Z: its check against the platform (kept beside the Z, which never changes); X: when one was asked for. */
+  reconciliation: Reconciliation.nullable().default(null),
 });
 export type ShiftReport = z.infer<typeof ShiftReport>;
 

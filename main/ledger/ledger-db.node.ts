@@ -58,6 +58,25 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE write_probe (at TEXT NOT NULL);
    CREATE TRIGGER closed_shifts_never_change BEFORE UPDATE ON shifts WHEN OLD.closed_at IS NOT NULL
      BEGIN SELECT RAISE(ABORT, 'a closed shift and its Z never change'); END;`,
+  // #30 §3: each closed shift's check against the platform, voucher by voucher so a restart goes on where it stopped.
+  `CREATE TABLE reconciliation_checks (
+     shift INTEGER NOT NULL REFERENCES shifts (number),
+     voucher_uuid TEXT NOT NULL,
+     checked_at TEXT NOT NULL,
+     -- The Mismatch found (JSON); NULL when the platform agreed.
+     mismatch TEXT,
+     -- Attempts of this voucher the check found open and settled.
+     resolved INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (shift, voucher_uuid)
+   );
+   CREATE TABLE reconciliations (
+     shift INTEGER PRIMARY KEY REFERENCES shifts (number),
+     finished_at TEXT NOT NULL,
+     -- The Reconciliation (JSON), kept beside the Z like its totals.
+     result TEXT NOT NULL
+   );
+   CREATE TRIGGER reconciliations_never_change BEFORE UPDATE ON reconciliations
+     BEGIN SELECT RAISE(ABORT, 'a finished reconciliation never changes'); END;`,
 ];
 
 export const LEDGER_SCHEMA_VERSION = MIGRATIONS.length;

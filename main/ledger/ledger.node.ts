@@ -6,7 +6,9 @@ import { kioskIdOf } from '../fleet/fleet-service.node.ts';
 import { businessDayOf, localTimeOf, type BusinessDayRule } from './business-day.std.ts';
 import { openLedgerDb, openLedgerDbToRead } from './ledger-db.node.ts';
 import { LedgerEntry, ENDING_KINDS } from './ledger-events.std.ts';
-import { LedgerRow, ShiftReport, type LedgerKind, type Tally, type ZSummary } from '../../common/report-views.std.ts';
+import { LedgerRow, ShiftReport, type LedgerKind, type Mismatch, type Reconciliation, type Tally, type ZSummary } from '../../common/report-views.std.ts';
+import * as reconciliationRows from './reconciliation-rows.std.ts';
+import type { VoucherFacts } from './voucher-check.std.ts';
 
 /**
  * The redemption ledger: every event of every redemption this kiosk made, in SQLite
@@ -41,6 +43,8 @@ export interface LedgerStatus {
   shift: number | null;
   /** When the open shift opened (ISO 8601); null with no open shift. */
   shiftOpenedAt: string | null;
+  /** Mismatches in the newest finished reconciliation, and closed shifts still waiting for theirs. */
+  reconciliation: { mismatches: number; unreconciledShifts: number };
 }
 
 /** No ledger row can be written: nothing was sent, and no redemption may start. */
@@ -60,6 +64,8 @@ export interface Ledger {
   xReport(): ShiftReport;
   /** Closes the open shift with its Z, and opens the next. */
   closeShift(): ShiftReport;
+  /** Told each Z as it is closed (its reconciliation then starts). */
+  onShiftClosed(listener: (z: ShiftReport) => void): () => void;
   zReports(): ZSummary[];
   zReport(zNumber: number): ShiftReport | null;
   /** Every row of the voucher code, oldest first: the manager's answer to "the kiosk took my voucher". */
@@ -68,6 +74,14 @@ export interface Ledger {
   rows(range: { shift: number } | { fromDay: string; toDay: string }): LedgerRow[];
   /** Deletes the rows of closed shifts older than the retention; answers how many. */
   prune(): number;
+  /** Closed shifts not yet reconciled with the platform, oldest first. */
+  shiftsToReconcile(): number[];
+  /** The vouchers of `shift` still to check against the platform; open attempts of vouchers `held` names are the lock journal's to settle. */
+  vouchersToCheck(shift: number, held: ReadonlySet<string>): VoucherFacts[];
+  /** Keeps what a closed shift's check of one voucher found. */
+  recordCheck(shift: number, check: { voucherUuid: string; mismatch: Mismatch | null; resolved: number }): void;
+  /** Keeps a closed shift's reconciliation, every voucher checked, beside its Z. */
+  finishReconciliation(shift: number): Reconciliation;
   close(): void;
 }
 
@@ -124,6 +138,7 @@ class SqliteLedger implements Ledger {
   #setAsideTo: string | null = null;
   #problem: string | null = null;
   #lastProbeAt = 0;
+  readonly #shiftClosed = new Set<(z: ShiftReport) => void>();
 
   constructor(options: LedgerOptions) {
     this.#options = options;
@@ -150,13 +165,15 @@ class SqliteLedger implements Ledger {
 
   status(): LedgerStatus {
     let shift: ShiftRow | undefined;
+    let reconciliation = { mismatches: 0, unreconciledShifts: 0 };
     try {
       shift = this.#db ? currentShift(this.#db) : undefined;
+      if (this.#db) reconciliation = reconciliationRows.reconciliationHealth(this.#db);
     } catch {
       // A status is asked by health and the doctor: it never throws.
     }
     const writable = this.#db !== null && this.#problem === null;
-    return { writable, problem: this.#problem, setAsideTo: this.#setAsideTo, shift: shift?.number ?? null, shiftOpenedAt: shift?.opened_at ?? null };
+    return { writable, problem: this.#problem, setAsideTo: this.#setAsideTo, shift: shift?.number ?? null, shiftOpenedAt: shift?.opened_at ?? null, reconciliation };
   }
 
   assertWritable(): void {
@@ -213,7 +230,7 @@ class SqliteLedger implements Ledger {
   }
 
   closeShift(): ShiftReport {
-    return this.#writing((handle) => {
+    const z = this.#writing((handle) => {
       const shift = this.#openShift(handle);
       const zNumber = ((handle.prepare('SELECT max(z_number) AS last FROM shifts').get() as { last: number | null }).last ?? 0) + 1;
       const closedAt = this.#iso();
@@ -221,8 +238,15 @@ class SqliteLedger implements Ledger {
       handle.prepare('UPDATE shifts SET closed_at = ?, z_number = ?, z_report = ? WHERE number = ?').run(closedAt, zNumber, JSON.stringify(z), shift.number);
       handle.prepare('INSERT INTO shifts (opened_at, out_of_service_ms_at_open) VALUES (?, ?)').run(closedAt, this.#options.outOfServiceMs?.() ?? 0);
       this.#log.info('shift closed with a Z report', { event: 'ledger.z_closed', zNumber, shift: shift.number, redemptions: z.redemptions });
-      return z;
+      return { ...z, reconciliation: reconciliationRows.reconciliationOf(handle, shift.number) };
     });
+    for (const listener of this.#shiftClosed) listener(z);
+    return z;
+  }
+
+  onShiftClosed(listener: (z: ShiftReport) => void): () => void {
+    this.#shiftClosed.add(listener);
+    return () => this.#shiftClosed.delete(listener);
   }
 
   zReports(): ZSummary[] {
@@ -234,8 +258,12 @@ class SqliteLedger implements Ledger {
   }
 
   zReport(zNumber: number): ShiftReport | null {
-    const row = this.#open().prepare('SELECT z_report FROM shifts WHERE z_number = ?').get(zNumber) as { z_report: string } | undefined;
-    return row ? ShiftReport.parse(JSON.parse(row.z_report)) : null;
+    const handle = this.#open();
+    const row = handle.prepare('SELECT z_report FROM shifts WHERE z_number = ?').get(zNumber) as { z_report: string } | undefined;
+    if (!row) return null;
+    const z = ShiftReport.parse(JSON.parse(row.z_report));
+    // The Z as it was closed, with its check against the platform beside it.
+    return { ...z, reconciliation: reconciliationRows.reconciliationOf(handle, z.shift) };
   }
 
   rowsForCode(code: string): LedgerRow[] {
@@ -257,6 +285,22 @@ class SqliteLedger implements Ledger {
     const deleted = this.#writing((handle) => handle.prepare(prune).run(before).changes);
     if (deleted > 0) this.#log.info('ledger rows of old closed shifts pruned; their Z totals stay', { event: 'ledger.pruned', rows: deleted, closedBefore: before });
     return deleted;
+  }
+
+  shiftsToReconcile(): number[] {
+    return reconciliationRows.shiftsToReconcile(this.#open());
+  }
+
+  vouchersToCheck(shift: number, held: ReadonlySet<string>): VoucherFacts[] {
+    return reconciliationRows.vouchersToCheck(this.#open(), shift, held);
+  }
+
+  recordCheck(shift: number, check: { voucherUuid: string; mismatch: Mismatch | null; resolved: number }): void {
+    this.#writing((handle) => reconciliationRows.recordCheck(handle, shift, { ...check, at: this.#iso() }));
+  }
+
+  finishReconciliation(shift: number): Reconciliation {
+    return this.#writing((handle) => reconciliationRows.finishReconciliation(handle, shift, this.#iso()));
   }
 
   close(): void {

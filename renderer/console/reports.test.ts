@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ShiftReport } from '../../common/report-views.std.ts';
+import { shiftReport } from '../../test/support/factories.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
 import type { ExportedFile } from './download.dom.ts';
 import { ReportsPanel } from './reports.svelte.ts';
@@ -7,25 +7,7 @@ import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 
 beforeAll(() => i18n.loadCatalogue('console'));
 
-const report = (overrides: Partial<ShiftReport> = {}): ShiftReport => ({
-  kind: 'x',
-  shift: 2,
-  zNumber: null,
-  openedAt: '2026-11-27T03:00:00.000Z',
-  closedAt: '2026-11-27T18:00:00.000Z',
-  kioskId: 'store-1',
-  shopUuid: null,
-  redemptions: 3,
-  byPromotion: [{ name: 'Coffee week', count: 3 }],
-  byVoucher: [{ name: 'Free coffee', count: 3 }],
-  releases: [{ name: 'cancel', count: 1 }],
-  refusals: [],
-  unsettled: { attempts: 0, redeemed: 0, released: 0, open: 0 },
-  firstRedemptionAt: '2026-11-27T09:00:00.000Z',
-  lastRedemptionAt: '2026-11-27T17:00:00.000Z',
-  outOfServiceMinutes: 0,
-  ...overrides,
-});
+const report = shiftReport;
 const Z1 = report({ kind: 'z', shift: 1, zNumber: 1 });
 const SAVED: ExportedFile = { fileName: 'shift.csv', content: 'seq\r\n', delivery: 'saved', savedTo: '/home/kiosk/shift.csv' };
 

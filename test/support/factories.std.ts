@@ -5,6 +5,7 @@ import { KioskSettingsView } from '../../common/contract.std.ts';
 import { AdminVoucher } from '../../common/manager-views.std.ts';
 import { settingsView } from '../../main/config/settings-view.std.ts';
 import { AttemptFacts } from '../../main/ledger/ledger-events.std.ts';
+import { ShiftReport } from '../../common/report-views.std.ts';
 
 /** One line a recordingLogger kept: the child's fields merged under the line's own. */
 export interface LogLine {
@@ -98,6 +99,30 @@ export function ledgerAttempt(code: string, overrides: Partial<AttemptFacts> = {
     promotionName: 'Coffee week',
     contactUuid: shopperView().contactUuid,
     identifiedBy: 'card',
+    ...overrides,
+  });
+}
+
+/** A shift report as main answers it: an X of three coffees unless `overrides` say otherwise. */
+export function shiftReport(overrides: Partial<ShiftReport> = {}): ShiftReport {
+  return ShiftReport.parse({
+    kind: 'x',
+    shift: 2,
+    zNumber: null,
+    openedAt: '2026-11-27T03:00:00.000Z',
+    closedAt: '2026-11-27T18:00:00.000Z',
+    kioskId: 'store-1',
+    shopUuid: null,
+    redemptions: 3,
+    byPromotion: [{ name: 'Coffee week', count: 3 }],
+    byVoucher: [{ name: 'Free coffee', count: 3 }],
+    releases: [{ name: 'cancel', count: 1 }],
+    refusals: [],
+    unsettled: { attempts: 0, redeemed: 0, released: 0, open: 0 },
+    firstRedemptionAt: '2026-11-27T09:00:00.000Z',
+    lastRedemptionAt: '2026-11-27T17:00:00.000Z',
+    outOfServiceMinutes: 0,
+    reconciliation: null,
     ...overrides,
   });
 }
