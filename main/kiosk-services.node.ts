@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { settlesWithin } from '../base/deadline.std.ts';
 import { isDemoConfig, type KioskConfig } from '../common/config-schema.std.ts';
 import type { DemoSamples } from '../common/shopper-views.std.ts';
@@ -11,6 +12,7 @@ import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
 import { openKioskLedger, type Ledger } from './ledger/ledger.node.ts';
+import { Reconciler } from './ledger/reconciler.node.ts';
 import { VisitIdentity } from './shopper/visit-identity.std.ts';
 import { KeytarSecretStore, kioskKeychain, type SecretStore } from './secrets/secret-store.node.ts';
 import { secretOriginGuardFor, type SecretOriginGuard } from './secrets/secret-origin.node.ts';
@@ -29,7 +31,7 @@ import { diagnosticsReport, type DiagnosticsReport } from './diagnostics/diagnos
 import { runDoctor } from './diagnostics/doctor.node.ts';
 import { fleetCommands } from './fleet-commands/fleet-commands.node.ts';
 import { createConsoleSession, type ConsoleSession } from './manager/console-session.node.ts';
-import { openLockJournal } from './vouchers/lock-journal.node.ts';
+import { openLockJournal, type LockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers } from './handlers/voucher-handlers.node.ts';
 import { settleVisit } from './vouchers/visit-settlement.node.ts';
@@ -172,6 +174,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const identity = new VisitIdentity();
   const { redemptions, recovered, journal, ledger, close: closeRedemptions } = await startRedemptions(options.dataDir, { foundation, visit, connection, health });
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
+  const reconciler = startReconciler({ ledger, journal, activity, connection, recovered, logger });
   const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
   const scannedHere = new ScannedHere();
@@ -187,7 +190,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   // One report for the console and the fleet, with the last scan the screen reported.
   const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus });
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, identity, redemptions, ledger, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, identity, redemptions, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger });
   const secretsSettled = () => secretOrigin.settled();
@@ -216,6 +219,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
         await recovered;
         await redemptions.releaseAll('quit').catch(() => undefined);
         speech.stop();
+        reconciler.close();
         closeRedemptions();
         health.close();
         await counters.stop();
@@ -321,6 +325,32 @@ async function startRedemptions(
     ledger.close();
   };
   return { redemptions, recovered, journal, ledger, close };
+}
+
+/**
+ * Each closed shift checked against the platform: from this start on (once last run's locks are
+ * settled), after every Z, and only while the kiosk is idle.
+ */
+function startReconciler({
+  ledger,
+  journal,
+  activity,
+  connection,
+  recovered,
+  logger,
+}: { ledger: Ledger; journal: LockJournal; activity: KioskActivity; connection: PlatformConnection; recovered: Promise<unknown>; logger: Logger }) {
+  const reconciler = new Reconciler({
+    ledger,
+    findVoucher: async (code) => (await connection.client().findVoucher({ code })).data,
+    heldVouchers: () => new Set([...journal.entries().map((entry) => entry.voucherUuid), ...journal.unresolved()]),
+    // Short waits, asked again: a kiosk closing mid-wait is not held up for long.
+    whenIdle: () => activity.whenIdle({ timeoutMs: 5_000 }),
+    // Not holding the process up: a kiosk that quits mid-wait picks the shift up at its next start.
+    wait: (ms) => sleep(ms, undefined, { ref: false }),
+    logger,
+  });
+  void recovered.then(() => reconciler.run());
+  return reconciler;
 }
 
 /**

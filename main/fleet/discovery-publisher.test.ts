@@ -45,7 +45,7 @@ describe('the Home Assistant discovery record (#28 §9, §12)', () => {
     const before = await login('store-1');
     await publish(configsOf('store-1'), retainedPublish(before));
     await before.endAsync();
-    await until(() => keptFor('store-1') === 10);
+    await until(() => keptFor('store-1') === configsOf('store-1').length);
 
     // Provisioned anew: another kiosk id, and its own broker user, on the same data folder.
     const after = await login('store-2');
@@ -54,7 +54,7 @@ describe('the Home Assistant discovery record (#28 §9, §12)', () => {
     } finally {
       await after.endAsync();
     }
-    await until(() => keptFor('store-2') === 10);
+    await until(() => keptFor('store-2') === configsOf('store-2').length);
     expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(configsOf('store-2').map(({ topic }) => topic));
     const [left] = linesOf(logger.lines, 'fleet.discovery.left_on_broker');
     expect(left?.fields?.topics).toEqual(configsOf('store-1').map(({ topic }) => topic));

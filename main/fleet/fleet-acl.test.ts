@@ -168,7 +168,10 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
     try {
       for (const kioskId of ['store-2', 'kiosk_07'] as const) {
         kiosk(kioskId, { discoveryFile: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-acl-discovery-')), 'fleet-discovery.json') });
-        await until(() => [...configs.keys()].filter((topic) => topic.includes(`/${PREFIX}-${kioskId}/`)).length === 10, { failure: `${kioskId}: not every config reached Home Assistant` });
+        const published = discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: PREFIX, kioskId, version: '1.4.0' }).length;
+        await until(() => [...configs.keys()].filter((topic) => topic.includes(`/${PREFIX}-${kioskId}/`)).length === published, {
+          failure: `${kioskId}: not every config reached Home Assistant`,
+        });
         const own = [...configs].filter(([topic]) => topic.includes(`/${PREFIX}-${kioskId}/`));
         for (const [, config] of own) {
           for (const [field, value] of Object.entries(config).filter(([field]) => field.endsWith('_topic'))) expect({ field, value }).toEqual({ field, value: expect.stringMatching(new RegExp(`^${PREFIX}/${kioskId}/(status|health|ha/(restart|reload))$`)) });

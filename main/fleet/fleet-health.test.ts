@@ -15,6 +15,7 @@ import { FleetHealth } from './fleet-messages.std.ts';
 import { fleetHealth, type HealthParts } from './fleet-service.node.ts';
 import Database from 'better-sqlite3';
 import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
+import { ledgerAttempt } from '../../test/support/factories.std.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-'));
@@ -45,19 +46,37 @@ afterEach(() => closeTestLedgers());
 
 describe('fleet health (#23 §1)', () => {
   it('says whether the redemption ledger can be written, and when a damaged one was kept aside (#30 §1)', async () => {
-    expect((await fleetHealth(healthParts({ now: false }).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: false });
+    const ledgerOk = { mismatches: 0, unreconciledShifts: 0 };
+    expect((await fleetHealth(healthParts({ now: false }).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: false, ...ledgerOk });
 
     const damaged = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-ledger-'));
     fs.writeFileSync(dataFiles(damaged).ledger, 'no database');
-    expect((await fleetHealth(healthParts({ now: false }, damaged).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: true });
+    expect((await fleetHealth(healthParts({ now: false }, damaged).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: true, ...ledgerOk });
 
     const newer = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-ledger-'));
     const db = new Database(dataFiles(newer).ledger);
     db.pragma('user_version = 999');
     db.close();
     const health = FleetHealth.parse(await fleetHealth(healthParts({ now: false }, newer).parts, Date.now()));
-    expect(health.ledger).toEqual({ writable: false, problem: expect.stringContaining('schema 999'), setAside: false });
+    expect(health.ledger).toEqual({ writable: false, problem: expect.stringContaining('schema 999'), setAside: false, ...ledgerOk });
     for (const dir of [damaged, newer]) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("publishes the newest reconciled Z's mismatch count, and the closed shifts still to check (#30 §3)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-ledger-'));
+    const { parts } = healthParts({ now: false }, dir);
+    const attempt = ledgerAttempt('COFFEE-1');
+    parts.ledger.record({ kind: 'locked', attempt });
+    parts.ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
+    parts.ledger.closeShift();
+    parts.ledger.closeShift();
+    expect((await fleetHealth(parts, Date.now())).ledger).toMatchObject({ mismatches: 0, unreconciledShifts: 2 });
+
+    const mismatch = { kind: 'fewer_at_platform', voucherCode: 'COFFEE-1', voucherName: null, ledgerRedemptions: 1, platformRedemptions: 0, ledgerRedeemedAt: null, platformRedeemedAt: null } as const;
+    parts.ledger.recordCheck(1, { voucherUuid: attempt.voucherUuid, mismatch, resolved: 0 });
+    parts.ledger.finishReconciliation(1);
+    expect((await fleetHealth(parts, Date.now())).ledger).toMatchObject({ mismatches: 1, unreconciledShifts: 1 });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
 

@@ -38,10 +38,20 @@ export const FleetHealth = z
     locksHeld: z.number().int().min(0),
     /**
      * The redemption ledger: `writable` false means the kiosk refuses redemptions (`problem` says
-     * why); `setAside`: a damaged ledger file was kept aside at this start. Absent from kiosks
-     * older than the ledger.
+     * why); `setAside`: a damaged ledger file was kept aside at this start; `mismatches`: where
+     * the platform disagreed with the newest reconciled Z; `unreconciledShifts`: closed shifts not
+     * yet checked against the platform. Absent from kiosks older than the ledger.
      */
-    ledger: z.object({ writable: z.boolean(), problem: z.string().max(500).nullable(), setAside: z.boolean() }).strict().optional(),
+    ledger: z
+      .object({
+        writable: z.boolean(),
+        problem: z.string().max(500).nullable(),
+        setAside: z.boolean(),
+        mismatches: z.number().int().min(0),
+        unreconciledShifts: z.number().int().min(0),
+      })
+      .strict()
+      .optional(),
     /** The scanner's connection and state; its last scan's time (epoch ms), never its value. */
     scanner: z
       .object({

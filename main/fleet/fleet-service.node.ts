@@ -289,8 +289,8 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
 }
 
 /** The ledger as health tells it: the problem cut to a line, the place of a kept-aside file left out. */
-function ledgerHealth({ writable, problem, setAsideTo }: LedgerStatus): NonNullable<FleetHealth['ledger']> {
-  return { writable, problem: problem && problem.slice(0, 500), setAside: setAsideTo !== null };
+function ledgerHealth({ writable, problem, setAsideTo, reconciliation }: LedgerStatus): NonNullable<FleetHealth['ledger']> {
+  return { writable, problem: problem && problem.slice(0, 500), setAside: setAsideTo !== null, ...reconciliation };
 }
 
 /**

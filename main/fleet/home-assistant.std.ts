@@ -70,6 +70,12 @@ export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, versi
     ['sensor', 'locks_held', 'Voucher locks held', fromHealth('{{ value_json.locksHeld }}', { state_class: 'measurement', icon: 'mdi:lock' })],
     [
       'sensor',
+      'ledger_mismatches',
+      'Ledger mismatches',
+      fromHealth('{{ value_json.ledger.mismatches if value_json.ledger else None }}', { state_class: 'measurement', icon: 'mdi:scale-unbalanced' }),
+    ],
+    [
+      'sensor',
       'screen',
       'Screen',
       fromHealth("{{ 'asleep' if value_json.asleep else value_json.screen }}", { device_class: 'enum', options: ['attract', 'visit', 'console', 'none', 'asleep'] }),
