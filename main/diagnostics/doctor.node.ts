@@ -76,18 +76,29 @@ function ledgerCheck({ dataDir, ledger }: DoctorOptions): DoctorCheck {
   const keptAside = fs.readdirSync(dataDir).filter((name) => name.startsWith(`${path.basename(file)}.corrupt-`) && !/-(wal|shm)$/.test(name));
   if (keptAside.length > 0) return fail('ledger', `a damaged ledger was kept aside (${keptAside.join(', ')}): its rows are in no report; keep it for the records, then move it out of the data folder`);
   if (ledger) {
-    const { writable, problem, shift } = ledger();
-    return writable ? ok('ledger', `writable, shift ${shift ?? '?'} open`) : fail('ledger', `${problem ?? 'cannot be written'}: the kiosk refuses redemptions until it can`);
+    const { writable, problem, shift, reconciliation } = ledger();
+    return writable
+      ? ok('ledger', `writable, shift ${shift ?? '?'} open${reconciliationNote(reconciliation)}`)
+      : fail('ledger', `${problem ?? 'cannot be written'}: the kiosk refuses redemptions until it can`);
   }
   if (!fs.existsSync(file)) return ok('ledger', 'no redemption recorded yet');
   try {
     const reader = openLedgerToRead(file);
-    const { shift } = reader.status();
+    const { shift, reconciliation } = reader.status();
     reader.close();
-    return ok('ledger', `readable and sound, shift ${shift ?? '?'} open`);
+    return ok('ledger', `readable and sound, shift ${shift ?? '?'} open${reconciliationNote(reconciliation)}`);
   } catch (error) {
     return fail('ledger', `${file} cannot be read: ${(error as Error).message}`);
   }
+}
+
+/** What the platform said of the ledger's Zs, when there is anything to say. */
+function reconciliationNote({ mismatches, unreconciledShifts }: LedgerStatus['reconciliation']): string {
+  const notes = [
+    mismatches > 0 && `the platform disagrees with ${mismatches} voucher${mismatches === 1 ? '' : 's'} of the newest reconciled Z (kioskctl report show N)`,
+    unreconciledShifts > 0 && `${unreconciledShifts} closed shift${unreconciledShifts === 1 ? '' : 's'} still to check against the platform`,
+  ].filter(Boolean);
+  return notes.length > 0 ? `; ${notes.join('; ')}` : '';
 }
 
 /** The update feed, read as the kiosk reads it: reachable, an electron-builder file, a version. */

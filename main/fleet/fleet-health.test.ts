@@ -26,6 +26,7 @@ function healthParts(sleeping: { now: boolean }, ledgerDir = dataDir) {
   const config = new ConfigStore({ dataDir, logger: silentLogger });
   const activity = new KioskActivity({ locksHeld: () => 0 });
   const logSink = new FileLogSink({ dir: path.join(dataDir, 'logs') });
+  const ledger = testLedger(ledgerDir);
   const parts: HealthParts = {
     version: '1.4.0',
     config,
@@ -37,9 +38,9 @@ function healthParts(sleeping: { now: boolean }, ledgerDir = dataDir) {
     lastScan: new LastScan(() => undefined),
     schedule: { asleep: () => sleeping.now },
     update: new UpdateService({ updater: null, offNote: 'test', quitToInstall: () => {}, runningAppImage: null, config, activity, logger: silentLogger, dataDir, version: '1.4.0' }),
-    ledger: testLedger(ledgerDir),
+    ledger,
   };
-  return { parts, config };
+  return { parts, config, ledger };
 }
 
 afterEach(() => closeTestLedgers());
@@ -64,17 +65,17 @@ describe('fleet health (#23 §1)', () => {
 
   it("publishes the newest reconciled Z's mismatch count, and the closed shifts still to check (#30 §3)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-health-ledger-'));
-    const { parts } = healthParts({ now: false }, dir);
+    const { parts, ledger } = healthParts({ now: false }, dir);
     const attempt = ledgerAttempt('COFFEE-1');
-    parts.ledger.record({ kind: 'locked', attempt });
-    parts.ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
-    parts.ledger.closeShift();
-    parts.ledger.closeShift();
+    ledger.record({ kind: 'locked', attempt });
+    ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
+    ledger.closeShift();
+    ledger.closeShift();
     expect((await fleetHealth(parts, Date.now())).ledger).toMatchObject({ mismatches: 0, unreconciledShifts: 2 });
 
     const mismatch = { kind: 'fewer_at_platform', voucherCode: 'COFFEE-1', voucherName: null, ledgerRedemptions: 1, platformRedemptions: 0, ledgerRedeemedAt: null, platformRedeemedAt: null } as const;
-    parts.ledger.recordCheck(1, { voucherUuid: attempt.voucherUuid, mismatch, resolved: 0 });
-    parts.ledger.finishReconciliation(1);
+    ledger.recordCheck(1, { voucherUuid: attempt.voucherUuid, mismatch, resolved: 0 });
+    ledger.finishReconciliation(1);
     expect((await fleetHealth(parts, Date.now())).ledger).toMatchObject({ mismatches: 1, unreconciledShifts: 1 });
     fs.rmSync(dir, { recursive: true, force: true });
   });

@@ -641,6 +641,28 @@ describe('kioskctl report (#30 §2)', () => {
     expect(fs.readdirSync(dir)).toEqual([]);
   });
 
+  it("shows a Z's check against the platform, and the doctor names the mismatches and the shifts still to check (#30 §3)", async () => {
+    const dir = tempDir();
+    ledgerWithRedemptions(dir);
+    const ledger = testLedger(dir);
+    ledger.closeShift();
+    ledger.closeShift();
+    expect(doctorRows((await kioskctl(dir, ['doctor'])).stdout).ledger).toEqual(['OK', 'readable and sound, shift 3 open; 2 closed shifts still to check against the platform']);
+    const mismatch = { kind: 'fewer_at_platform', voucherCode: 'COFFEE-1', voucherName: null, ledgerRedemptions: 1, platformRedemptions: 0, ledgerRedeemedAt: null, platformRedeemedAt: null } as const;
+    ledger.recordCheck(1, { voucherUuid: 'uuid-COFFEE-1', mismatch, resolved: 0 });
+    ledger.recordCheck(1, { voucherUuid: 'uuid-COFFEE-2', mismatch: null, resolved: 1 });
+    ledger.finishReconciliation(1);
+
+    const z = await kioskctl(dir, ['report', 'show', '1']);
+    expect(z.stdout).toMatch(/^checked with the platform +done: 2 vouchers, 1 open attempts settled, 1 mismatches$/m);
+    expect(z.stdout).toMatch(/^ {2}COFFEE-1 +fewer at platform: ledger 1, platform 0$/m);
+    expect((await kioskctl(dir, ['report', 'show', '2'])).stdout).toMatch(/^checked with the platform +under way: 0 of 0 vouchers/m);
+    expect(doctorRows((await kioskctl(dir, ['doctor'])).stdout).ledger).toEqual([
+      'OK',
+      'readable and sound, shift 3 open; the platform disagrees with 1 voucher of the newest reconciled Z (kioskctl report show N); 1 closed shift still to check against the platform',
+    ]);
+  });
+
   it('doctor: a sound ledger passes; a damaged one kept aside fails until it is moved out', async () => {
     const dir = tempDir();
     ledgerWithRedemptions(dir);

@@ -1,6 +1,6 @@
 import { ledgerCsv } from '../../ledger/ledger-csv.std.ts';
 import { openLedgerToRead, type Ledger } from '../../ledger/ledger.node.ts';
-import type { ShiftReport, Tally } from '../../../common/report-views.std.ts';
+import type { Reconciliation, ShiftReport, Tally } from '../../../common/report-views.std.ts';
 import { formatTable } from '../table.std.ts';
 
 /**
@@ -41,8 +41,24 @@ export function reportText(report: ShiftReport): string {
     ['first redemption', report.firstRedemptionAt ?? '-'],
     ['last redemption', report.lastRedemptionAt ?? '-'],
     ['minutes out of service', String(report.outOfServiceMinutes)],
+    ...reconciliationRows(report.reconciliation),
   ];
   return formatTable(rows);
+}
+
+/** The report's check against the platform: how far it went, and each voucher the platform disagrees on. */
+function reconciliationRows(reconciliation: Reconciliation | null): string[][] {
+  if (!reconciliation) return [];
+  const { state, checked, vouchers, resolved, mismatches } = reconciliation;
+  const progress = state === 'done' ? `done: ${vouchers} vouchers` : `under way: ${checked} of ${vouchers} vouchers`;
+  return [
+    ['checked with the platform', `${progress}, ${resolved} open attempts settled, ${mismatches.length} mismatches`],
+    ...mismatches.map((mismatch) => [
+      `  ${mismatch.voucherCode}`,
+      `${mismatch.kind.replaceAll('_', ' ')}: ledger ${mismatch.ledgerRedemptions}, platform ${mismatch.platformRedemptions ?? '-'}` +
+        (mismatch.kind === 'time_differs' ? ` (${mismatch.ledgerRedeemedAt} / ${mismatch.platformRedeemedAt})` : ''),
+    ]),
+  ];
 }
 
 export function zListText(ledger: Ledger): string {
