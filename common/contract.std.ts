@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KioskConfig, KioskMode } from './config-schema.std.ts';
 import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
-import { RedemptionEventView, ShiftReport, ZSummary } from './report-views.std.ts';
+import { BusinessDay, RedemptionEventView, ShiftReport, ZSummary } from './report-views.std.ts';
 import { SpeechVolume, Utterance } from './speech.std.ts';
 import {
   DemoSamples,
@@ -264,8 +264,22 @@ export const managerCalls = {
   closeShift: { input: NoInput, output: ShiftReport },
   /** Every event of the vouchers with this code, oldest first: the answer to "the kiosk took my voucher". */
   findRedemptions: { input: z.object({ code: ScanValue }).strict(), output: z.array(RedemptionEventView) },
-  /** A shift's ledger rows as CSV (the open shift when none is named), handed out like every export. */
-  exportLedgerCsv: { input: z.object({ shift: z.number().int().positive().optional() }).strict(), output: ExportedFile },
+  /** The open shift's X with its check against the platform, made now (a Z's is made after it by itself). */
+  reconcileOpenShift: { input: NoInput, output: ShiftReport },
+  /**
+   * Ledger rows as CSV, handed out like every export: a shift's (the open shift when none is
+   * named), or the business days fromDay to toDay.
+   */
+  exportLedgerCsv: {
+    input: z.union([
+      z.object({ shift: z.number().int().positive().optional() }).strict(),
+      z
+        .object({ fromDay: BusinessDay, toDay: BusinessDay })
+        .strict()
+        .refine(({ fromDay, toDay }) => fromDay <= toDay, 'the first day is not after the last'),
+    ]),
+    output: ExportedFile,
+  },
 } as const;
 
 export const calls = { ...shopperCalls, ...consoleSessionCalls, ...managerCalls } as const;

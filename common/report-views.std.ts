@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** A local business day, YYYY-MM-DD (ledger.businessDayStartsAt says when one starts). */
+export const BusinessDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day is YYYY-MM-DD');
+
 /** A count under a name (a promotion, a voucher, a reason, an error code; null: none given). */
 const Tally = z.object({ name: z.string().nullable(), count: z.number().int().nonnegative() });
 export type Tally = z.infer<typeof Tally>;
@@ -119,8 +122,7 @@ export const LedgerRow = z.object({
   at: z.string(),
   /** The same moment on the kiosk's clock, with its offset (ISO 8601). */
   localAt: z.string(),
-  /** YYYY-MM-DD, the local business day (ledger.businessDayStartsAt). */
-  businessDay: z.string(),
+  businessDay: BusinessDay,
   kioskId: z.string().nullable(),
   shopUuid: z.string().nullable(),
   reason: z.string().nullable(),

@@ -425,6 +425,7 @@ function callHandlers(
     identity: VisitIdentity;
     redemptions: RedemptionService;
     ledger: Ledger;
+    reconciler: Reconciler;
     speech: SpeechService;
     scanner: ScannerService;
     lastScan: LastScan;
@@ -438,7 +439,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, identity, redemptions, ledger, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, identity, redemptions, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -473,7 +474,7 @@ function callHandlers(
       logSink,
       logger,
       host: hostOf(options, logger),
-      reports: { ledger, locksHeld: () => activity.locksHeld() },
+      reports: { ledger, reconciler, locksHeld: () => activity.locksHeld() },
     }),
     ...createVoucherHandlers({ redemptions, visit, identity, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),

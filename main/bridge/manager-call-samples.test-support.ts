@@ -31,5 +31,6 @@ export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
   getZReport: { zNumber: 1 },
   closeShift: {},
   findRedemptions: { code: 'KOFFIE24' },
+  reconcileOpenShift: {},
   exportLedgerCsv: {},
 };

@@ -18,7 +18,7 @@ export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'delive
   /** Removes the stored secrets when the configured platform moves to another origin. */
   secretOrigin: SecretOriginGuard;
   /** The redemption ledger and the locks held now, for the Reports tab. */
-  reports: Pick<ReportOptions, 'ledger' | 'locksHeld'>;
+  reports: Pick<ReportOptions, 'ledger' | 'reconciler' | 'locksHeld'>;
   now?: () => number;
 }
 

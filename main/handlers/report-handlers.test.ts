@@ -6,18 +6,35 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { silentLogger } from '../logging/logger.std.ts';
 import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
 import { ledgerAttempt } from '../../test/support/factories.std.ts';
+import { calls } from '../../common/contract.std.ts';
+import { LoyaltyError } from '../loyalty/errors.std.ts';
+import { Reconciler } from '../ledger/reconciler.node.ts';
 import { createReportHandlers } from './report-handlers.node.ts';
 
 afterEach(() => closeTestLedgers());
 
+/** A platform that knows no voucher: every redemption the ledger has is a mismatch. */
+const platformKnowingNothing = async (): Promise<never> => {
+  throw new LoyaltyError({ kind: 'not_found', operation: 'findVoucher', message: 'Voucher not found' });
+};
+
 function reportsOn({ locks = 0 } = {}) {
-  const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'report-handlers-')));
+  const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'report-handlers-')), { now: () => Date.parse('2026-11-27T12:00:00Z') });
+  const reconciler = new Reconciler({
+    ledger,
+    findVoucher: platformKnowingNothing,
+    heldVouchers: () => new Set(),
+    whenIdle: async () => true,
+    wait: async () => {},
+    logger: silentLogger,
+  });
   const attempt = ledgerAttempt('COFFEE-1');
   ledger.record({ kind: 'locked', attempt });
   ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
   const delivered: Array<{ fileName: string; content: string }> = [];
   const handlers = createReportHandlers({
     ledger,
+    reconciler,
     locksHeld: () => locks,
     deliver: async (fileName, content) => {
       delivered.push({ fileName, content });
@@ -54,5 +71,26 @@ describe('the console\'s report calls (#30 §2, §4)', () => {
     await handlers.exportLedgerCsv({});
     expect(delivered[0]!.fileName).toBe('loyalty-kiosk-shift-1-2026-11-27.csv');
     expect((parseCsv(delivered[0]!.content, { columns: true }) as Array<{ kind: string }>).map((row) => row.kind)).toEqual(['locked', 'redeemed']);
+  });
+
+  it('hands out the CSV of a range of business days, and the contract refuses a range that runs backwards (#30 §2)', async () => {
+    const { handlers, delivered } = reportsOn();
+    await handlers.exportLedgerCsv({ fromDay: '2026-11-27', toDay: '2026-11-30' });
+    expect(delivered[0]!.fileName).toBe('loyalty-kiosk-2026-11-27-to-2026-11-30.csv');
+    expect(parseCsv(delivered[0]!.content, { columns: true })).toHaveLength(2);
+    await handlers.exportLedgerCsv({ fromDay: '2026-11-28', toDay: '2026-11-30' });
+    expect(parseCsv(delivered[1]!.content, { columns: true })).toHaveLength(0);
+
+    const input = calls.exportLedgerCsv.input;
+    expect(input.safeParse({ fromDay: '2026-11-30', toDay: '2026-11-27' }).success).toBe(false);
+    expect(input.safeParse({ fromDay: '27-11-2026', toDay: '2026-11-30' }).success).toBe(false);
+    expect(input.safeParse({ fromDay: '2026-11-27', toDay: '2026-11-30', shift: 1 }).success).toBe(false);
+  });
+
+  it('checks the open shift against the platform on demand: the X with each mismatch (#30 §3)', async () => {
+    const { handlers } = reportsOn();
+    const x = await handlers.reconcileOpenShift();
+    expect(x).toMatchObject({ kind: 'x', redemptions: 1, reconciliation: { state: 'done', checked: 1, vouchers: 1 } });
+    expect(x.reconciliation!.mismatches).toEqual([expect.objectContaining({ kind: 'unknown_at_platform', voucherCode: 'COFFEE-1' })]);
   });
 });

@@ -4,7 +4,7 @@ import type { ConsoleCall } from './console-link.svelte.ts';
 import type { ExportedFile } from './download.dom.ts';
 import { exportedText, failureText } from './wording.svelte';
 
-export type ReportsBridge = Pick<KioskApi, 'getXReport' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv'>;
+export type ReportsBridge = Pick<KioskApi, 'getXReport' | 'reconcileOpenShift' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv'>;
 
 /** The Reports tab's state: the shift so far (X), the closed shifts (Z), one Z, and a voucher's events. */
 export class ReportsPanel {
@@ -35,6 +35,15 @@ export class ReportsPanel {
     this.problem = failed ? failureText(failed.error) : null;
   }
 
+  /** The X checked against the platform now: what it disagrees with, shown under the X. */
+  async reconcile() {
+    this.busy = true;
+    const result = await this.#call(() => this.#bridge.reconcileOpenShift());
+    this.busy = false;
+    if (!result.ok) return void (this.problem = failureText(result.error));
+    this.x = result.value;
+  }
+
   /** The Z, once the manager has confirmed: shown at once, and the X starts afresh. */
   async closeShift() {
     this.busy = true;
@@ -59,9 +68,9 @@ export class ReportsPanel {
     this.found = result.value;
   }
 
-  /** The open shift's rows, or shift `shift`'s, as CSV through the console's save path. */
-  async exportCsv(shift?: number) {
-    const result = await this.#call(() => this.#bridge.exportLedgerCsv(shift === undefined ? {} : { shift }));
+  /** The open shift's rows, shift `shift`'s, or those of the business days from..to, as CSV through the console's save path. */
+  async exportCsv(range: { shift?: number } | { fromDay: string; toDay: string } = {}) {
+    const result = await this.#call(() => this.#bridge.exportLedgerCsv(range));
     if (!result.ok) return void (this.problem = failureText(result.error));
     this.#handOver(result.value);
     this.exported = exportedText(result.value);

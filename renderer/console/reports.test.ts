@@ -14,6 +14,7 @@ const SAVED: ExportedFile = { fileName: 'shift.csv', content: 'seq\r\n', deliver
 function panelWith() {
   const bridge = new FakeBridge({
     getXReport: ok('getXReport', report()),
+    reconcileOpenShift: ok('reconcileOpenShift', report({ reconciliation: { state: 'done', checked: 1, vouchers: 1, mismatches: [], resolved: 0, finishedAt: Z1.closedAt } })),
     listZReports: ok('listZReports', [{ zNumber: 1, shift: 1, openedAt: Z1.openedAt, closedAt: Z1.closedAt, redemptions: 3 }]),
     getZReport: ok('getZReport', Z1),
     closeShift: ok('closeShift', report({ kind: 'z', zNumber: 2 })),
@@ -58,12 +59,24 @@ describe('the reports panel', () => {
     expect(panel.found).toEqual([]);
   });
 
-  it('hands the CSV over and says where it went; of a Z, its own shift', async () => {
+  it('shows the X checked against the platform, and says a refusal', async () => {
+    const { panel } = panelWith();
+    await panel.reconcile();
+    expect(panel.x?.reconciliation).toMatchObject({ state: 'done', checked: 1 });
+    const away = panelWith();
+    away.bridge.answer('reconcileOpenShift', refused('unavailable', 'the platform did not answer'));
+    await away.panel.reconcile();
+    expect(away.panel.problem).toContain('the platform did not answer');
+    expect(away.panel.busy).toBe(false);
+  });
+
+  it('hands the CSV over and says where it went; of a Z, its own shift; of a range of days', async () => {
     const { panel, bridge, handedOver } = panelWith();
     await panel.exportCsv();
-    await panel.exportCsv(1);
-    expect(bridge.calls.map((entry) => entry.input)).toEqual([{}, { shift: 1 }]);
-    expect(handedOver).toEqual([SAVED, SAVED]);
+    await panel.exportCsv({ shift: 1 });
+    await panel.exportCsv({ fromDay: '2026-11-01', toDay: '2026-11-27' });
+    expect(bridge.calls.map((entry) => entry.input)).toEqual([{}, { shift: 1 }, { fromDay: '2026-11-01', toDay: '2026-11-27' }]);
+    expect(handedOver).toEqual([SAVED, SAVED, SAVED]);
     expect(panel.exported).toContain('/home/kiosk/shift.csv');
   });
 });

@@ -3,21 +3,23 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { openConsoleFirstRun, shootBothSizes } from '../support/manager-console.node.ts';
-import { expectAccessible, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { openConsoleFirstRun, openConsoleWithPin, shootBothSizes } from '../support/manager-console.node.ts';
+import { expectAccessible, kioskctl, kioskEvents, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 
 /**
  * The console's Reports tab on a demo kiosk whose ledger holds what its own bridge did: two
  * redemptions and a cancel, made through window.kiosk as the shopper screens make them.
  */
-describe('manager console: reports (#30 §2, §4)', () => {
+describe('manager console: reports (#30 §2, §3, §4)', () => {
   let kiosk: KioskUnderTest;
   let browser: Browser;
   let page: Page;
   const codes: string[] = [];
 
   beforeAll(async () => {
-    kiosk = await startKiosk();
+    // Every language the console speaks, for its screenshots.
+    kiosk = await startKiosk({ 'locale.enabled': ['en', 'nl', 'de', 'fr'] });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true, timezoneId: 'Europe/Amsterdam' });
     await page.goto(kiosk.host.url);
@@ -56,6 +58,25 @@ describe('manager console: reports (#30 §2, §4)', () => {
     await page.screenshot({ path: path.join('test-results', 'screens', 'console-reports-1366x768.png') });
     await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
 
+    // Checked against the platform now: both redemptions are there, as the kiosk recorded them.
+    await tab().getByTestId('reports-reconcile').click();
+    const checked = tab().getByTestId('x-report-section').getByTestId('report-reconciliation');
+    await expect.poll(() => checked.getAttribute('data-state')).toBe('done');
+    expect(await checked.textContent()).toMatch(/2 vouchers checked; no open attempt\s*The platform agrees with every redemption\./);
+
+    // A CSV of a range of days: a backwards range cannot be asked for; a forward one holds every row.
+    await tab().getByTestId('reports-range-from').fill('2026-12-31');
+    await tab().getByTestId('reports-range-to').fill('2026-01-01');
+    await expect(tab().getByTestId('reports-range-export').isDisabled()).resolves.toBe(true);
+    await tab().getByTestId('reports-range-from').fill('2000-01-01');
+    await tab().getByTestId('reports-range-to').fill('2100-12-31');
+    await shootBothSizes(page, 'console-reports-range', () => tab().getByTestId('reports-range-export').scrollIntoViewIfNeeded());
+    const [download] = await Promise.all([page.waitForEvent('download'), tab().getByTestId('reports-range-export').click()]);
+    expect(download.suggestedFilename()).toBe('loyalty-kiosk-2000-01-01-to-2100-12-31.csv');
+    const rows = parseCsv(fs.readFileSync((await download.path())!, 'utf8'), { columns: true }) as Array<{ kind: string; voucherCode: string }>;
+    expect(rows.map((row) => row.kind)).toEqual(['locked', 'redeemed', 'locked', 'redeemed', 'locked', 'released']);
+    expect(rows.map((row) => row.voucherCode)).toEqual([codes[0], codes[0], codes[1], codes[1], codes[2], codes[2]]);
+
     // A Z is never a single tap: the confirmation comes first, and Cancel closes nothing.
     await tab().getByTestId('reports-close').click();
     await tab().getByRole('button', { name: 'Cancel' }).click();
@@ -72,6 +93,40 @@ describe('manager console: reports (#30 §2, §4)', () => {
     await tab().getByLabel('Voucher code').press('Enter');
     await expect.poll(() => tab().getByTestId('reports-found').locator('li').evaluateAll((items) => items.map((item) => (item as HTMLElement).dataset.kind))).toEqual(['locked', 'released']);
     await shootBothSizes(page, 'console-reports-found', () => tab().getByTestId('reports-found').scrollIntoViewIfNeeded());
+  });
+
+  it('checks the Z against the platform by itself once the kiosk is idle, and shows it beside the Z', async () => {
+    // The console open, the kiosk is not idle: locked, it is, and the check runs.
+    await page.getByTestId('console-lock').click();
+    await page.getByTestId('attract-screen').waitFor();
+    await expect.poll(() => kioskEvents(kiosk.dataDir, 'ledger.reconciled').map((line) => [line.shift, line.mismatches]), { timeout: 30_000 }).toEqual([[1, 0]]);
+    await openConsoleWithPin(page);
+    await page.getByTestId('tab-reports').click();
+    await tab().getByTestId('reports-z').first().click();
+    const z = tab().getByTestId('z-report-section').getByTestId('report-reconciliation');
+    await expect.poll(() => z.getAttribute('data-state')).toBe('done');
+    expect(await z.textContent()).toContain('The platform agrees with every redemption.');
+  });
+
+  it("speaks the manager's language: the tab in Dutch, German and French (look at the screenshots)", async () => {
+    /** The store's language set by kioskctl, as an administrator would: the open console follows it. */
+    const storeSpeaks = async (locale: 'en' | 'nl' | 'de' | 'fr') => {
+      const reloads = kioskEvents(kiosk.dataDir, 'config.reloaded').length;
+      expect(await kioskctl(kiosk.dataDir, 'config', 'set', 'locale.default', locale)).toMatchObject({ code: 0 });
+      await expect.poll(() => kioskEvents(kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
+      await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(locale);
+    };
+    for (const locale of ['nl', 'de', 'fr'] as const) {
+      await storeSpeaks(locale);
+      await tab().getByTestId('reports-reconcile').click();
+      await tab().getByTestId('x-report-section').getByTestId('report-reconciliation').waitFor();
+      await shootBothSizes(page, `console-reports-${locale}`);
+      await page.setViewportSize({ width: 1366, height: 768 });
+      await page.screenshot({ path: path.join('test-results', 'screens', `console-reports-${locale}-1366x768.png`) });
+      await page.setViewportSize(KIOSK_VIEWPORTS.portrait);
+    }
+    expect(await tab().getByTestId('reports-reconcile').textContent()).toContain('Vérifier avec la plateforme');
+    await storeSpeaks('en');
   });
 
   it('is reached and used by keys alone: arrows along the tabs to it, Enter on a Z to open it', async () => {

@@ -1,6 +1,6 @@
 import { ledgerCsv } from '../../ledger/ledger-csv.std.ts';
 import { openLedgerToRead, type Ledger } from '../../ledger/ledger.node.ts';
-import type { Reconciliation, ShiftReport, Tally } from '../../../common/report-views.std.ts';
+import { BusinessDay, type Reconciliation, type ShiftReport, type Tally } from '../../../common/report-views.std.ts';
 import { formatTable } from '../table.std.ts';
 
 /**
@@ -11,8 +11,6 @@ import { formatTable } from '../table.std.ts';
 
 /** A report request refused before anything was read or written (exit 2). */
 export class ReportRefusal extends Error {}
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The ledger of `file`, to read; refused with the reason when there is none to read. */
 export function readLedger(file: string, names: { kioskId: string | null; shopUuid: string | null }): Ledger {
@@ -93,7 +91,7 @@ export function csvOf(ledger: Ledger, args: readonly string[]): string {
   }
   const [from, to] = [options.get('--from') ?? options.get('--to'), options.get('--to') ?? options.get('--from')];
   if (from === undefined || to === undefined) return ledgerCsv(ledger.rows({ shift: ledger.status().shift ?? 0 }));
-  if (!DAY.test(from) || !DAY.test(to) || from > to) throw new ReportRefusal('--from and --to are business days, YYYY-MM-DD, the first not after the last');
+  if (!BusinessDay.safeParse(from).success || !BusinessDay.safeParse(to).success || from > to) throw new ReportRefusal('--from and --to are business days, YYYY-MM-DD, the first not after the last');
   return ledgerCsv(ledger.rows({ fromDay: from, toDay: to }));
 }
 

@@ -267,6 +267,18 @@ export const messages = {
   'console.reports.reason.lock_lost': 'the lock lapsed',
   'console.reports.reason.confirm': 'found gone at the confirm',
   'console.reports.reason.relock': 'locked again',
+  'console.reports.reason.reconciled': 'settled by the check with the platform',
+  'console.reports.reconcile': 'Check with the platform',
+  'console.reports.reconciliation': 'Checked with the platform',
+  'console.reports.reconciliation_done': '{vouchers, plural, one {# voucher} other {# vouchers}} checked; {resolved, plural, =0 {no open attempt} one {# open attempt settled} other {# open attempts settled}}',
+  'console.reports.reconciliation_pending': 'Under way: {checked} of {vouchers} vouchers checked. It goes on by itself when the platform answers.',
+  'console.reports.reconciliation_agrees': 'The platform agrees with every redemption.',
+  'console.reports.mismatch.unknown_at_platform': 'the platform does not know this code',
+  'console.reports.mismatch.fewer_at_platform': 'the platform counts {platform, plural, one {# redemption} other {# redemptions}}, this kiosk recorded {ledger}',
+  'console.reports.mismatch.time_differs': 'the platform dates the redemption {platformAt}, this kiosk {ledgerAt}',
+  'console.reports.range': 'Save a range of days',
+  'console.reports.range_from': 'From',
+  'console.reports.range_to': 'To',
 } as const;
 
 export type ConsoleKey = keyof typeof messages;
