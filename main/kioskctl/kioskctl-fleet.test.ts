@@ -289,10 +289,10 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     const table = await asOps(['report', '--group', 'region-north']);
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^KIOSK\s+REPORT\s+REDEMPTIONS\s+RELEASED\s+REFUSED\s+UNSETTLED\s+FIRST\s+LAST$/);
-    expect(lines.find((line) => line.startsWith('store-1 '))).toMatch(/^store-1\s+X shift 1\s+1\s+0\s+0\s+0\s+\S+Z\s+\S+Z$/);
+    expect(lines[0]).toMatch(/^KIOSK\s+REPORT\s+REDEMPTIONS\s+RELEASED\s+REFUSED\s+UNSETTLED\s+MISMATCHES\s+FIRST\s+LAST$/);
+    expect(lines.find((line) => line.startsWith('store-1 '))).toMatch(/^store-1\s+X shift 1\s+1\s+0\s+0\s+0\s+-\s+\S+Z\s+\S+Z$/);
     expect(lines.find((line) => line.startsWith('store-2 '))).toMatch(/^store-2\s+X shift 1\s+2\s+/);
-    expect(lines.find((line) => line.startsWith('total'))).toMatch(/^total \(2 of 2\)\s+3\s+0\s+0\s+0\s*$/);
+    expect(lines.find((line) => line.startsWith('total'))).toMatch(/^total \(2 of 2\)\s+3\s+0\s+0\s+0\s+0\s*$/);
     expect(lines.some((line) => line.startsWith('store-3'))).toBe(false);
 
     // A kiosk the broker says is online that does not answer: named, and the exit says not all answered.

@@ -29,24 +29,41 @@ export function reportRows(everyone: readonly string[], answers: ReadonlyMap<str
   });
 }
 
+/** Where the platform disagreed with the report's redemptions, once the check is done. */
+const checkedMismatches = ({ reconciliation }: ShiftReport) => (reconciliation?.state === 'done' ? reconciliation.mismatches.length : 0);
+/** The mismatch count, `checking` until the check is done, `-` unasked (an X). */
+const mismatches = (report: ShiftReport) =>
+  !report.reconciliation ? '-' : report.reconciliation.state === 'done' ? String(checkedMismatches(report)) : 'checking';
+
 const which = (report: ShiftReport) => (report.kind === 'z' ? `Z ${report.zNumber}` : `X shift ${report.shift}`);
 
 export function fleetReportTable(rows: readonly FleetReportRow[]): string[][] {
   const reports = rows.flatMap((row) => (row.report ? [row.report] : []));
   const lines = rows.map(({ kioskId, report, missing }) =>
     report
-      ? [kioskId, which(report), String(report.redemptions), String(sum(report.releases)), String(sum(report.refusals)), String(report.unsettled.open), report.firstRedemptionAt ?? '-', report.lastRedemptionAt ?? '-']
-      : [kioskId, missing ?? '', '', '', '', '', '', ''],
+      ? [
+          kioskId,
+          which(report),
+          String(report.redemptions),
+          String(sum(report.releases)),
+          String(sum(report.refusals)),
+          String(report.unsettled.open),
+          mismatches(report),
+          report.firstRedemptionAt ?? '-',
+          report.lastRedemptionAt ?? '-',
+        ]
+      : [kioskId, missing ?? '', '', '', '', '', '', '', ''],
   );
   const total = (count: (report: ShiftReport) => number) => String(reports.reduce((all, report) => all + count(report), 0));
   return [
-    ['KIOSK', 'REPORT', 'REDEMPTIONS', 'RELEASED', 'REFUSED', 'UNSETTLED', 'FIRST', 'LAST'],
+    ['KIOSK', 'REPORT', 'REDEMPTIONS', 'RELEASED', 'REFUSED', 'UNSETTLED', 'MISMATCHES', 'FIRST', 'LAST'],
     ...lines,
-    [`total (${reports.length} of ${rows.length})`, '', total((report) => report.redemptions), total((report) => sum(report.releases)), total((report) => sum(report.refusals)), total((report) => report.unsettled.open), '', ''],
+    [`total (${reports.length} of ${rows.length})`, '', total((report) => report.redemptions), total((report) => sum(report.releases)), total((report) => sum(report.refusals)), total((report) => report.unsettled.open), total(checkedMismatches), '', ''],
   ];
 }
 
-const CSV_COLUMNS = ['kioskId', 'report', 'shift', 'zNumber', 'openedAt', 'closedAt', 'redemptions', 'released', 'refused', 'unsettledOpen', 'firstRedemptionAt', 'lastRedemptionAt', 'outOfServiceMinutes', 'missing'] as const;
+const CSV_COLUMNS = ['kioskId', 'report', 'shift', 'zNumber', 'openedAt', 'closedAt', 'redemptions', 'released', 'refused', 'unsettledOpen', 'firstRedemptionAt', 'lastRedemptionAt', 'outOfServiceMinutes', 'missing', 'mismatches'] as const;
+// New columns go last: a head office's sheets read the older ones by place.
 
 /** One line per kiosk, a kiosk without a report included (its `missing` says why), no total: a sheet sums. */
 export function fleetReportCsv(rows: readonly FleetReportRow[]): string {
@@ -67,6 +84,7 @@ export function fleetReportCsv(rows: readonly FleetReportRow[]): string {
       report?.lastRedemptionAt ?? null,
       report?.outOfServiceMinutes ?? null,
       missing,
+      report?.reconciliation?.state === 'done' ? checkedMismatches(report) : null,
     ]),
   );
 }
