@@ -75,6 +75,8 @@ const MIGRATIONS: readonly string[] = [
      -- The Reconciliation (JSON), kept beside the Z like its totals.
      result TEXT NOT NULL
    );
+   -- Each voucher's rows, for its check: quick over a shift of 100,000 rows.
+   CREATE INDEX events_by_voucher ON events (voucher_uuid, kind);
    CREATE TRIGGER reconciliations_never_change BEFORE UPDATE ON reconciliations
      BEGIN SELECT RAISE(ABORT, 'a finished reconciliation never changes'); END;`,
 ];

@@ -117,11 +117,12 @@ describe('reconciling a shift with the platform (#30 §3)', () => {
     const kept = ledger.zReport(z.zNumber!)!;
     expect(kept.redemptions).toBe(4);
     expect(kept.reconciliation).toMatchObject({ state: 'done', checked: 4, vouchers: 4, resolved: 0 });
-    expect(kept.reconciliation!.mismatches.map(({ kind, voucherCode }) => [kind, voucherCode])).toEqual([
+    const expected = [
       ['fewer_at_platform', notRedeemed.code],
       ['time_differs', otherTime.code],
       ['unknown_at_platform', 'NO-SUCH-CODE'],
-    ]);
+    ].sort(([, a], [, b]) => a!.localeCompare(b!));
+    expect(kept.reconciliation!.mismatches.map(({ kind, voucherCode }) => [kind, voucherCode])).toEqual(expected);
     expect(ledger.status().reconciliation).toEqual({ mismatches: 3, unreconciledShifts: 0 });
     expect(hasEvent(logs, 'ledger.reconciled', { mismatches: 3 })).toBe(true);
   });
@@ -192,7 +193,8 @@ describe('reconciling a shift with the platform (#30 §3)', () => {
     expect(next.looked).toEqual([]);
     idle(true);
     await done;
-    expect(next.looked).toEqual(vouchers.slice(1).map((voucher) => voucher.code));
+    // The voucher checked before the platform went away is not looked up again.
+    expect(next.looked.toSorted()).toEqual(vouchers.map((voucher) => voucher.code).filter((code) => code !== first.looked[0]).toSorted());
     expect(reopened.zReport(1)!.reconciliation).toMatchObject({ state: 'done', checked: 3, vouchers: 3, mismatches: [] });
     expect(reopened.status().reconciliation).toEqual({ mismatches: 0, unreconciledShifts: 0 });
   });

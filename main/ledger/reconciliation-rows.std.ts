@@ -13,6 +13,19 @@ import type { VoucherFacts } from './voucher-check.std.ts';
 const OPEN_ATTEMPTS = `SELECT * FROM events WHERE shift = @shift AND kind = 'locked'
   AND attempt_id NOT IN (SELECT attempt_id FROM events WHERE kind IN ('redeemed', 'released', 'lock_lost'))`;
 
+/** The vouchers of `shift` to check and not checked yet: those it redeemed, or left an attempt open on. */
+const UNCHECKED = `SELECT voucher_uuid FROM events WHERE shift = @shift AND kind = 'redeemed'
+  UNION SELECT voucher_uuid FROM (${OPEN_ATTEMPTS})
+  EXCEPT SELECT voucher_uuid FROM reconciliation_checks WHERE shift = @shift`;
+
+/** What the ledger knows of each unchecked voucher, over the index by voucher: quick over a shift of 100,000 rows. */
+const FACTS = `SELECT voucher_uuid,
+    (SELECT voucher_code FROM events AS e WHERE e.voucher_uuid = v.voucher_uuid ORDER BY seq DESC LIMIT 1) AS voucher_code,
+    (SELECT voucher_name FROM events AS e WHERE e.voucher_uuid = v.voucher_uuid ORDER BY seq DESC LIMIT 1) AS voucher_name,
+    (SELECT count(*) FROM events AS e WHERE e.voucher_uuid = v.voucher_uuid AND kind = 'redeemed') AS redemptions,
+    (SELECT max(redeemed_at) FROM events AS e WHERE e.voucher_uuid = v.voucher_uuid AND kind = 'redeemed') AS last_redeemed_at
+  FROM (${UNCHECKED}) AS v ORDER BY voucher_uuid`;
+
 /** Closed shifts whose reconciliation has not finished, oldest first. */
 export function shiftsToReconcile(handle: Database.Database): number[] {
   const rows = handle.prepare('SELECT number FROM shifts WHERE closed_at IS NOT NULL AND number NOT IN (SELECT shift FROM reconciliations) ORDER BY number').all() as {
@@ -22,30 +35,21 @@ export function shiftsToReconcile(handle: Database.Database): number[] {
 }
 
 /**
- * The vouchers of `shift` still to check: those it redeemed or left an attempt open on, with what
- * the ledger knows of each. The open attempts of a voucher the lock journal still holds (`held`,
- * by voucher uuid) are the journal's to settle, not the check's.
+ * The vouchers of `shift` still to check, with what the ledger knows of each. The open attempts of
+ * a voucher the lock journal still holds (`held`, by voucher uuid) are the journal's to settle,
+ * not the check's: the voucher is checked, its attempt left alone.
  */
 export function vouchersToCheck(handle: Database.Database, shift: number, held: ReadonlySet<string>): VoucherFacts[] {
   const open = (handle.prepare(OPEN_ATTEMPTS).all({ shift }) as Record<string, string | null>[]).filter((row) => !held.has(row.voucher_uuid!));
-  const redeemed = handle.prepare("SELECT DISTINCT voucher_uuid FROM events WHERE shift = ? AND kind = 'redeemed'").all(shift) as { voucher_uuid: string }[];
-  const checked = new Set((handle.prepare('SELECT voucher_uuid FROM reconciliation_checks WHERE shift = ?').all(shift) as { voucher_uuid: string }[]).map((row) => row.voucher_uuid));
-  const uuids = [...new Set([...redeemed.map((row) => row.voucher_uuid), ...open.map((row) => row.voucher_uuid!)])].filter((uuid) => !checked.has(uuid));
-  return uuids.map((voucherUuid) => {
-    const last = handle.prepare("SELECT voucher_code, voucher_name FROM events WHERE voucher_uuid = ? ORDER BY seq DESC LIMIT 1").get(voucherUuid) as { voucher_code: string; voucher_name: string | null };
-    const redemptions = handle.prepare("SELECT count(*) AS count, max(redeemed_at) AS lastAt FROM events WHERE voucher_uuid = ? AND kind = 'redeemed'").get(voucherUuid) as {
-      count: number;
-      lastAt: string | null;
-    };
-    return {
-      voucherUuid,
-      voucherCode: last.voucher_code,
-      voucherName: last.voucher_name,
-      redemptions: redemptions.count,
-      lastRedeemedAt: redemptions.lastAt,
-      openAttempts: open.filter((row) => row.voucher_uuid === voucherUuid).map(attemptFactsOf),
-    };
-  });
+  const facts = handle.prepare(FACTS).all({ shift }) as Array<{ voucher_uuid: string; voucher_code: string; voucher_name: string | null; redemptions: number; last_redeemed_at: string | null }>;
+  return facts.map((row) => ({
+    voucherUuid: row.voucher_uuid,
+    voucherCode: row.voucher_code,
+    voucherName: row.voucher_name,
+    redemptions: row.redemptions,
+    lastRedeemedAt: row.last_redeemed_at,
+    openAttempts: open.filter((attempt) => attempt.voucher_uuid === row.voucher_uuid).map(attemptFactsOf),
+  }));
 }
 
 export function recordCheck(handle: Database.Database, shift: number, check: { voucherUuid: string; mismatch: Mismatch | null; resolved: number; at: string }): void {
@@ -61,7 +65,8 @@ export function reconciliationOf(handle: Database.Database, shift: number): Reco
   const closed = handle.prepare('SELECT closed_at FROM shifts WHERE number = ? AND closed_at IS NOT NULL').get(shift);
   if (!closed) return null;
   const progress = checksOf(handle, shift);
-  return { ...progress, state: 'pending', vouchers: progress.checked + vouchersToCheck(handle, shift, new Set()).length, finishedAt: null };
+  const unchecked = (handle.prepare(`SELECT count(*) AS count FROM (${UNCHECKED})`).get({ shift }) as { count: number }).count;
+  return { ...progress, state: 'pending', vouchers: progress.checked + unchecked, finishedAt: null };
 }
 
 /** Keeps `shift`'s result beside its Z, once every voucher is checked. */
@@ -82,13 +87,14 @@ export function reconciliationHealth(handle: Database.Database): { mismatches: n
 }
 
 function checksOf(handle: Database.Database, shift: number) {
-  const rows = handle.prepare('SELECT mismatch, resolved FROM reconciliation_checks WHERE shift = ? ORDER BY checked_at, voucher_uuid').all(shift) as {
+  const rows = handle.prepare('SELECT mismatch, resolved FROM reconciliation_checks WHERE shift = ?').all(shift) as {
     mismatch: string | null;
     resolved: number;
   }[];
   return {
     checked: rows.length,
-    mismatches: rows.flatMap((row) => (row.mismatch ? [Mismatch.parse(JSON.parse(row.mismatch))] : [])),
+    // By code: the order a manager looks them up in.
+    mismatches: rows.flatMap((row) => (row.mismatch ? [Mismatch.parse(JSON.parse(row.mismatch))] : [])).sort((a, b) => a.voucherCode.localeCompare(b.voucherCode)),
     resolved: rows.reduce((total, row) => total + row.resolved, 0),
   };
 }

@@ -28,12 +28,17 @@ export async function benchLedger(counts = DEFAULT_COUNTS): Promise<BenchReport>
     const big = bigLedger(path.join(dir, 'big'));
     const x = summarize(Array.from({ length: REPORTS }, () => timedSync(() => big.ledger.xReport())));
     big.ledger.close();
-    const z = summarize(Array.from({ length: ZS }, (_, index) => zOnCopy(big.file, path.join(dir, `z-${index}`))));
+    const zs = Array.from({ length: ZS }, (_, index) => zOnCopy(big.file, path.join(dir, `z-${index}`)));
+    const z = summarize(zs.map((run) => run.z));
+    const toCheck = summarize(zs.map((run) => run.toCheck));
+    const pendingZ = summarize(zs.map((run) => run.pendingZ));
     const rows = [
       ['ledger row per redemption (synced)', String(perRedemption.write.n), ms(perRedemption.write.p50), ms(perRedemption.write.p95), ratio(perRedemption.write.p50 / perRedemption.redeem.p50)],
       ['Redeem Voucher round trip (sandbox)', String(perRedemption.redeem.n), ms(perRedemption.redeem.p50), ms(perRedemption.redeem.p95), ratio(1)],
       [`X over ${BIG_LEDGER_ROWS.toLocaleString('en')} rows`, String(x.n), ms(x.p50), ms(x.p95), '-'],
       [`Z over ${BIG_LEDGER_ROWS.toLocaleString('en')} rows`, String(z.n), ms(z.p50), ms(z.p95), '-'],
+      [`that Z's ${zs[0]!.vouchers.toLocaleString('en')} vouchers to check against the platform`, String(toCheck.n), ms(toCheck.p50), ms(toCheck.p95), '-'],
+      ["that Z read back with its check's progress", String(pendingZ.n), ms(pendingZ.p50), ms(pendingZ.p95), '-'],
     ];
     return {
       tables: [
@@ -55,6 +60,8 @@ export async function benchLedger(counts = DEFAULT_COUNTS): Promise<BenchReport>
         ratios: { rowP50ToRedeemP50: perRedemption.write.p50 / perRedemption.redeem.p50, rowP95ToRedeemP95: perRedemption.write.p95 / perRedemption.redeem.p95 },
         xOver100k: x,
         zOver100k: z,
+        vouchersToCheckOver100k: toCheck,
+        pendingZReadOver100k: pendingZ,
         xTargetMet: x.p95 < X_TARGET_MS,
       },
     };
@@ -126,13 +133,20 @@ function bigLedger(dir: string): { ledger: Ledger; file: string } {
   return { ledger: ledgerIn(dir), file };
 }
 
-/** One Z over a copy of the big ledger, in ms. */
-function zOnCopy(file: string, dir: string): number {
+/**
+ * One Z over a copy of the big ledger, then what its reconciliation reads of it: the vouchers to
+ * check (all of them, none checked yet), and the Z with its progress as the console shows it; in ms.
+ */
+function zOnCopy(file: string, dir: string): { z: number; toCheck: number; pendingZ: number; vouchers: number } {
   fs.mkdirSync(dir);
   fs.copyFileSync(file, dataFiles(dir).ledger);
   const ledger = ledgerIn(dir);
   try {
-    return timedSync(() => ledger.closeShift());
+    const z = timedSync(() => ledger.closeShift());
+    let vouchers = 0;
+    const toCheck = timedSync(() => (vouchers = ledger.vouchersToCheck(1, new Set()).length));
+    const pendingZ = timedSync(() => ledger.zReport(1));
+    return { z, toCheck, pendingZ, vouchers };
   } finally {
     ledger.close();
   }
