@@ -75,6 +75,23 @@ describe('the redemption ledger', () => {
     }
   });
 
+  it('brings a ledger of the first schema up to the newest at its next start, its rows and Zs kept (#30 §3)', () => {
+    const { ledger } = ledgerAt();
+    redeemOnce(ledger, 'BEFORE-1');
+    ledger.closeShift();
+    ledger.close();
+    // The file as the first release of the ledger left it: no reconciliation tables, schema 1.
+    const db = new Database(file);
+    db.exec('DROP TRIGGER reconciliations_never_change; DROP TABLE reconciliations; DROP TABLE reconciliation_checks; DROP INDEX events_by_voucher');
+    db.pragma('user_version = 1');
+    db.close();
+
+    const { ledger: upgraded } = ledgerAt();
+    expect(upgraded.status()).toMatchObject({ writable: true, reconciliation: { mismatches: 0, unreconciledShifts: 1 } });
+    expect(upgraded.rowsForCode('BEFORE-1').map((row) => row.kind)).toEqual(['locked', 'redeemed']);
+    expect(upgraded.zReport(1)).toMatchObject({ redemptions: 1, reconciliation: { state: 'pending', checked: 0, vouchers: 1 } });
+  });
+
   it('writes an attempt’s ending once, however often a restart settles it again', () => {
     const { ledger } = ledgerAt();
     const attempt = ledgerAttempt('TWICE');
