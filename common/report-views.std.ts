@@ -130,6 +130,8 @@ export const LedgerRow = z.object({
   redemptionUuid: z.string().nullable(),
   redeemedAt: z.string().nullable(),
   settledBy: SettledBy.nullable(),
+  /** redeemed: the proof the shopper shows at the till (ten digits, the last a check digit). */
+  proofCode: z.string().nullable(),
 });
 export type LedgerRow = z.infer<typeof LedgerRow>;
 
@@ -150,5 +152,6 @@ export const RedemptionEventView = LedgerRow.pick({
   reason: true,
   platformCode: true,
   settledBy: true,
+  proofCode: true,
 });
 export type RedemptionEventView = z.infer<typeof RedemptionEventView>;

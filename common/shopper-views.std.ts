@@ -75,7 +75,17 @@ export const HeldLock = z.object({
 });
 export type HeldLock = z.infer<typeof HeldLock>;
 
-const Redeemed = z.object({ outcome: z.literal('redeemed'), redeemedAt: z.string(), voucher: VoucherView });
+/** A redemption's proof for the till (#31): its proof code, the ledger row's number, when it was made. */
+export const RedemptionProof = z.object({ code: z.string().regex(/^\d{10}$/), seq: z.number().int().positive(), at: z.string() });
+export type RedemptionProof = z.infer<typeof RedemptionProof>;
+
+const Redeemed = z.object({
+  outcome: z.literal('redeemed'),
+  redeemedAt: z.string(),
+  voucher: VoucherView,
+  /** null: the ledger could not record it, so there is no proof to show (the screen says to ask staff). */
+  proof: RedemptionProof.nullable(),
+});
 
 export const RedeemOutcome = z.discriminatedUnion('outcome', [
   Redeemed,

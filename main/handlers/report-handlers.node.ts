@@ -2,6 +2,7 @@ import { BridgeFailure, type CallHandlers } from '../bridge/dispatcher.std.ts';
 import { ledgerCsv } from '../ledger/ledger-csv.std.ts';
 import type { Ledger } from '../ledger/ledger.node.ts';
 import type { Reconciler } from '../ledger/reconciler.node.ts';
+import { isProofCode } from '../ledger/proof-code.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { ExportDelivery } from '../manager/export-delivery.std.ts';
 import { RedemptionEventView } from '../../common/report-views.std.ts';
@@ -31,7 +32,12 @@ export function createReportHandlers({ ledger, reconciler, locksHeld, deliver, l
       return z;
     },
     // The view's schema keeps the fields a manager sees: the shopper's contact stays in the ledger.
-    findRedemptions: async ({ code }) => ledger.rowsForCode(code).map((row) => RedemptionEventView.parse(row)),
+    // A slip's proof code finds its redemption; any other code the voucher's every event.
+    findRedemptions: async ({ code }) => {
+      const rows = [...(isProofCode(code) ? ledger.rowsForProof(code) : []), ...ledger.rowsForCode(code)];
+      const bySeq = new Map(rows.map((row) => [row.seq, row]));
+      return [...bySeq.values()].sort((a, b) => a.seq - b.seq).map((row) => RedemptionEventView.parse(row));
+    },
     reconcileOpenShift: async () => {
       const reconciliation = await reconciler.checkOpenShift();
       logger.info('the open shift checked against the platform in the console', { event: 'ledger.reconciled_by_console', mismatches: reconciliation.mismatches.length });

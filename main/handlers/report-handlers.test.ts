@@ -87,6 +87,18 @@ describe('the console\'s report calls (#30 §2, §4)', () => {
     expect(input.safeParse({ fromDay: '2026-11-27', toDay: '2026-11-30', shift: 1 }).success).toBe(false);
   });
 
+  it("finds a redemption by its proof code, as typed or scanned from the slip, and nothing for a made-up one (#31 §1)", async () => {
+    const { handlers, ledger, attempt } = reportsOn();
+    const proof = ledger.redeemedRowOf(attempt.attemptId)!.proofCode!;
+    const found = await handlers.findRedemptions({ code: proof });
+    expect(found.map(({ kind, voucherCode, proofCode }) => [kind, voucherCode, proofCode])).toEqual([
+      ['locked', 'COFFEE-1', null],
+      ['redeemed', 'COFFEE-1', proof],
+    ]);
+    // Well formed, check digit and all, but never made here: not genuine.
+    await expect(handlers.findRedemptions({ code: '0000005724' })).resolves.toEqual([]);
+  });
+
   it('checks the open shift against the platform on demand: the X with each mismatch (#30 §3)', async () => {
     const { handlers } = reportsOn();
     const x = await handlers.reconcileOpenShift();

@@ -41,7 +41,7 @@ export function createVoucherHandlers(options: {
   };
 }
 
-/** A redemption as the shopper screens show it: cut down to the voucher view. */
-function redeemedView({ redeemedAt, voucher }: Redeemed) {
-  return { outcome: 'redeemed' as const, redeemedAt, voucher: toVoucherView(voucher) };
+/** A redemption as the shopper screens show it: cut down to the voucher view, with its proof for the till. */
+function redeemedView({ redeemedAt, voucher, proof }: Redeemed) {
+  return { outcome: 'redeemed' as const, redeemedAt, voucher: toVoucherView(voucher), proof };
 }

@@ -79,6 +79,9 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX events_by_voucher ON events (voucher_uuid, kind);
    CREATE TRIGGER reconciliations_never_change BEFORE UPDATE ON reconciliations
      BEGIN SELECT RAISE(ABORT, 'a finished reconciliation never changes'); END;`,
+  // #31 §1: each redemption's proof code, what the slip and the screen show the till.
+  `ALTER TABLE events ADD COLUMN proof_code TEXT;
+   CREATE UNIQUE INDEX events_by_proof ON events (proof_code) WHERE proof_code IS NOT NULL;`,
 ];
 
 export const LEDGER_SCHEMA_VERSION = MIGRATIONS.length;

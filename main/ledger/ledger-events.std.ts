@@ -63,4 +63,5 @@ export const LEDGER_COLUMNS = [
   'redemptionUuid',
   'redeemedAt',
   'settledBy',
+  'proofCode',
 ] as const satisfies readonly (keyof LedgerRow)[];

@@ -8,6 +8,7 @@ import { openLedgerDb, openLedgerDbToRead } from './ledger-db.node.ts';
 import { LedgerEntry, ENDING_KINDS } from './ledger-events.std.ts';
 import { LedgerRow, ShiftReport, type LedgerKind, type Mismatch, type Reconciliation, type Tally, type ZSummary } from '../../common/report-views.std.ts';
 import * as reconciliationRows from './reconciliation-rows.std.ts';
+import { newProofCode } from './proof-code.std.ts';
 import type { VoucherFacts } from './voucher-check.std.ts';
 
 /**
@@ -70,6 +71,10 @@ export interface Ledger {
   zReport(zNumber: number): ShiftReport | null;
   /** Every row of the voucher code, oldest first: the manager's answer to "the kiosk took my voucher". */
   rowsForCode(code: string): LedgerRow[];
+  /** Every row of the attempt whose redemption has this proof code, oldest first; none for a proof this kiosk never made. */
+  rowsForProof(proofCode: string): LedgerRow[];
+  /** The attempt's `redeemed` row (with its proof code), or null. */
+  redeemedRowOf(attemptId: string): LedgerRow | null;
   /** The rows of a shift, or of the business days from..to (inclusive), oldest first. */
   rows(range: { shift: number } | { fromDay: string; toDay: string }): LedgerRow[];
   /** Deletes the rows of closed shifts older than the retention; answers how many. */
@@ -212,6 +217,7 @@ class SqliteLedger implements Ledger {
         redemption_uuid: entry.redemptionUuid,
         redeemed_at: entry.redeemedAt,
         settled_by: entry.settledBy,
+        proof_code: entry.kind === 'redeemed' ? unusedProofCode(handle) : null,
       };
       const columns = Object.keys(row);
       const insert = `INSERT OR IGNORE INTO events (${columns.join(', ')}) VALUES (${columns.map((column) => `@${column}`).join(', ')})`;
@@ -268,6 +274,16 @@ class SqliteLedger implements Ledger {
 
   rowsForCode(code: string): LedgerRow[] {
     return (this.#open().prepare('SELECT * FROM events WHERE voucher_code = ? ORDER BY seq').all(code) as SqlRow[]).map(rowOf);
+  }
+
+  rowsForProof(proofCode: string): LedgerRow[] {
+    const attempt = 'SELECT attempt_id FROM events WHERE proof_code = ?';
+    return (this.#open().prepare(`SELECT * FROM events WHERE attempt_id IN (${attempt}) ORDER BY seq`).all(proofCode) as SqlRow[]).map(rowOf);
+  }
+
+  redeemedRowOf(attemptId: string): LedgerRow | null {
+    const row = this.#open().prepare("SELECT * FROM events WHERE attempt_id = ? AND kind = 'redeemed'").get(attemptId) as SqlRow | undefined;
+    return row ? rowOf(row) : null;
   }
 
   rows(range: { shift: number } | { fromDay: string; toDay: string }): LedgerRow[] {
@@ -401,7 +417,16 @@ function rowOf(row: SqlRow): LedgerRow {
     redemptionUuid: row.redemption_uuid,
     redeemedAt: row.redeemed_at,
     settledBy: row.settled_by,
+    proofCode: row.proof_code,
   });
+}
+
+/** A proof code no row has yet (a clash is one in a billion per row: drawn again). */
+function unusedProofCode(handle: Database.Database): string {
+  const taken = handle.prepare('SELECT 1 FROM events WHERE proof_code = ?');
+  let code = newProofCode();
+  while (taken.get(code)) code = newProofCode();
+  return code;
 }
 
 /** The counts of a shift's rows, by SQL over its index: an X over 100,000 rows stays quick. */

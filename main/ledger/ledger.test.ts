@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hasEvent, ledgerAttempt, recordingLogger } from '../../test/support/factories.std.ts';
 import { LEDGER_SCHEMA_VERSION } from './ledger-db.node.ts';
+import { isProofCode } from './proof-code.std.ts';
 import { LedgerUnavailable, openLedger, type Ledger, type LedgerOptions } from './ledger.node.ts';
 
 let dir: string;
@@ -75,21 +76,37 @@ describe('the redemption ledger', () => {
     }
   });
 
-  it('brings a ledger of the first schema up to the newest at its next start, its rows and Zs kept (#30 §3)', () => {
+  it('brings a ledger of the first schema up to the newest at its next start, its rows and Zs kept (#30 §3, #31 §1)', () => {
     const { ledger } = ledgerAt();
     redeemOnce(ledger, 'BEFORE-1');
     ledger.closeShift();
     ledger.close();
     // The file as the first release of the ledger left it: no reconciliation tables, schema 1.
     const db = new Database(file);
-    db.exec('DROP TRIGGER reconciliations_never_change; DROP TABLE reconciliations; DROP TABLE reconciliation_checks; DROP INDEX events_by_voucher');
+    db.exec(`DROP TRIGGER reconciliations_never_change; DROP TABLE reconciliations; DROP TABLE reconciliation_checks; DROP INDEX events_by_voucher;
+      DROP INDEX events_by_proof; ALTER TABLE events DROP COLUMN proof_code`);
     db.pragma('user_version = 1');
     db.close();
 
     const { ledger: upgraded } = ledgerAt();
     expect(upgraded.status()).toMatchObject({ writable: true, reconciliation: { mismatches: 0, unreconciledShifts: 1 } });
-    expect(upgraded.rowsForCode('BEFORE-1').map((row) => row.kind)).toEqual(['locked', 'redeemed']);
+    expect(upgraded.rowsForCode('BEFORE-1').map(({ kind, proofCode }) => [kind, proofCode])).toEqual([['locked', null], ['redeemed', null]]);
     expect(upgraded.zReport(1)).toMatchObject({ redemptions: 1, reconciliation: { state: 'pending', checked: 0, vouchers: 1 } });
+  });
+
+  it('gives each redemption an unguessable proof code, unique in the ledger, that finds the attempt (#31 §1)', () => {
+    const { ledger } = ledgerAt();
+    const first = redeemOnce(ledger, 'PROOF-1')!;
+    const second = redeemOnce(ledger, 'PROOF-2')!;
+    expect(isProofCode(first.proofCode!)).toBe(true);
+    expect(second.proofCode).not.toBe(first.proofCode);
+    expect(ledger.rowsForCode('PROOF-1').map(({ kind, proofCode }) => [kind, proofCode])).toEqual([['locked', null], ['redeemed', first.proofCode]]);
+    expect(ledger.rowsForProof(first.proofCode!).map((row) => [row.kind, row.voucherCode])).toEqual([['locked', 'PROOF-1'], ['redeemed', 'PROOF-1']]);
+    expect(ledger.redeemedRowOf(first.attemptId)).toEqual(first);
+    expect(ledger.rowsForProof('0000005724')).toEqual([]);
+    // Told the ending again (a restart): no second row, the first proof stands.
+    expect(ledger.record({ kind: 'redeemed', attempt: ledgerAttempt('PROOF-1'), settledBy: 'find' })).toBeNull();
+    expect(ledger.redeemedRowOf(first.attemptId)?.proofCode).toBe(first.proofCode);
   });
 
   it('writes an attempt’s ending once, however often a restart settles it again', () => {

@@ -39,7 +39,7 @@ export async function letGo(ctx: RedemptionContext, entry: LockEntry, reason: Re
   found ??= await findToSettle(ctx, entry, reason);
   if (found && landed(entry, found)) {
     await forget(ctx, entry, redeemedByFind(found, reason), 'voucher redemption had landed', { reason });
-    return redeemedAnswer(ctx, found);
+    return redeemedAnswer(ctx, entry, found);
   }
   if (found && (entry.phase === 'settling' || found.status === 'ACTIVE')) {
     await forget(ctx, entry, { kind: 'lock_lost', reason }, 'voucher redemption had not landed; the lock is gone', { reason, status: found.status });

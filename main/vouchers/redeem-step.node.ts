@@ -97,7 +97,7 @@ async function settledByFind(
 ): Promise<RedeemResult | undefined> {
   if (mayHaveLanded && landed(entry, found)) {
     await forget(ctx, entry, redeemedByFind(found), 'voucher redeemed (confirmed by Find Voucher)', fields);
-    return redeemedAnswer(ctx, found);
+    return redeemedAnswer(ctx, entry, found);
   }
   if (found.status !== 'ACTIVE') return undefined;
   await forget(ctx, entry, { kind: 'lock_lost', reason: 'confirm' }, 'voucher lock lost before the redemption', fields);
@@ -115,7 +115,7 @@ async function requestRedemption(ctx: RedemptionContext, entry: HeldLockEntry, a
     });
     const { uuid: redemptionUuid, created_at: redeemedAt } = data.voucher_redemption;
     await forget(ctx, entry, { kind: 'redeemed', settledBy: 'redeem', redemptionUuid, redeemedAt }, 'voucher redeemed', { event: 'voucher.redeemed', attempt });
-    return { outcome: 'redeemed', voucher: data, redeemedAt: data.voucher_redemption.created_at };
+    return redeemedAnswer(ctx, entry, data, redeemedAt);
   } catch (error) {
     if (!(error instanceof LoyaltyError)) throw error;
     return error;

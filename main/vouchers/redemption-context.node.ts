@@ -7,6 +7,7 @@ import type { AttemptFacts, LedgerEntry } from '../ledger/ledger-events.std.ts';
 import { LedgerUnavailable, type Ledger } from '../ledger/ledger.node.ts';
 import type { HeldLockEntry, LockEntry, LockJournal } from './lock-journal.node.ts';
 import type { Redeemed } from './redemption-outcomes.std.ts';
+import type { RedemptionProof } from '../../common/shopper-views.std.ts';
 
 /** What the redemption steps (lock, redeem, release and retry, recovery) share. */
 
@@ -30,7 +31,7 @@ export interface RedemptionServiceOptions {
 }
 
 /** What the redemption steps need of the ledger. */
-export type RedemptionLedger = Pick<Ledger, 'record' | 'assertWritable'>;
+export type RedemptionLedger = Pick<Ledger, 'record' | 'assertWritable' | 'redeemedRowOf'>;
 
 /** A ledger row as a step tells it: what happened; the attempt's facts come from its journal entry. */
 export type LedgerEvent = Omit<LedgerEntry, 'attempt'>;
@@ -109,8 +110,20 @@ export const redeemedByFind = (found: VoucherWithRedemptions, reason: string | n
   reason,
 });
 
-export function redeemedAnswer(ctx: RedemptionContext, found: VoucherWithRedemptions): Redeemed {
-  return { outcome: 'redeemed', voucher: found, redeemedAt: found.redeemed_at ?? new Date(ctx.now()).toISOString() };
+/** The shopper's answer for a redemption that landed, with the proof its ledger row holds. */
+export function redeemedAnswer(ctx: RedemptionContext, entry: LockEntry, voucher: VoucherWithRedemptions, redeemedAt?: string): Redeemed {
+  return { outcome: 'redeemed', voucher, redeemedAt: redeemedAt ?? voucher.redeemed_at ?? new Date(ctx.now()).toISOString(), proof: proofOf(ctx, entry) };
+}
+
+/** The proof of the entry's redemption, as its `redeemed` row holds it; null when the ledger has no such row. */
+function proofOf(ctx: RedemptionContext, entry: LockEntry): RedemptionProof | null {
+  try {
+    const row = ctx.ledger.redeemedRowOf(attemptOf(entry).attemptId);
+    return row?.proofCode ? { code: row.proofCode, seq: row.seq, at: row.at } : null;
+  } catch (error) {
+    if (!(error instanceof LedgerUnavailable)) throw error;
+    return null;
+  }
 }
 
 /** The attempt an entry journals, as the ledger records it (an older journal's entry gets an id from its own facts). */

@@ -1,4 +1,5 @@
 import type { VoucherWithRedemptions } from '../../api/vouchers.std.ts';
+import type { RedemptionProof } from '../../common/shopper-views.std.ts';
 
 /** What the redemption service answers, shared by its steps (redemption-service.node.ts). */
 
@@ -6,6 +7,8 @@ export interface Redeemed {
   outcome: 'redeemed';
   voucher: VoucherWithRedemptions;
   redeemedAt: string;
+  /** What the shopper shows at the till: the ledger row's proof code and number; null when the ledger could not take the row. */
+  proof: RedemptionProof | null;
 }
 
 export type RedeemResult =

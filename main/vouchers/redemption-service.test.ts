@@ -193,7 +193,10 @@ describe('lock and redeem', () => {
     await service.lock(voucher.code);
     line.faults.push({ path: '/vouchers/redeem', fault: 'lost' });
 
-    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', voucher: { status: 'REDEEMED' } });
+    const confirmed = await service.redeem(voucher.uuid);
+    expect(confirmed).toMatchObject({ outcome: 'redeemed', voucher: { status: 'REDEEMED' } });
+    // Settled by Find, it has its proof all the same.
+    expect(confirmed).toMatchObject({ proof: { code: expect.stringMatching(/^\d{10}$/) } });
     expect(line.redeemRequests()).toHaveLength(1);
     expect(await platformView(voucher.code)).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
     expect(journal.entries()).toEqual([]);
@@ -324,6 +327,8 @@ describe('the ledger', () => {
       redemptionUuid: expect.any(String),
       redeemedAt: result.outcome === 'redeemed' ? result.redeemedAt : 'not redeemed',
     });
+    // The shopper's proof for the till is the ledger row's (#31 §1).
+    expect(result).toMatchObject({ proof: { code: rows[1]!.proofCode, seq: rows[1]!.seq, at: rows[1]!.at } });
   });
 
   it('records a cancel with its reason, and a refusal with the platform’s code', async () => {
@@ -364,7 +369,7 @@ describe('the ledger', () => {
 
   it('refuses to lock, sending nothing, while the ledger cannot be written', async () => {
     const voucher = await freshVoucher();
-    const { service, line } = await kiosk({ ledger: { record: () => null, assertWritable: () => { throw new LedgerUnavailable('the disk is full'); } } });
+    const { service, line } = await kiosk({ ledger: { record: () => null, redeemedRowOf: () => null, assertWritable: () => { throw new LedgerUnavailable('the disk is full'); } } });
     await expect(service.lock(voucher.code)).rejects.toBeInstanceOf(LedgerUnavailable);
     expect(line.sent).toEqual([]);
   });
@@ -374,7 +379,7 @@ describe('the ledger', () => {
     const logs: LogLine[] = [];
     const crashed = await kiosk({ logs });
     await crashed.service.lock(voucher.code);
-    const failing = { record: crashed.ledger.record, assertWritable: () => {} };
+    const failing = { record: crashed.ledger.record, redeemedRowOf: (attemptId: string) => crashed.ledger.redeemedRowOf(attemptId), assertWritable: () => {} };
     // The disk fills between the Redeem and its row.
     crashed.service.close();
     const full = await kiosk({
@@ -388,7 +393,8 @@ describe('the ledger', () => {
         },
       },
     });
-    expect(await full.service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    // Redeemed, but with no row there is no proof to show: the screen sends the shopper to staff.
+    expect(await full.service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', proof: null });
     expect(hasEvent(logs, 'voucher.ledger_row_missing', { kind: 'redeemed' })).toBe(true);
     expect((await journalOnDisk(crashed.dir)).map((entry) => entry.voucherUuid)).toEqual([voucher.uuid]);
 

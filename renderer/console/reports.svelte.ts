@@ -14,6 +14,10 @@ export class ReportsPanel {
   shown = $state<ShiftReport | null>(null);
   /** The events of the code last looked for; null before any search. */
   found = $state<RedemptionEventView[] | null>(null);
+  /** The code last looked for, as sent. */
+  searched = $state<string | null>(null);
+  /** The redemption whose proof code was looked for: the slip is genuine. */
+  readonly proven = $derived(this.found?.find((event) => event.kind === 'redeemed' && event.proofCode === this.searched) ?? null);
   problem = $state<string | null>(null);
   exported = $state<string | null>(null);
   busy = $state(false);
@@ -65,6 +69,7 @@ export class ReportsPanel {
     if (value === '') return;
     const result = await this.#call(() => this.#bridge.findRedemptions({ code: value }));
     if (!result.ok) return void (this.problem = failureText(result.error));
+    this.searched = value;
     this.found = result.value;
   }
 

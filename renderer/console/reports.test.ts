@@ -59,6 +59,17 @@ describe('the reports panel', () => {
     expect(panel.found).toEqual([]);
   });
 
+  it('says a slip is genuine when its proof code finds the redemption it was made for (#31 §1)', async () => {
+    const { panel, bridge } = panelWith();
+    const event = { seq: 2, attemptId: 'a', at: Z1.closedAt, localAt: Z1.closedAt, voucherCode: 'COFFEE-1', voucherName: 'Free coffee', promotionName: null, identifiedBy: null, reason: null, platformCode: null, settledBy: 'redeem' as const };
+    bridge.answer('findRedemptions', ok('findRedemptions', [{ ...event, seq: 1, kind: 'locked', settledBy: null, proofCode: null }, { ...event, kind: 'redeemed', proofCode: '0000005724' }]));
+    await panel.find('0000005724');
+    expect(panel.proven).toMatchObject({ seq: 2, proofCode: '0000005724' });
+    // The same events found by the voucher's code prove no slip.
+    await panel.find('COFFEE-1');
+    expect(panel.proven).toBeNull();
+  });
+
   it('shows the X checked against the platform, and says a refusal', async () => {
     const { panel } = panelWith();
     await panel.reconcile();

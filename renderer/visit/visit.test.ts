@@ -12,7 +12,12 @@ type Name = keyof VisitBridge;
 const SHOPPER = shopperView();
 const VOUCHER = voucherView();
 const LOCK = { voucherUuid: VOUCHER.uuid, lockedAt: '2026-11-24T10:00:00Z', systemReleaseAt: '2026-11-24T11:00:00Z' };
-const REDEEMED = { outcome: 'redeemed' as const, redeemedAt: '2026-11-24T10:00:30Z', voucher: { ...VOUCHER, status: 'REDEEMED' as const } };
+const REDEEMED = {
+  outcome: 'redeemed' as const,
+  redeemedAt: '2026-11-24T10:00:30Z',
+  voucher: { ...VOUCHER, status: 'REDEEMED' as const },
+  proof: { code: '0000005724', seq: 2, at: '2026-11-24T10:00:30.120Z' },
+};
 const SESSION = {
   uuid: '3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d',
   url: 'https://portal.example.com/s/3a2b1c0d',

@@ -155,6 +155,7 @@ async function startKiosk(platform: Platform, proxy: FaultProxy, dir: string, ti
   const killableLedger = {
     record: (entry: Parameters<typeof ledger.record>[0]) => (killed ? null : ledger.record(entry)),
     assertWritable: () => ledger.assertWritable(),
+    redeemedRowOf: (attemptId: string) => ledger.redeemedRowOf(attemptId),
   };
   const write = (started: () => Promise<void>, entry?: LockEntry): Promise<void> => {
     if (killed) return never();

@@ -278,4 +278,6 @@ export const messages: ConsoleMessages = {
   'console.reports.range': 'Einen Zeitraum speichern',
   'console.reports.range_from': 'Von',
   'console.reports.range_to': 'Bis',
+  'console.reports.proof_genuine': 'Echt: Nachweis {code} wurde von diesem Kiosk am {time} erstellt, für {reward}.',
+  'console.reports.proof_line': 'Nachweis {code}',
 };

@@ -279,6 +279,8 @@ export const messages = {
   'console.reports.range': 'Save a range of days',
   'console.reports.range_from': 'From',
   'console.reports.range_to': 'To',
+  'console.reports.proof_genuine': 'Genuine: proof {code} was made by this kiosk {time}, for {reward}.',
+  'console.reports.proof_line': 'proof {code}',
 } as const;
 
 export type ConsoleKey = keyof typeof messages;

@@ -278,4 +278,6 @@ export const messages: ConsoleMessages = {
   'console.reports.range': 'Enregistrer une période',
   'console.reports.range_from': 'Du',
   'console.reports.range_to': 'Au',
+  'console.reports.proof_genuine': 'Authentique : la preuve {code} a été émise par ce kiosque le {time}, pour {reward}.',
+  'console.reports.proof_line': 'preuve {code}',
 };

@@ -278,4 +278,6 @@ export const messages: ConsoleMessages = {
   'console.reports.range': 'Een reeks dagen opslaan',
   'console.reports.range_from': 'Van',
   'console.reports.range_to': 'Tot en met',
+  'console.reports.proof_genuine': 'Echt: bewijs {code} is door deze kiosk gemaakt op {time}, voor {reward}.',
+  'console.reports.proof_line': 'bewijs {code}',
 };
