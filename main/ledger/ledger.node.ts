@@ -9,6 +9,7 @@ import { LedgerEntry, ENDING_KINDS } from './ledger-events.std.ts';
 import { LedgerRow, ShiftReport, type LedgerKind, type Mismatch, type Reconciliation, type Tally, type ZSummary } from '../../common/report-views.std.ts';
 import * as reconciliationRows from './reconciliation-rows.std.ts';
 import { newProofCode } from './proof-code.std.ts';
+import { rowOf, type SqlRow } from './ledger-rows.std.ts';
 import type { VoucherFacts } from './voucher-check.std.ts';
 
 /**
@@ -391,34 +392,6 @@ interface ShiftRow {
 
 function currentShift(handle: Database.Database): ShiftRow | undefined {
   return handle.prepare('SELECT number, opened_at, out_of_service_ms_at_open FROM shifts WHERE closed_at IS NULL ORDER BY number DESC LIMIT 1').get() as ShiftRow | undefined;
-}
-
-type SqlRow = Record<string, string | number | null>;
-
-function rowOf(row: SqlRow): LedgerRow {
-  return LedgerRow.parse({
-    seq: row.seq,
-    kind: row.kind,
-    attemptId: row.attempt_id,
-    shift: row.shift,
-    at: row.at,
-    localAt: row.local_at,
-    businessDay: row.business_day,
-    kioskId: row.kiosk_id,
-    shopUuid: row.shop_uuid,
-    voucherUuid: row.voucher_uuid,
-    voucherCode: row.voucher_code,
-    voucherName: row.voucher_name,
-    promotionName: row.promotion_name,
-    contactUuid: row.contact_uuid,
-    identifiedBy: row.identified_by,
-    reason: row.reason,
-    platformCode: row.platform_code,
-    redemptionUuid: row.redemption_uuid,
-    redeemedAt: row.redeemed_at,
-    settledBy: row.settled_by,
-    proofCode: row.proof_code,
-  });
 }
 
 /** A proof code no row has yet (a clash is one in a billion per row: drawn again). */

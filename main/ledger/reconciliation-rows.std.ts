@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { Mismatch, Reconciliation } from '../../common/report-views.std.ts';
 import { AttemptFacts } from './ledger-events.std.ts';
 import type { VoucherFacts } from './voucher-check.std.ts';
+import { rowOf, type SqlRow } from './ledger-rows.std.ts';
 
 /**
  * The ledger's side of reconciliation (#30 §3), in SQL: which vouchers a shift redeemed or left
@@ -40,7 +41,7 @@ export function shiftsToReconcile(handle: Database.Database): number[] {
  * not the check's: the voucher is checked, its attempt left alone.
  */
 export function vouchersToCheck(handle: Database.Database, shift: number, held: ReadonlySet<string>): VoucherFacts[] {
-  const open = (handle.prepare(OPEN_ATTEMPTS).all({ shift }) as Record<string, string | null>[]).filter((row) => !held.has(row.voucher_uuid!));
+  const open = (handle.prepare(OPEN_ATTEMPTS).all({ shift }) as SqlRow[]).filter((row) => !held.has(String(row.voucher_uuid)));
   const facts = handle.prepare(FACTS).all({ shift }) as Array<{ voucher_uuid: string; voucher_code: string; voucher_name: string | null; redemptions: number; last_redeemed_at: string | null }>;
   return facts.map((row) => ({
     voucherUuid: row.voucher_uuid,
@@ -99,14 +100,7 @@ function checksOf(handle: Database.Database, shift: number) {
   };
 }
 
-function attemptFactsOf(row: Record<string, string | null>): AttemptFacts {
-  return AttemptFacts.parse({
-    attemptId: row.attempt_id,
-    voucherUuid: row.voucher_uuid,
-    voucherCode: row.voucher_code,
-    voucherName: row.voucher_name,
-    promotionName: row.promotion_name,
-    contactUuid: row.contact_uuid,
-    identifiedBy: row.identified_by,
-  });
+/** The attempt a row belongs to, as the ledger told it. */
+function attemptFactsOf(row: SqlRow): AttemptFacts {
+  return AttemptFacts.parse(rowOf(row));
 }
