@@ -1,4 +1,4 @@
-import type { KioskApi } from '../../common/contract.std.ts';
+import type { BridgeResult, KioskApi } from '../../common/contract.std.ts';
 import type { RedemptionEventView, ShiftReport, ZSummary } from '../../common/report-views.std.ts';
 import type { ConsoleCall } from './console-link.svelte.ts';
 import type { ExportedFile } from './download.dom.ts';
@@ -41,21 +41,25 @@ export class ReportsPanel {
 
   /** The X checked against the platform now: what it disagrees with, shown under the X. */
   async reconcile() {
-    this.busy = true;
-    const result = await this.#call(() => this.#bridge.reconcileOpenShift());
-    this.busy = false;
-    if (!result.ok) return void (this.problem = failureText(result.error));
-    this.x = result.value;
+    const x = await this.#whileBusy(() => this.#bridge.reconcileOpenShift());
+    if (x) this.x = x;
   }
 
   /** The Z, once the manager has confirmed: shown at once, and the X starts afresh. */
   async closeShift() {
-    this.busy = true;
-    const result = await this.#call(() => this.#bridge.closeShift());
-    this.busy = false;
-    if (!result.ok) return void (this.problem = failureText(result.error));
-    this.shown = result.value;
+    const z = await this.#whileBusy(() => this.#bridge.closeShift());
+    if (!z) return;
+    this.shown = z;
     await this.load();
+  }
+
+  /** A call that changes or checks the shift: one at a time (its buttons wait), a refusal said. */
+  async #whileBusy(run: () => Promise<BridgeResult<ShiftReport>>): Promise<ShiftReport | null> {
+    this.busy = true;
+    const result = await this.#call(run);
+    this.busy = false;
+    if (!result.ok) this.problem = failureText(result.error);
+    return result.ok ? result.value : null;
   }
 
   async showZ(zNumber: number) {
