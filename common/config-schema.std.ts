@@ -221,6 +221,8 @@ export const KioskConfig = z
         timeoutSeconds: z.number().int().min(10).max(3600).default(60),
         /** The idle time on home after "Another voucher": a shopper who redeemed is nearly done. */
         afterRedeemSeconds: z.number().int().min(10).max(3600).default(20),
+        /** How long the redeemed screen shows the proof for the till, unless the shopper taps Done first. */
+        proofSeconds: z.number().int().min(10).max(600).default(45),
       })
       .prefault({}),
     accessibility: z

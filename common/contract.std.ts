@@ -52,6 +52,8 @@ export const KioskSettingsView = z.object({
   idleTimeoutSeconds: z.number().int(),
   /** The idle time on home after "Another voucher" (idle.afterRedeemSeconds). */
   idleAfterRedeemSeconds: z.number().int(),
+  /** How long the redeemed screen shows the proof for the till (idle.proofSeconds). */
+  proofSeconds: z.number().int(),
   /** The programme terms the join screen lets a shopper read (registration.termsText). */
   registrationTerms: z.string().nullable(),
   /** Speech, keys and timeouts for a shopper who cannot see the screen or reach it. */

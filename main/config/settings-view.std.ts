@@ -12,6 +12,7 @@ export function settingsView(current: KioskConfig): KioskSettingsView {
     cameraFormats: current.scanner.camera.formats,
     idleTimeoutSeconds: current.idle.timeoutSeconds,
     idleAfterRedeemSeconds: current.idle.afterRedeemSeconds,
+    proofSeconds: current.idle.proofSeconds,
     registrationTerms: current.registration.termsText,
     accessibility: current.accessibility,
     locale: current.locale,

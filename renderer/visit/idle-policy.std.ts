@@ -19,10 +19,14 @@ export interface IdleSituation {
   timeFactor: number;
 }
 
-/** How long the idle guard waits, then warns, before the visit ends; null: no guard (an untouched attract screen). */
+/**
+ * How long the idle guard waits, then warns, before the visit ends; null: no guard (an untouched
+ * attract screen, or the redeemed screen: its proof is shown at the till, untouched, and it ends
+ * the visit by itself after idle.proofSeconds).
+ */
 export function idleWatch(situation: IdleSituation): { timeoutSeconds: number; warningSeconds: number } | null {
   const { screen, personal, afterRedemption, timeFactor } = situation;
-  if (screen === 'attract' && !personal) return null;
+  if ((screen === 'attract' && !personal) || screen === 'redeemed') return null;
   const configured = afterRedemption ? situation.idleAfterRedeemSeconds : situation.idleTimeoutSeconds;
   const seconds = screen === 'portal' ? Math.max(configured, HOSTED_PAGE_IDLE_SECONDS) : configured;
   return { timeoutSeconds: seconds * timeFactor, warningSeconds: IDLE_WARNING_SECONDS * timeFactor };

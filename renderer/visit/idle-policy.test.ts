@@ -17,7 +17,12 @@ describe('the idle policy', () => {
   });
 
   it('ends a visit sooner after a redemption', () => {
-    expect(idleWatch({ ...BUSY, screen: 'redeemed', afterRedemption: true })?.timeoutSeconds).toBe(15);
+    expect(idleWatch({ ...BUSY, screen: 'home', afterRedemption: true })?.timeoutSeconds).toBe(15);
+  });
+
+  it('never asks "are you still there?" over the proof shown at the till: the redeemed screen ends the visit itself (#31 §2)', () => {
+    expect(idleWatch({ ...BUSY, screen: 'redeemed', afterRedemption: true })).toBeNull();
+    expect(idleWatch({ ...BUSY, screen: 'redeemed', personal: true })).toBeNull();
   });
 
   it('gives the hosted page, whose touches the kiosk cannot see, at least its own minimum', () => {

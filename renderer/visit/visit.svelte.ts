@@ -4,6 +4,7 @@ import type { Scan } from '../../common/scan.std.ts';
 import type {
   HeldLock,
   LookupResult,
+  RedemptionProof,
   ReleaseOutcome,
   PortalSessionView,
   ShopperView,
@@ -35,7 +36,7 @@ export type Screen =
   | { name: 'home' }
   | { name: 'voucher'; voucher: VoucherView; check: VoucherCheck | null }
   | { name: 'confirm'; voucher: VoucherView; lock: HeldLock; deadline: number }
-  | { name: 'redeemed'; voucher: VoucherView; redeemedAt: string }
+  | { name: 'redeemed'; voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null }
   | { name: 'amount' }
   | { name: 'portal'; session: PortalSessionView };
 
@@ -258,8 +259,8 @@ export class Visit {
     this.notice = `release.${released.outcome}`;
   }
 
-  #showRedeemed({ voucher, redeemedAt }: { voucher: VoucherView; redeemedAt: string }) {
-    this.screen = { name: 'redeemed', voucher, redeemedAt };
+  #showRedeemed({ voucher, redeemedAt, proof }: { voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null }) {
+    this.screen = { name: 'redeemed', voucher, redeemedAt, proof };
     if (this.shopper) void this.#refreshHome();
   }
 

@@ -98,7 +98,7 @@ describe('confirming a voucher', () => {
     expect(bridge.inputsOf('lockVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid, code: VOUCHER.code }]);
 
     await visit.confirm();
-    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt });
+    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt, proof: REDEEMED.proof });
     expect(bridge.inputsOf('redeemVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid }]);
     expect(visit.problem).toBeNull();
     expect(visit.busy).toBe(false);
@@ -191,7 +191,7 @@ describe('letting go of a locked voucher', () => {
     const redeemed: ReleaseOutcome = REDEEMED;
     bridge.answer('releaseVoucher', ok('releaseVoucher', redeemed));
     await visit.cancelConfirm('cancel');
-    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt });
+    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt, proof: REDEEMED.proof });
     expect(visit.notice).toBe('release.redeemed');
   });
 

@@ -96,9 +96,17 @@ describe('accessible kiosk: keys only, with speech', () => {
     await expect.poll(() => focusOf(page)).toMatchObject({ visible: true, outline: 'solid at least 2px' });
     await page.keyboard.press('Enter');
     await page.getByTestId('redeemed-screen').waitFor();
-    // The receipt: what was redeemed and when, in full.
-    await heard(/^Geniet ervan! Gratis koffie\. Ingewisseld op \d+ \w+ \d{4} om \d\d:\d\d/, 'nl');
+    // The receipt: what was redeemed and when, in full; then what to do at the till, and the proof code digit by digit (#31 §2).
+    const proof = (await page.getByTestId('proof').getAttribute('data-proof-code'))!;
+    const receipt = new RegExp(
+      `^Geniet ervan! Gratis koffie\\. Ingewisseld op \\d+ \\w+ \\d{4} om \\d\\d:\\d\\d.*Laat dit scherm zien bij de kassa.*Bewijscode: ${[...proof].join(' ')}`,
+    );
+    await heard(receipt, 'nl');
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'redeemed-screen', visible: true });
+    // Said again on the repeat key.
+    const before = espeak.utterances().filter((said) => receipt.test(said.text)).length;
+    await page.keyboard.press('F2');
+    await expect.poll(() => espeak.utterances().filter((said) => receipt.test(said.text)).length, { timeout: 10_000 }).toBe(before + 1);
 
     const redeemedCode = await page.getByTestId('redeemed-screen').getAttribute('data-code');
     expect((await suite.kiosk.platform.findVoucher({ code: redeemedCode! })).data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });

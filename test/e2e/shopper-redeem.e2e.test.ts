@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, stopPageClock, wedgeScan } from '../support/kiosk-journey.node.ts';
+import { barcodesIn } from '../support/barcodes.node.ts';
+import { openLedgerToRead } from '../../main/ledger/ledger.node.ts';
+import { dataFiles } from '../../main/paths/data-files.node.ts';
 
 describe('shopper journey: card by wedge → home → redeem', () => {
   const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' });
@@ -26,13 +29,24 @@ describe('shopper journey: card by wedge → home → redeem', () => {
 
     // Whichever coffee voucher was on top: it, and only it, was redeemed, once.
     const redeemedCode = await page.getByTestId('redeemed-screen').getAttribute('data-code');
+    // Its proof for the till is the ledger's: the digits on screen, and the barcode a till's imager reads off it (#31 §2).
+    const ledger = openLedgerToRead(dataFiles(suite.kiosk.dataDir).ledger);
+    const proofCode = ledger.rowsForCode(redeemedCode!).find((row) => row.kind === 'redeemed')?.proofCode;
+    ledger.close();
+    expect(proofCode).toMatch(/^\d{10}$/);
+    await expect(page.getByTestId('proof').getAttribute('data-proof-code')).resolves.toBe(proofCode);
+    await expect(page.getByTestId('proof-digits').textContent()).resolves.toBe(`${proofCode!.slice(0, 3)} ${proofCode!.slice(3, 6)} ${proofCode!.slice(6)}`);
+    await expect(barcodesIn(await page.screenshot())).resolves.toEqual([proofCode]);
+    // Live: its clock ticks, so a photo of it is told from it.
+    const clock = await page.getByTestId('proof-clock').textContent();
+    await expect.poll(() => page.getByTestId('proof-clock').textContent(), { timeout: 3_000 }).not.toBe(clock);
     const redeemed = await suite.kiosk.platform.findVoucher({ code: redeemedCode! });
     expect(redeemed.data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
     const others = (await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, limit: 100 })).data.filter((voucher) => voucher.code !== redeemedCode);
     expect(others.filter((voucher) => voucher.status === 'REDEEMED').map((voucher) => voucher.code)).toEqual(['KFR2D8WM']);
   });
 
-  it('after her redemption the visit ends by itself in 10 s; "Another voucher" gives her home on a 20 s idle time (#22 §2)', async () => {
+  it('after her redemption the proof stays 45 s and the visit ends by itself; "Another voucher" gives her home on a 20 s idle time (#22 §2, #31 §2)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true });
     await stopPageClock(page);
     const redeemOne = async () => {
@@ -55,9 +69,9 @@ describe('shopper journey: card by wedge → home → redeem', () => {
     await page.getByTestId('idle-warning').waitFor();
     await page.getByRole('button', { name: /still here/ }).click();
 
-    // No tap after the next one: 10 s later the visit is over, and nothing of hers is on screen.
+    // No tap after the next one: the proof stays for the walk to the till (idle.proofSeconds), then the visit is over, nothing of hers on screen.
     await redeemOne();
-    await page.clock.runFor(10_000 - 1);
+    await page.clock.runFor(45_000 - 1);
     await expect(page.getByTestId('redeemed-screen').isVisible()).resolves.toBe(true);
     await page.clock.runFor(1);
     await page.getByTestId('attract-screen').waitFor();
@@ -66,7 +80,7 @@ describe('shopper journey: card by wedge → home → redeem', () => {
     await page.close();
   });
 
-  it('a voucher redeemed with nobody identified: the done screen goes back to attract by itself after 10 s', async () => {
+  it('a voucher redeemed with nobody identified: the proof screen goes back to attract by itself after 45 s', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
     // Daan's own voucher, scanned on its own: his to redeem without his card.
     await scannerBurst(page, 'KFQ7M2XA');
@@ -77,7 +91,7 @@ describe('shopper journey: card by wedge → home → redeem', () => {
     await page.getByTestId('redeemed-screen').waitFor();
     expect((await suite.kiosk.platform.findVoucher({ code: 'KFQ7M2XA' })).data).toMatchObject({ status: 'REDEEMED', times_redeemed: 1 });
 
-    await page.clock.fastForward(9_000);
+    await page.clock.fastForward(44_000);
     await expect(page.getByTestId('redeemed-screen').isVisible()).resolves.toBe(true);
     await page.clock.fastForward(1_500);
     await page.getByTestId('attract-screen').waitFor();
