@@ -59,7 +59,10 @@ export class Reconciler {
       this.#again = true;
       return this.#draining;
     }
-    this.#draining = this.#drain().finally(() => (this.#draining = null));
+    // Never thrown at whoever nudged it (a Z, a start): a ledger that cannot be read or written now is tried again later.
+    this.#draining = this.#drain()
+      .catch((error: unknown) => this.#tryAgainLater({ event: 'ledger.reconcile_failed', message: 'reconciliation stopped: the ledger failed', error }))
+      .finally(() => (this.#draining = null));
     return this.#draining;
   }
 
@@ -94,7 +97,8 @@ export class Reconciler {
       this.#again = false;
       for (const shift of this.#options.ledger.shiftsToReconcile()) {
         const stopped = await this.#reconcile(shift);
-        if (stopped) return this.#tryAgainLater(stopped);
+        if (stopped === 'closed') return;
+        if (stopped) return this.#tryAgainLater({ event: 'ledger.reconcile_paused', message: 'reconciliation paused: the platform did not answer', error: stopped.why.message });
       }
     } while (this.#again && !this.#closed);
   }
@@ -142,11 +146,12 @@ export class Reconciler {
     }
   }
 
-  #tryAgainLater(stopped: NotChecked | 'closed'): void {
-    if (stopped === 'closed' || this.#closed) return;
-    this.#log.warn('reconciliation paused: the platform did not answer', { event: 'ledger.reconcile_paused', error: stopped.why.message, retryInMs: RECONCILE_RETRY_MS });
+  #tryAgainLater({ event, message, error }: { event: string; message: string; error: unknown }): void {
+    if (this.#closed) return;
+    this.#log.warn(message, { event, error: error instanceof Error ? error.message : String(error), retryInMs: RECONCILE_RETRY_MS });
     void this.#options.wait(RECONCILE_RETRY_MS).then(() => {
       if (!this.#closed) void this.run();
     });
   }
+
 }

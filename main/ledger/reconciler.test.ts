@@ -199,6 +199,19 @@ describe('reconciling a shift with the platform (#30 §3)', () => {
     expect(reopened.status().reconciliation).toEqual({ mismatches: 0, unreconciledShifts: 0 });
   });
 
+  it('never throws at the Z or the start that nudged it: a ledger that fails is logged, and tried again later', async () => {
+    const ledger = testLedger(await ledgerDir());
+    const voucher = await newVoucher();
+    recordRedeemed(ledger, voucher, await redeemAtPlatform(voucher.code));
+    ledger.closeShift();
+    ledger.close();
+    const logs: LogLine[] = [];
+    const clock = fakeWaits({ hold: true });
+    await expect(reconcilerFor(ledger, { wait: clock.wait }, logs).run()).resolves.toBeUndefined();
+    expect(hasEvent(logs, 'ledger.reconcile_failed')).toBe(true);
+    expect(clock.waits).toEqual([RECONCILE_RETRY_MS]);
+  });
+
   it('checks the open shift on demand for the console, keeping nothing: its Z is checked again', async () => {
     const ledger = testLedger(await ledgerDir());
     const voucher = await newVoucher();
