@@ -43,8 +43,8 @@ const FEATURES = [
   'update',
   'vouchers',
 ].map((folder) => `main/${folder}/**`);
-/** The surfaces a host or the composition root wires: the bridge handlers and the fleet's commands. */
-const WIRED_SURFACES = ['main/handlers/**', 'main/fleet-commands/**'];
+/** The surfaces a host or the composition root wires: the bridge handlers, the fleet's commands, kioskctl's socket. */
+const WIRED_SURFACES = ['main/handlers/**', 'main/fleet-commands/**', 'main/control/**'];
 const COMPOSITION_ROOT = ['main/*.ts'];
 /** What every floor of main/ may import below main/: the shared layers, and the sandbox's entry (demo mode). */
 const BELOW_MAIN = ['common/*.std.ts', 'api/*.std.ts', 'base/**', 'sandbox/sandbox.node.ts'];
@@ -123,10 +123,10 @@ const LAYERS = [
     'The composition root (kiosk-services.node.ts) builds the platform and the features and hands them to the handlers and the fleet commands; a host starts it.',
   ),
   mainRow(
-    'main/handlers/, main/fleet-commands/ (surfaces: bridge handlers, fleet commands)',
+    'main/handlers/, main/fleet-commands/, main/control/ (surfaces: bridge handlers, fleet commands, kioskctl\'s socket)',
     WIRED_SURFACES,
     [...WIRED_SURFACES, ...FEATURES, ...PLATFORM],
-    'A surface turns a request (a bridge call, a fleet command) into calls on the features; it is wired by the composition root, never imported by a feature.',
+    'A surface turns a request (a bridge call, a fleet command, a kioskctl request) into calls on the features; it is wired by the composition root, never imported by a feature.',
   ),
   mainRow(
     'main/kioskctl/ (a surface: the admin command line)',

@@ -11,7 +11,9 @@ import { claimDataDir, type DataDirLock } from './paths/data-dir-lock.node.ts';
 import { createLogger, FileLogSink } from './logging/file-logger.node.ts';
 import type { Logger } from './logging/logger.std.ts';
 import { VisitLog } from './logging/visit-log.std.ts';
-import { openKioskLedger, type Ledger } from './ledger/ledger.node.ts';
+import { LedgerUnavailable, openKioskLedger, type Ledger } from './ledger/ledger.node.ts';
+import { closeShiftByHand, ShiftBusy } from './ledger/close-shift.node.ts';
+import { ControlRefusal, startControlServer, type ControlServer } from './control/control-server.node.ts';
 import { Reconciler } from './ledger/reconciler.node.ts';
 import { VisitIdentity } from './shopper/visit-identity.std.ts';
 import { KeytarSecretStore, kioskKeychain, type SecretStore } from './secrets/secret-store.node.ts';
@@ -195,6 +197,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger });
   const secretsSettled = () => secretOrigin.settled();
   fleet = startFleetService({ ...foundation, ...options, commands, health, scanner, lastScan, activity, schedule, update, ledger, secretsSettled });
+  const control = await startControl(options.dataDir, { ledger, activity, logger });
 
   return {
     ...foundation,
@@ -211,6 +214,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
     async close() {
       const closeParts = async () => {
         stopWatchingConfig();
+        await control?.close();
         interruptions.close();
         schedule.close();
         await update.close();
@@ -351,6 +355,28 @@ function startReconciler({
   });
   void recovered.then(() => reconciler.run());
   return reconciler;
+}
+
+/**
+ * kioskctl's socket in the data folder: `kioskctl report z` closes the shift through this kiosk,
+ * the ledger's one writer. A socket that cannot be opened is said in the log; the console still can.
+ */
+async function startControl(dataDir: string, { ledger, activity, logger }: { ledger: Ledger; activity: KioskActivity; logger: Logger }): Promise<ControlServer | null> {
+  const closeShift = async () => {
+    try {
+      return closeShiftByHand({ ledger, locksHeld: () => activity.locksHeld(), logger }, 'kioskctl');
+    } catch (error) {
+      if (error instanceof ShiftBusy) throw new ControlRefusal('busy', error.message);
+      if (error instanceof LedgerUnavailable) throw new ControlRefusal('unavailable', error.message);
+      throw error;
+    }
+  };
+  try {
+    return await startControlServer({ socketPath: dataFiles(dataDir).controlSocket, handlers: { closeShift }, logger });
+  } catch (error) {
+    logger.error('kioskctl cannot reach this kiosk: its socket could not be opened', { event: 'control.failed', error: String(error) });
+    return null;
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import { ledgerCsv } from '../ledger/ledger-csv.std.ts';
 import type { Ledger } from '../ledger/ledger.node.ts';
 import type { Reconciler } from '../ledger/reconciler.node.ts';
 import { isProofCode } from '../ledger/proof-code.std.ts';
+import { closeShiftByHand, ShiftBusy } from '../ledger/close-shift.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { ExportDelivery } from '../manager/export-delivery.std.ts';
 import { RedemptionEventView } from '../../common/report-views.std.ts';
@@ -25,11 +26,12 @@ export function createReportHandlers({ ledger, reconciler, locksHeld, deliver, l
     listZReports: async () => ledger.zReports(),
     getZReport: async ({ zNumber }) => ledger.zReport(zNumber) ?? notFound(`there is no Z ${zNumber}`),
     closeShift: async () => {
-      if (locksHeld() > 0) throw new BridgeFailure('busy', 'a voucher lock is held: close the shift once the redemption on screen has ended');
-      const z = ledger.closeShift();
-      ledger.prune();
-      logger.info('shift closed in the console', { event: 'ledger.z_by_console', zNumber: z.zNumber });
-      return z;
+      try {
+        return closeShiftByHand({ ledger, locksHeld, logger }, 'console');
+      } catch (error) {
+        if (error instanceof ShiftBusy) throw new BridgeFailure('busy', error.message);
+        throw error;
+      }
     },
     // The view's schema keeps the fields a manager sees: the shopper's contact stays in the ledger.
     // A slip's proof code finds its redemption; any other code the voucher's every event.

@@ -26,6 +26,8 @@ import { StartupError } from '../process/startup-error.std.ts';
 import { LedgerUnavailable, openKioskLedger, type Ledger } from '../ledger/ledger.node.ts';
 import { kioskIdOf } from '../fleet/fleet-service.node.ts';
 import { csvOf, readLedger, ReportRefusal, reportText, zListText, zText } from './report/kioskctl-report.node.ts';
+import { askRunningKiosk } from './report/running-kiosk.node.ts';
+import type { ControlAnswer } from '../../common/control-protocol.std.ts';
 
 export interface KioskctlContext {
   dataDir: string;
@@ -59,8 +61,8 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   pin set                     set the manager PIN (4 to 8 digits), read from stdin
   doctor                      check settings, keychain, credentials, API, scanner, fleet broker and ledger
   report x                    the open shift's redemptions so far (an X report: changes nothing)
-  report z                    close the shift with a Z report (only while no kiosk runs on the
-                              data folder: a running kiosk closes its own, from its console)
+  report z                    close the shift with a Z report (through the running kiosk when
+                              one runs on the data folder: it is the ledger's one writer)
   report list                 the Z reports made so far
   report show <N>             Z report N
   report csv [--from DAY] [--to DAY] [--shift N]
@@ -367,7 +369,8 @@ const commands: Record<string, Command> = {
         lock = lockDataDir(context.dataDir);
       } catch (error) {
         if (!(error instanceof StartupError)) throw error;
-        throw new Refused(`${error.message}; or close the shift from the running kiosk's console (Reports)`);
+        // A kiosk holds the folder: it is the writer, so it makes the Z.
+        return zThroughRunningKiosk(context);
       }
       const ledger = openKioskLedger(context.dataDir, { config: () => tools.config().get(), logger: tools.logger });
       try {
@@ -397,6 +400,19 @@ const commands: Record<string, Command> = {
     },
   },
 };
+
+/** `report z` while a kiosk runs on the folder: the kiosk closes the shift, kioskctl prints its Z. */
+async function zThroughRunningKiosk(context: KioskctlContext): Promise<number> {
+  let answer: ControlAnswer;
+  try {
+    answer = await askRunningKiosk(context.dataDir, { call: 'closeShift' });
+  } catch (error) {
+    throw new Refused(`a kiosk runs on this data folder, and ${(error as Error).message}; close the shift from its console (Reports)`);
+  }
+  if (!answer.ok) throw new Refused(`the running kiosk refused the Z: ${answer.error.message}`);
+  context.stdout(reportText(answer.value));
+  return EXIT.ok;
+}
 
 /** A report command that only reads the data folder's ledger (beside a running kiosk too). */
 function ledgerLook(show: (context: KioskctlContext, ledger: Ledger, ...args: string[]) => void): Command {

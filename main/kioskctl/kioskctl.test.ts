@@ -20,6 +20,8 @@ import { LEDGER_COLUMNS } from '../ledger/ledger-events.std.ts';
 import { lockDataDir } from '../paths/data-dir-lock.node.ts';
 import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
 import { ledgerAttempt } from '../../test/support/factories.std.ts';
+import { closeShiftByHand, ShiftBusy } from '../ledger/close-shift.node.ts';
+import { ControlRefusal, startControlServer } from '../control/control-server.node.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -631,6 +633,37 @@ describe('kioskctl report (#30 §2)', () => {
     const missing = await kioskctl(dir, ['report', 'show', '9']);
     expect([missing.code, missing.stderr]).toEqual([2, 'kioskctl: there is no Z 9 (kioskctl report list)\n']);
     expect((await kioskctl(dir, ['report', 'csv', '--from', 'yesterday'])).code).toBe(2);
+  });
+
+  it('closes the shift through the kiosk that holds the folder, its one writer; refused while it holds a voucher lock (#30 §2)', async () => {
+    const dir = tempDir();
+    ledgerWithRedemptions(dir);
+    // The kiosk's side as its composition root wires it: the folder held, the ledger open, the socket listening.
+    const held = lockDataDir(dir);
+    const ledger = testLedger(dir);
+    let locks = 1;
+    const closeShift = async () => {
+      try {
+        return closeShiftByHand({ ledger, locksHeld: () => locks, logger: silentLogger }, 'kioskctl');
+      } catch (error) {
+        throw error instanceof ShiftBusy ? new ControlRefusal('busy', error.message) : error;
+      }
+    };
+    const control = await startControlServer({ socketPath: dataFiles(dir).controlSocket, handlers: { closeShift }, logger: silentLogger });
+    try {
+      const busy = await kioskctl(dir, ['report', 'z']);
+      expect([busy.code, busy.stderr]).toEqual([2, expect.stringMatching(/running kiosk refused the Z: a voucher lock is held/)]);
+      expect(ledger.zReports()).toEqual([]);
+
+      locks = 0;
+      const z = await kioskctl(dir, ['report', 'z']);
+      expect(z.code).toBe(0);
+      expect(z.stdout).toMatch(/^Z 1 \(shift 1\)[\s\S]*^redemptions +2$/m);
+      expect(ledger.status().shift).toBe(2);
+    } finally {
+      await control.close();
+      held.release();
+    }
   });
 
   it('says there is no ledger to read in a folder that has none, and writes nothing there', async () => {

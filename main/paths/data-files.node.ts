@@ -9,6 +9,8 @@ export const DATA_FILES = {
   config: 'config.json',
   /** One kiosk per data folder (lockDataDir). */
   lock: 'kiosk.lock',
+  /** The running kiosk's socket for kioskctl (main/control/): a Z goes through the one writer. */
+  controlSocket: 'kioskctl.sock',
   /** Vouchers locked and not yet settled: released or reconciled at the next start. */
   voucherLocks: 'voucher-locks.json',
   /** Every event of every redemption, in shifts closed by Z reports (SQLite, with its -wal and -shm). */

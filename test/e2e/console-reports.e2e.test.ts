@@ -129,6 +129,14 @@ describe('manager console: reports (#30 §2, §3, §4)', () => {
     await storeSpeaks('en');
   });
 
+  it('takes a Z from kioskctl through the running kiosk, its ledger\'s one writer (#30 §2)', async () => {
+    const z = await kioskctl(kiosk.dataDir, 'report', 'z');
+    expect([z.code, z.stdout]).toEqual([0, expect.stringMatching(/^Z 2 \(shift 2\)/)]);
+    expect(kioskEvents(kiosk.dataDir, 'ledger.z_by_kioskctl')).toHaveLength(1);
+    await tab().getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => tab().getByTestId('reports-z').count()).toBe(2);
+  });
+
   it('is reached and used by keys alone: arrows along the tabs to it, Enter on a Z to open it', async () => {
     await page.getByTestId('tab-settings').click();
     for (let step = 0; step < 3; step++) await page.keyboard.press('ArrowRight');
@@ -136,7 +144,8 @@ describe('manager console: reports (#30 §2, §3, §4)', () => {
     await tab().waitFor();
     await page.getByTestId('reports-z').first().focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => tab().getByTestId('z-report-section').locator('h2').textContent()).toBe('Z report 1');
+    // Newest first: kioskctl's Z.
+    await expect.poll(() => tab().getByTestId('z-report-section').locator('h2').textContent()).toBe('Z report 2');
     expect(fs.existsSync(path.join('test-results', 'screens', 'console-reports-portrait.png'))).toBe(true);
   });
 });
