@@ -16,6 +16,7 @@ import { windowCommands } from './electron/window-commands.main.ts';
 import { KeytarSecretStore, SECRET_NAMES } from './secrets/secret-store.node.ts';
 import { kioskEvents } from '../test/support/kiosk-journey.node.ts';
 import { discoveryProblems } from '../test/support/home-assistant-discovery.std.ts';
+import { discoveryMessages } from './fleet/home-assistant.std.ts';
 
 /** A TCP listener posing as a broker: it answers nothing and keeps every byte it hears, as text. */
 async function recordingListener(): Promise<{ port: number; heard(): string; close(): Promise<void> }> {
@@ -152,14 +153,15 @@ describe('kiosk services on a fleet broker', () => {
     await observer.subscribeAsync('homeassistant/#', { qos: 1 });
     try {
       services.config.setMany({ 'fleet.homeAssistant.discovery': true });
-      await expect.poll(() => [...configs.values()].filter(Boolean).length, { timeout: 10_000 }).toBe(10);
+      const published = discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: 'loyalty-kiosk', kioskId: 'k1', version: '1.0.0' }).length;
+      await expect.poll(() => [...configs.values()].filter(Boolean).length, { timeout: 10_000 }).toBe(published);
       // As the broker keeps them: what Home Assistant requires of each, for this kiosk's topics.
       const kiosk = { status: 'loyalty-kiosk/k1/status', health: 'loyalty-kiosk/k1/health', commands: 'loyalty-kiosk/k1/ha/' };
       expect([...configs].flatMap(([topic, payload]) => discoveryProblems(topic, payload, kiosk))).toEqual([]);
       expect([...configs.keys()].every((topic) => topic.includes('/loyalty-kiosk-k1/'))).toBe(true);
       services.config.setMany({ 'fleet.homeAssistant.discovery': false });
       await expect.poll(() => [...configs.values()].filter(Boolean).length, { timeout: 10_000 }).toBe(0);
-      expect(configs.size).toBe(10);
+      expect(configs.size).toBe(published);
     } finally {
       observer.off('message', record);
       await observer.unsubscribeAsync('homeassistant/#');

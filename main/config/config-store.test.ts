@@ -193,7 +193,7 @@ describe('ConfigStore', () => {
     expect(store.getKey('idle.timeoutSeconds')).toBe(45);
     const written = JSON.parse(fs.readFileSync(store.path, 'utf8'));
     expect(written.schemaVersion).toBe(CONFIG_SCHEMA_VERSION);
-    expect(written.idle).toEqual({ timeoutSeconds: 45, afterRedeemSeconds: 20 });
+    expect(written.idle).toEqual({ timeoutSeconds: 45, afterRedeemSeconds: 20, proofSeconds: 45 });
   });
 
   it('keeps every valid key when one value is bad: only that key falls back to its default, logged by name', () => {
@@ -203,7 +203,7 @@ describe('ConfigStore', () => {
     const { logger, lines } = recordingLogger();
     const store = new ConfigStore({ dataDir: dir, logger });
     expect(store.getKey('idle.timeoutSeconds')).toBe(60);
-    expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60, afterRedeemSeconds: 20 } });
+    expect(store.get()).toEqual({ ...storedConfig(), idle: { timeoutSeconds: 60, afterRedeemSeconds: 20, proofSeconds: 45 } });
     expect(lines.filter((line) => line.level === 'warn').map(({ fields }) => [fields.event, fields.key])).toEqual([['config.key_invalid', 'idle.timeoutSeconds']]);
     // Repaired on disk, with the file as it was kept beside it.
     expect(JSON.parse(fs.readFileSync(store.path, 'utf8'))).toEqual(store.get());

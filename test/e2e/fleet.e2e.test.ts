@@ -37,9 +37,10 @@ describe('browser host on a fleet broker', () => {
     const config = new ConfigStore({ dataDir, logger: silentLogger });
     // A PIN set beforehand, as kioskctl would: with a secret stored, the screen may not set the first one.
     config.setMany({ 'fleet.mqtt.url': broker.url, 'fleet.mqtt.username': 'kiosk', 'fleet.kioskId': 'e2e-kiosk', 'manager.pinHash': await hashPin(PIN) });
-    const online = nextOn(observer, 'loyalty-kiosk/e2e-kiosk/status', (text) => text === 'online');
     [host, browser] = await Promise.all([startBrowserHostProcess({ dataDir, env: { KIOSK_KEYCHAIN_SERVICE: keychainService } }), launchChromium()]);
-    await online;
+    // Once the kiosk is up, not before: a loaded machine may take longer to start it than the wait
+    // for a message allows. Its status is retained, so one published before this subscribes still comes.
+    await nextOn(observer, 'loyalty-kiosk/e2e-kiosk/status', (text) => text === 'online');
     page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.landscape, hasTouch: true });
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();

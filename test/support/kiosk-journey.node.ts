@@ -336,11 +336,12 @@ export async function tapOnScreenKeyboard(page: Page, text: string, layout: Layo
  * for each key's round trip, so on a busy machine its keys arrive 50-150 ms apart and the kiosk
  * rightly takes them for a person typing: the scan splits and its first characters are lost.)
  */
-export async function scannerBurst(page: Page, value: string, intervalMs = 4): Promise<void> {
+export async function scannerBurst(page: Page, value: string, intervalMs = 4): Promise<{ lastKeyAt: number }> {
   const cdp = await page.context().newCDPSession(page);
   try {
     // Pressed just now, the last key (Enter) at this moment: none stamped in the page's future.
-    const start = (Date.now() - value.length * intervalMs) / 1000;
+    const lastKeyAt = Date.now();
+    const start = (lastKeyAt - value.length * intervalMs) / 1000;
     const sent: Array<Promise<unknown>> = [];
     [...value, 'Enter'].forEach((key, index) => {
       const timestamp = start + (index * intervalMs) / 1000;
@@ -352,6 +353,8 @@ export async function scannerBurst(page: Page, value: string, intervalMs = 4): P
       sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', timestamp: timestamp + 0.001, key, ...('code' in fields ? { code: fields.code, windowsVirtualKeyCode: 13 } : {}) }));
     });
     await Promise.all(sent);
+    // Epoch ms of the Enter's stamp (its key-up a millisecond later): the time the page's events carry.
+    return { lastKeyAt: lastKeyAt + 1 };
   } finally {
     await cdp.detach();
   }
