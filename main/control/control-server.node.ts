@@ -34,15 +34,12 @@ export async function startControlServer({ socketPath, handlers, logger }: { soc
   fs.rmSync(socketPath, { force: true });
   const server = net.createServer((socket) => serve(socket, handlers, log));
   server.on('error', (error) => log.error('the kioskctl socket failed', { event: 'control.failed', error: String(error) }));
-  const previous = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(socketPath, () => resolve());
-    });
-  } finally {
-    process.umask(previous);
-  }
+  // No process-wide umask change (it would reach every file made meanwhile): the folder is 0700,
+  // so nobody else can reach the socket before it is made 0600.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(socketPath, () => resolve());
+  });
   fs.chmodSync(socketPath, 0o600);
   log.info('kioskctl can reach the running kiosk', { event: 'control.listening' });
   return {
