@@ -1,14 +1,6 @@
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+import { describe, expect, it } from 'vitest';
+import { barcodesIn } from '../../test/support/barcodes.node.ts';
 import { code128Modules, code128Symbols } from './code128.std.ts';
-
-beforeAll(async () => {
-  // This checkout's own zxing reader: no CDN here.
-  const wasm = createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm');
-  await prepareZXingModule({ overrides: { wasmBinary: new Uint8Array(fs.readFileSync(wasm)).buffer }, fireImmediately: true });
-});
 
 /** The code painted as a screen shows it: black bars on white, 3 pixels a module, 10 modules of quiet zone each side. */
 function painted(value: string) {
@@ -25,7 +17,7 @@ function painted(value: string) {
   return { data, width, height, colorSpace: 'srgb' as const };
 }
 
-const decoded = async (value: string) => (await readBarcodes(painted(value), { formats: ['Code128'] })).map((result) => result.text);
+const decoded = (value: string) => barcodesIn(painted(value));
 
 describe('Code 128 for the proof on screen (#31 §2)', () => {
   it('puts an even count of digits in set C, two to a symbol, with the checksum of the standard', () => {
