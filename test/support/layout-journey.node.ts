@@ -149,6 +149,14 @@ export async function walkShopperScreens(browser: Browser, kiosk: KioskUnderTest
 
 
 /**
+ * A walk is 16 screens, each drawn, photographed and measured at every size: about 18 s on a quiet
+ * machine, where Chromium's JPEG of a 1080x1920 frame alone takes a quarter second. Among the
+ * three files the suite runs at once on two cores it took 71 s on average and once more than the
+ * e2e tier's 90 s, so a walk is given more; a screen that never shows still fails at Playwright's 30 s wait.
+ */
+const WALK_TIMEOUT_MS = 240_000;
+
+/**
  * A describe block of its own kiosk (LAYOUT_KIOSK_SETTINGS and `settings`) with a test per
  * language of `languages` that walks every shopper screen the way `walk` says for it, and expects
  * no problem.
@@ -162,7 +170,7 @@ export function walkEveryLanguage(
     const suite = kioskSuite({ ...LAYOUT_KIOSK_SETTINGS, ...settings });
     it.each(languages)('in %s', async (language) => {
       expect(await walkShopperScreens(suite.browser, suite.kiosk, { language, ...walk(language) })).toEqual([]);
-    });
+    }, WALK_TIMEOUT_MS);
   });
 }
 
