@@ -88,6 +88,34 @@ describe('a fast burst', () => {
   });
 });
 
+describe('a machine that hands over keys late', () => {
+  /** Keys pressed 4 ms apart, all of them already `lagMs` old, handed to the page `deliveredEveryMs` apart. */
+  function lateBurst(keys: string[], lagMs: number, deliveredEveryMs: number) {
+    const pressedAt = performance.now() - lagMs;
+    keys.forEach((key, index) => {
+      const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'timeStamp', { value: pressedAt + index * 4 });
+      window.dispatchEvent(event);
+      vi.advanceTimersByTime(deliveredEveryMs);
+    });
+  }
+
+  it('waits as much longer as the keys are late, so a stall between two keys does not split the scan', () => {
+    // A fresh-clone run saw this: keys half a second old, and 300 ms between two of them.
+    lateBurst([...code, 'Enter'], 500, 300);
+    expect(onScan).toHaveBeenCalledOnce();
+    expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code }));
+  });
+
+  it('still settles a burst without a terminator once the late keys have stopped coming', () => {
+    lateBurst([...code], 500, 4);
+    vi.advanceTimersByTime(250);
+    expect(onScan).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1_000);
+    expect(onScan).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ value: code }));
+  });
+});
+
 describe('a configured threshold (scanner.wedge.maxAverageIntervalMs)', () => {
   it('reads a burst 45 ms per key as a scan at 50 ms, where the default 30 ms gives it to the field', () => {
     field.focus();
