@@ -48,7 +48,7 @@ const WIRED_SURFACES = ['main/handlers/**', 'main/fleet-commands/**', 'main/cont
 const COMPOSITION_ROOT = ['main/*.ts'];
 /** What every floor of main/ may import below main/: the shared layers, and the sandbox's entry (demo mode). */
 const BELOW_MAIN = ['common/*.std.ts', 'api/*.std.ts', 'base/**', 'sandbox/sandbox.node.ts'];
-const MAIN_PACKAGES = [NODE_BUILTINS, 'better-sqlite3', 'electron', 'electron-updater', 'js-yaml', 'keytar', 'serialport', 'ws', 'zod', 'mqtt'];
+const MAIN_PACKAGES = [NODE_BUILTINS, 'better-sqlite3', 'receiptline', 'electron', 'electron-updater', 'js-yaml', 'keytar', 'serialport', 'ws', 'zod', 'mqtt'];
 const BELOW_WHY =
   'The renderer is another process (share through common/*.std.ts); the sandbox is embedded (demo mode) only through sandbox/sandbox.node.ts (startSandbox).';
 /** A row of main/: its floor's files may import `imports` and the layers below main/. */

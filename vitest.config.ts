@@ -32,6 +32,8 @@ export const INTEGRATION = [
   'main/kioskctl/',
   'main/ledger/ledger-storage.test.ts',
   'main/manager/console-gate.test.ts',
+  'main/printer/escpos-printer.test.ts',
+  'main/printer/slip-service.test.ts',
   'main/scanner/serial-scanner.node.test.ts',
   'main/schedule/schedule-service.test.ts',
   'main/secrets/',

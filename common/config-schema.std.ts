@@ -90,6 +90,51 @@ export const SerialScannerConfig = z.object({
   usb: UsbIdentity.nullable().default(null),
 });
 
+/** A line or two the manager sets for the screen or the slip: printable text, no control characters. */
+const slipText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .regex(/^[^\u0000-\u0009\u000b-\u001f\u007f]*$/, 'plain text (line breaks allowed)')
+    .nullable()
+    .default(null);
+
+/** The ESC/POS command sets the slip is laid out for (receiptline's names); `generic` for any other make. */
+export const PRINTER_MODELS = ['epson', 'citizen', 'sii', 'fit', 'generic'] as const;
+/** Single-byte code pages with the accents of the kiosk's languages; cp858 and cp1252 also have €. */
+export const PRINTER_CODE_PAGES = ['cp858', 'cp1252', 'cp437', 'cp852', 'cp860', 'cp863', 'cp865'] as const;
+
+/**
+ * `printer`: the receipt printer the proof of a redemption is printed on (README "At the till").
+ * `preview` prints nothing: each slip's preview is kept in the data folder for the console.
+ */
+export const PrinterConfig = z.object({
+  kind: z.enum(['none', 'preview', 'serial', 'usb', 'network']).default('none'),
+  /** The serial port (`/dev/ttyUSB0`) or the USB printer-class device (`/dev/usb/lp0`). */
+  path: z.string().min(1).max(200).nullable().default(null),
+  baudRate: z.number().int().min(1200).max(921_600).default(19_200),
+  /** A network printer's address; its raw port is 9100 on nearly every make. */
+  host: z.string().min(1).max(253).regex(/^[A-Za-z0-9.:[\]-]+$/, 'a host name or IP address').nullable().default(null),
+  port: z.number().int().min(1).max(65_535).default(9100),
+  model: z.enum(PRINTER_MODELS).default('epson'),
+  paperWidthMm: z.union([z.literal(58), z.literal(80)]).default(80),
+  codePage: z.enum(PRINTER_CODE_PAGES).default('cp858'),
+  /**
+   * The number this printer selects `codePage` by (ESC t n), when its make numbers code pages
+   * differently from `model` (Custom, Nippon Primex: see the printer's manual). Null: the model's.
+   */
+  codePageNumber: z.number().int().min(0).max(255).nullable().default(null),
+  header: slipText(200),
+  footer: slipText(200),
+  /** The voucher attribute (or reward attribute) holding a barcode the till rings the reward up by, e.g. `product_barcode`. */
+  posBarcodeAttribute: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'an attribute name').nullable().default(null),
+  /** true: a voucher is not redeemed while the printer cannot print; false: the proof is then shown on screen only. */
+  required: z.boolean().default(false),
+});
+export type PrinterConfig = z.output<typeof PrinterConfig>;
+
 /** Hosts that are this computer: plain http is allowed only to them (a local sandbox or proxy). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
@@ -356,6 +401,14 @@ export const KioskConfig = z
         businessDayStartsAt: LocalTime.default('04:00'),
       })
       .prefault({}),
+    /** The proof of a redemption the shopper takes to the till (README "At the till"). */
+    proof: z
+      .object({
+        /** What the shopper and the cashier are told to do with it; null: "Show this at the till", in the shopper's language. */
+        tillText: slipText(120),
+      })
+      .prefault({}),
+    printer: PrinterConfig.prefault({}),
   })
   .strict();
 export type KioskConfig = z.infer<typeof KioskConfig>;
@@ -370,6 +423,8 @@ export const DEMO_DEFAULTS: Readonly<Record<string, unknown>> = {
   'session.enable_email_identification': true,
   'session.enable_registration': true,
   'session.enable_on_screen_keyboard': true,
+  // No printer on a demo: each slip is kept as a preview the console shows.
+  'printer.kind': 'preview',
   'registration.termsText':
     'Demo programme terms.\n\nMembership is free. You collect credits with every purchase and receive vouchers by e-mail. ' +
     'You can leave at any time by asking a member of staff; your account and its credits are then removed.\n\n' +

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { KioskConfig, KioskMode } from './config-schema.std.ts';
+import { KioskConfig, KioskMode, Locale } from './config-schema.std.ts';
 import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import { BusinessDay, RedemptionEventView, ShiftReport, ZSummary } from './report-views.std.ts';
 import { SpeechVolume, Utterance } from './speech.std.ts';
 import {
   DemoSamples,
-  HeldLock,
+  LockAnswer,
   LookupResult,
   PortalSessionView,
   RedeemOutcome,
@@ -54,6 +54,8 @@ export const KioskSettingsView = z.object({
   idleAfterRedeemSeconds: z.number().int(),
   /** How long the redeemed screen shows the proof for the till (idle.proofSeconds). */
   proofSeconds: z.number().int(),
+  /** What the redeemed screen tells the shopper to do with the proof (proof.tillText); null: the language's own words. */
+  tillText: z.string().nullable(),
   /** The programme terms the join screen lets a shopper read (registration.termsText). */
   registrationTerms: z.string().nullable(),
   /** Speech, keys and timeouts for a shopper who cannot see the screen or reach it. */
@@ -182,8 +184,9 @@ export const shopperCalls = {
     output: VoucherCheck,
   },
   /** Locks the voucher for this till; main journals the lock before answering. */
-  lockVoucher: { input: z.object({ voucherUuid: Uuid, code: ScanValue }).strict(), output: HeldLock },
-  redeemVoucher: { input: z.object({ voucherUuid: Uuid, contactUuid: Uuid.optional() }).strict(), output: RedeemOutcome },
+  lockVoucher: { input: z.object({ voucherUuid: Uuid, code: ScanValue }).strict(), output: LockAnswer },
+  /** `locale`: the shopper's language, for the slip. */
+  redeemVoucher: { input: z.object({ voucherUuid: Uuid, contactUuid: Uuid.optional(), locale: Locale.optional() }).strict(), output: RedeemOutcome },
   releaseVoucher: { input: z.object({ voucherUuid: Uuid, reason: ReleaseReason }).strict(), output: ReleaseOutcome },
   /** The visit is over (idle, done): every lock this kiosk holds is given back. */
   endVisit: { input: NoInput, output: z.null() },
@@ -332,6 +335,8 @@ export const BridgeErrorCode = z.enum([
   'not_locked',
   /** The kiosk's redemption ledger cannot be written: no redemption starts until it can (looking still works). */
   'ledger_unavailable',
+  /** The receipt printer cannot print and `printer.required` is on: no redemption starts until it can. */
+  'printer_unavailable',
   'internal',
 ]);
 export type BridgeErrorCode = z.infer<typeof BridgeErrorCode>;

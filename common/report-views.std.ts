@@ -135,6 +135,24 @@ export const LedgerRow = z.object({
 });
 export type LedgerRow = z.infer<typeof LedgerRow>;
 
+/** What became of a slip: printed and confirmed, not printed (and why), or kept as a preview (no printer). */
+export const SlipOutcome = z.enum(['printed', 'not_printed', 'preview']);
+export type SlipOutcome = z.infer<typeof SlipOutcome>;
+
+/** A slip of a redemption, as the ledger keeps it: the first, and each reprint (a DUPLICATE). */
+export const SlipRecord = z.object({
+  proofCode: z.string().min(1),
+  /** The ledger row of the redemption it proves. */
+  redemptionSeq: z.number().int().positive(),
+  /** UTC, ISO 8601. */
+  at: z.string(),
+  duplicate: z.boolean(),
+  outcome: SlipOutcome,
+  /** not_printed: why (paper_out, cover_open, offline, unreachable, no_answer). */
+  reason: z.string().nullable(),
+});
+export type SlipRecord = z.infer<typeof SlipRecord>;
+
 /**
  * One event of a redemption as the console shows it to a manager settling a dispute: when, which
  * voucher and reward, how it ended. The shopper's contact is left out.

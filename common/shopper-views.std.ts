@@ -67,6 +67,27 @@ export const VoucherCheck = z.discriminatedUnion('checked', [
 ]);
 export type VoucherCheck = z.infer<typeof VoucherCheck>;
 
+/** Why the receipt printer cannot print (#31 §3). */
+export const PrinterIssue = z.enum(['paper_out', 'cover_open', 'offline', 'unreachable', 'no_answer']);
+export type PrinterIssue = z.infer<typeof PrinterIssue>;
+
+/**
+ * What becomes of the slip, as known before a redemption: no printer (the proof is on screen),
+ * one that is ready, or one that cannot print now (`issue`), so the proof is on screen only.
+ */
+export const SlipPlan = z.discriminatedUnion('printer', [
+  z.object({ printer: z.enum(['none', 'ready']) }),
+  z.object({ printer: z.literal('unavailable'), issue: PrinterIssue }),
+]);
+export type SlipPlan = z.infer<typeof SlipPlan>;
+
+/** The redemption's slip: printed (take it), not printed (`issue`), or none (no printer). */
+export const SlipResult = z.discriminatedUnion('slip', [
+  z.object({ slip: z.enum(['printed', 'none']) }),
+  z.object({ slip: z.literal('not_printed'), issue: PrinterIssue }),
+]);
+export type SlipResult = z.infer<typeof SlipResult>;
+
 export const HeldLock = z.object({
   voucherUuid: z.uuid(),
   lockedAt: z.string(),
@@ -74,6 +95,10 @@ export const HeldLock = z.object({
   systemReleaseAt: z.string().nullable(),
 });
 export type HeldLock = z.infer<typeof HeldLock>;
+
+/** A held lock as the confirm screen gets it: with whether a slip will print, asked of the printer before the lock was taken. */
+export const LockAnswer = HeldLock.extend({ slip: SlipPlan });
+export type LockAnswer = z.infer<typeof LockAnswer>;
 
 /** A redemption's proof for the till (#31): its proof code, the ledger row's number, when it was made. */
 export const RedemptionProof = z.object({ code: z.string().regex(/^\d{10}$/), seq: z.number().int().positive(), at: z.string() });
@@ -85,6 +110,7 @@ const Redeemed = z.object({
   voucher: VoucherView,
   /** null: the ledger could not record it, so there is no proof to show (the screen says to ask staff). */
   proof: RedemptionProof.nullable(),
+  slip: SlipResult,
 });
 
 export const RedeemOutcome = z.discriminatedUnion('outcome', [

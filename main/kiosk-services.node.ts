@@ -36,9 +36,10 @@ import { createConsoleSession, type ConsoleSession } from './manager/console-ses
 import { openLockJournal, type LockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers } from './handlers/voucher-handlers.node.ts';
+import { SlipService } from './printer/slip-service.node.ts';
 import { settleVisit } from './vouchers/visit-settlement.node.ts';
 import { trackedVoucherClient } from './vouchers/voucher-client.node.ts';
-import { type FleetService, startFleetService } from './fleet/fleet-service.node.ts';
+import { kioskIdOf, type FleetService, startFleetService } from './fleet/fleet-service.node.ts';
 import type { FleetConnection } from '../common/manager-views.std.ts';
 import { KioskActivity } from './activity/kiosk-activity.std.ts';
 import { FrameOrigins } from './security/frame-origins.node.ts';
@@ -178,6 +179,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const reconciler = startReconciler({ ledger, journal, activity, connection, recovered, logger });
   const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
+  const slips = new SlipService({ config: () => config.get(), ledger, previewDir: dataFiles(options.dataDir).slips, kioskId: () => kioskIdOf(config.get()) ?? 'kiosk', logger });
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
   const scannedHere = new ScannedHere();
   const scanner = startScanner(foundation, scannedHere);
@@ -192,7 +194,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   // One report for the console and the fleet, with the last scan the screen reported.
   const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus });
   const demoSamples = () => demo.current()?.samples ?? null;
-  const parts = { secretOrigin, connection, health, visit, identity, redemptions, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
+  const parts = { secretOrigin, connection, health, visit, identity, redemptions, slips, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
   const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger });
   const secretsSettled = () => secretOrigin.settled();
@@ -450,6 +452,7 @@ function callHandlers(
     visit: VisitLog;
     identity: VisitIdentity;
     redemptions: RedemptionService;
+    slips: SlipService;
     ledger: Ledger;
     reconciler: Reconciler;
     speech: SpeechService;
@@ -465,7 +468,7 @@ function callHandlers(
     frameOrigins: FrameOrigins;
   },
 ): CallHandlers {
-  const { secretOrigin, connection, health, visit, identity, redemptions, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
+  const { secretOrigin, connection, health, visit, identity, redemptions, slips, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, frameOrigins } = parts;
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
@@ -502,7 +505,7 @@ function callHandlers(
       host: hostOf(options, logger),
       reports: { ledger, reconciler, locksHeld: () => activity.locksHeld() },
     }),
-    ...createVoucherHandlers({ redemptions, visit, identity, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
+    ...createVoucherHandlers({ redemptions, slips, visit, identity, logger, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),
   };
 }

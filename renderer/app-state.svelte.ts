@@ -30,6 +30,7 @@ class AppState {
     confirmSeconds: () => CONFIRM_SECONDS * this.timeFactor,
     settings: () => this.settings,
     now: () => Date.now(),
+    locale: () => i18n.locale,
   });
 
   /** Every timeout is this many times longer in speech mode (accessibility.speechTimeoutFactor). */

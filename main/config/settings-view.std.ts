@@ -13,6 +13,7 @@ export function settingsView(current: KioskConfig): KioskSettingsView {
     idleTimeoutSeconds: current.idle.timeoutSeconds,
     idleAfterRedeemSeconds: current.idle.afterRedeemSeconds,
     proofSeconds: current.idle.proofSeconds,
+    tillText: current.proof.tillText,
     registrationTerms: current.registration.termsText,
     accessibility: current.accessibility,
     locale: current.locale,

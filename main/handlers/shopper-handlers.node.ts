@@ -117,7 +117,7 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
     async lookupScan({ value, source }) {
       // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
       const found = ctx.scannedHere.take(value) ? await lookupScan(ctx, value) : await asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');
-      if (found.kind === 'shopper') ctx.identity.identified(source === 'typed' ? 'typed' : 'card');
+      if (found.kind === 'shopper') ctx.identity.identified(source === 'typed' ? 'typed' : 'card', value);
       return found;
     },
 

@@ -82,6 +82,19 @@ const MIGRATIONS: readonly string[] = [
   // #31 §1: each redemption's proof code, what the slip and the screen show the till.
   `ALTER TABLE events ADD COLUMN proof_code TEXT;
    CREATE UNIQUE INDEX events_by_proof ON events (proof_code) WHERE proof_code IS NOT NULL;`,
+  // #31 §3: each slip printed (or not) for a redemption, reprints too.
+  `CREATE TABLE slips (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     proof_code TEXT NOT NULL,
+     redemption_seq INTEGER NOT NULL,
+     at TEXT NOT NULL,
+     duplicate INTEGER NOT NULL CHECK (duplicate IN (0, 1)),
+     outcome TEXT NOT NULL CHECK (outcome IN ('printed', 'not_printed', 'preview')),
+     reason TEXT
+   );
+   CREATE INDEX slips_by_proof ON slips (proof_code);
+   CREATE TRIGGER slips_never_change BEFORE UPDATE ON slips
+     BEGIN SELECT RAISE(ABORT, 'a slip on record never changes'); END;`,
 ];
 
 export const LEDGER_SCHEMA_VERSION = MIGRATIONS.length;

@@ -6,8 +6,9 @@ import { kioskIdOf } from '../fleet/fleet-service.node.ts';
 import { businessDayOf, localTimeOf, type BusinessDayRule } from './business-day.std.ts';
 import { openLedgerDb, openLedgerDbToRead } from './ledger-db.node.ts';
 import { LedgerEntry, ENDING_KINDS } from './ledger-events.std.ts';
-import { LedgerRow, ShiftReport, type LedgerKind, type Mismatch, type Reconciliation, type Tally, type ZSummary } from '../../common/report-views.std.ts';
+import { LedgerRow, ShiftReport, type LedgerKind, type Mismatch, type Reconciliation, type SlipRecord, type Tally, type ZSummary } from '../../common/report-views.std.ts';
 import * as reconciliationRows from './reconciliation-rows.std.ts';
+import * as slipRows from './slip-rows.std.ts';
 import { newProofCode } from './proof-code.std.ts';
 import { rowOf, type SqlRow } from './ledger-rows.std.ts';
 import type { VoucherFacts } from './voucher-check.std.ts';
@@ -76,6 +77,10 @@ export interface Ledger {
   rowsForProof(proofCode: string): LedgerRow[];
   /** The attempt's `redeemed` row (with its proof code), or null. */
   redeemedRowOf(attemptId: string): LedgerRow | null;
+  /** Records a slip of a redemption (#31 §3): printed, not printed, or a preview. */
+  recordSlip(slip: Omit<SlipRecord, 'at'>): SlipRecord;
+  /** The slips of a proof code, oldest first: the first, and each reprint. */
+  slipsOf(proofCode: string): SlipRecord[];
   /** The rows of a shift, or of the business days from..to (inclusive), oldest first. */
   rows(range: { shift: number } | { fromDay: string; toDay: string }): LedgerRow[];
   /** Deletes the rows of closed shifts older than the retention; answers how many. */
@@ -287,6 +292,16 @@ class SqliteLedger implements Ledger {
     return row ? rowOf(row) : null;
   }
 
+  recordSlip(slip: Omit<SlipRecord, 'at'>): SlipRecord {
+    const record = { ...slip, at: this.#iso() };
+    this.#writing((handle) => slipRows.recordSlip(handle, record));
+    return record;
+  }
+
+  slipsOf(proofCode: string): SlipRecord[] {
+    return slipRows.slipsOf(this.#open(), proofCode);
+  }
+
   rows(range: { shift: number } | { fromDay: string; toDay: string }): LedgerRow[] {
     const handle = this.#open();
     const found =
@@ -299,7 +314,11 @@ class SqliteLedger implements Ledger {
   prune(): number {
     const before = new Date(this.#now() - this.#options.retentionDays() * DAY_MS).toISOString();
     const prune = 'DELETE FROM events WHERE shift IN (SELECT number FROM shifts WHERE closed_at IS NOT NULL AND closed_at < ?)';
-    const deleted = this.#writing((handle) => handle.prepare(prune).run(before).changes);
+    const deleted = this.#writing((handle) => {
+      const rows = handle.prepare(prune).run(before).changes;
+      slipRows.pruneSlips(handle);
+      return rows;
+    });
     if (deleted > 0) this.#log.info('ledger rows of old closed shifts pruned; their Z totals stay', { event: 'ledger.pruned', rows: deleted, closedBefore: before });
     return deleted;
   }

@@ -15,6 +15,8 @@ export const DATA_FILES = {
   voucherLocks: 'voucher-locks.json',
   /** Every event of every redemption, in shifts closed by Z reports (SQLite, with its -wal and -shm). */
   ledger: 'ledger.sqlite',
+  /** The slips' previews (SVG), newest kept: what a preview printer printed, and the last slip of a real one. */
+  slips: 'slips',
   /** The platform's error counts and outage time, kept across restarts. */
   healthCounters: 'health-counters.json',
   /** Failed PIN attempts and the lockout they earned, kept across restarts. */

@@ -7,16 +7,24 @@ import type { IdentifiedBy } from '../../common/report-views.std.ts';
  */
 export class VisitIdentity {
   #by: IdentifiedBy | null = null;
+  #cardLast4: string | null = null;
 
   get by(): IdentifiedBy {
     return this.#by ?? 'voucher';
   }
 
-  identified(by: IdentifiedBy): void {
+  /** The last four characters of the card the shopper was known by, for the slip; the rest is never kept. */
+  get cardLast4(): string | null {
+    return this.#cardLast4;
+  }
+
+  identified(by: IdentifiedBy, card?: string): void {
     this.#by = by;
+    this.#cardLast4 = card ? card.slice(-4) : null;
   }
 
   end(): void {
     this.#by = null;
+    this.#cardLast4 = null;
   }
 }

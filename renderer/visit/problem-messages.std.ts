@@ -19,6 +19,7 @@ export type ProblemKey =
   | 'problem.code.paused'
   | 'problem.busy'
   | 'problem.redeem.unavailable'
+  | 'problem.printer.unavailable'
   | 'problem.portal.refused'
   | 'problem.email.not_found'
   | 'problem.email.taken'
@@ -52,6 +53,8 @@ export function problemForError(error: BridgeError): ProblemKey {
   if (error.code === 'not_locked') return 'problem.voucher.lock_lost';
   // The kiosk cannot record a redemption: it makes none, and staff must see to it.
   if (error.code === 'ledger_unavailable') return 'problem.redeem.unavailable';
+  // printer.required: no redemption without its slip; nothing was locked.
+  if (error.code === 'printer_unavailable') return 'problem.printer.unavailable';
   return 'problem.generic';
 }
 

@@ -1,10 +1,11 @@
 import type { BridgeError, BridgeResult, KioskApi, KioskSettingsView } from '../../common/contract.std.ts';
-import { NATIVE_MODES, visitMode, type KioskMode } from '../../common/config-schema.std.ts';
+import { NATIVE_MODES, visitMode, type KioskMode, type Locale } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
 import type {
-  HeldLock,
+  LockAnswer,
   LookupResult,
   RedemptionProof,
+  SlipResult,
   ReleaseOutcome,
   PortalSessionView,
   ShopperView,
@@ -35,8 +36,8 @@ export type Screen =
   | { name: 'register' }
   | { name: 'home' }
   | { name: 'voucher'; voucher: VoucherView; check: VoucherCheck | null }
-  | { name: 'confirm'; voucher: VoucherView; lock: HeldLock; deadline: number }
-  | { name: 'redeemed'; voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null }
+  | { name: 'confirm'; voucher: VoucherView; lock: LockAnswer; deadline: number }
+  | { name: 'redeemed'; voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null; slip: SlipResult }
   | { name: 'amount' }
   | { name: 'portal'; session: PortalSessionView };
 
@@ -71,6 +72,8 @@ export type VisitParts = {
   settings: () => KioskSettingsView | null;
   /** Milliseconds since the epoch, for the confirm countdown's deadline. */
   now: () => number;
+  /** The shopper's language now: the slip is printed in it. */
+  locale: () => Locale;
 };
 
 /**
@@ -96,6 +99,7 @@ export class Visit {
   readonly #confirmSeconds: () => number;
   readonly #settings: () => KioskSettingsView | null;
   readonly #now: () => number;
+  readonly #locale: () => Locale;
   /** The unlinked card scanned before joining; linked to the new contact. */
   #unlinkedCard = $state<string | null>(null);
   /** Bumped by reset(): an answer that arrives for an earlier visit is dropped. */
@@ -103,7 +107,8 @@ export class Visit {
   /** A scan that came while a call was running; taken up once the visit is free. */
   #queuedScan: Scan | null = null;
 
-  constructor({ bridge, storage, choices, confirmSeconds, settings, now }: VisitParts) {
+  constructor({ bridge, storage, choices, confirmSeconds, settings, now, locale }: VisitParts) {
+    this.#locale = locale;
     this.#bridge = bridge;
     this.#storage = storage;
     this.#choices = choices;
@@ -231,7 +236,7 @@ export class Visit {
     if (this.screen.name !== 'confirm') return;
     const { voucher } = this.screen;
     const outcome = await this.#call(() =>
-      this.#bridge.redeemVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher) }),
+      this.#bridge.redeemVoucher({ voucherUuid: voucher.uuid, contactUuid: this.#contactFor(voucher), locale: this.#locale() }),
     );
     if (outcome?.outcome === 'redeemed') return this.#showRedeemed(outcome);
     if (this.screen.name !== 'confirm') return;
@@ -259,8 +264,8 @@ export class Visit {
     this.notice = `release.${released.outcome}`;
   }
 
-  #showRedeemed({ voucher, redeemedAt, proof }: { voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null }) {
-    this.screen = { name: 'redeemed', voucher, redeemedAt, proof };
+  #showRedeemed({ voucher, redeemedAt, proof, slip }: { voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null; slip: SlipResult }) {
+    this.screen = { name: 'redeemed', voucher, redeemedAt, proof, slip };
     if (this.shopper) void this.#refreshHome();
   }
 

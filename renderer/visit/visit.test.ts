@@ -11,12 +11,13 @@ type Name = keyof VisitBridge;
 
 const SHOPPER = shopperView();
 const VOUCHER = voucherView();
-const LOCK = { voucherUuid: VOUCHER.uuid, lockedAt: '2026-11-24T10:00:00Z', systemReleaseAt: '2026-11-24T11:00:00Z' };
+const LOCK = { voucherUuid: VOUCHER.uuid, lockedAt: '2026-11-24T10:00:00Z', systemReleaseAt: '2026-11-24T11:00:00Z', slip: { printer: 'ready' as const } };
 const REDEEMED = {
   outcome: 'redeemed' as const,
   redeemedAt: '2026-11-24T10:00:30Z',
   voucher: { ...VOUCHER, status: 'REDEEMED' as const },
   proof: { code: '0000005724', seq: 2, at: '2026-11-24T10:00:30.120Z' },
+  slip: { slip: 'printed' as const },
 };
 const SESSION = {
   uuid: '3a2b1c0d-9e8f-4a7b-8c6d-5e4f3a2b1c0d',
@@ -68,6 +69,7 @@ function visitWith({ modes = ['regular'] as KioskMode[], now = () => NOW } = {})
     },
     choices: { forget: () => void forgotten.push('choices') },
     confirmSeconds: () => CONFIRM_SECONDS,
+    locale: () => 'nl',
     settings: () => settingsFor(modes),
     now,
   });
@@ -98,8 +100,8 @@ describe('confirming a voucher', () => {
     expect(bridge.inputsOf('lockVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid, code: VOUCHER.code }]);
 
     await visit.confirm();
-    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt, proof: REDEEMED.proof });
-    expect(bridge.inputsOf('redeemVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid }]);
+    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt, proof: REDEEMED.proof, slip: REDEEMED.slip });
+    expect(bridge.inputsOf('redeemVoucher')).toEqual([{ voucherUuid: VOUCHER.uuid, locale: 'nl' }]);
     expect(visit.problem).toBeNull();
     expect(visit.busy).toBe(false);
   });
@@ -191,7 +193,7 @@ describe('letting go of a locked voucher', () => {
     const redeemed: ReleaseOutcome = REDEEMED;
     bridge.answer('releaseVoucher', ok('releaseVoucher', redeemed));
     await visit.cancelConfirm('cancel');
-    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt, proof: REDEEMED.proof });
+    expect(visit.screen).toEqual({ name: 'redeemed', voucher: REDEEMED.voucher, redeemedAt: REDEEMED.redeemedAt, proof: REDEEMED.proof, slip: REDEEMED.slip });
     expect(visit.notice).toBe('release.redeemed');
   });
 

@@ -1,0 +1,44 @@
+import receiptline from 'receiptline';
+import type { PrinterConfig } from '../../common/config-schema.std.ts';
+
+/** Characters per line of the paper widths (font A, 12 dots a character). */
+const CHARACTERS_PER_LINE: Record<PrinterConfig['paperWidthMm'], number> = { 58: 32, 80: 48 };
+
+/** receiptline's command set for each model the settings name. */
+const COMMAND_SETS: Record<PrinterConfig['model'], keyof typeof receiptline.commands> = {
+  epson: 'escpos',
+  citizen: 'citizen',
+  sii: 'sii',
+  fit: 'fit',
+  generic: 'generic',
+};
+
+type Layout = Pick<PrinterConfig, 'paperWidthMm' | 'model' | 'codePage' | 'codePageNumber'>;
+
+/**
+ * The slip as the printer's own commands. The code page is the one the settings name, selected by
+ * the number this printer knows it by: makes number their code pages differently (ESC t n).
+ */
+export function slipCommands(document: string, layout: Layout): Buffer {
+  const commandSet = receiptline.commands[COMMAND_SETS[layout.model]];
+  const command =
+    layout.codePageNumber === null
+      ? commandSet
+      : { ...commandSet, codepage: { ...commandSet.codepage, [layout.codePage]: `\x1bt${String.fromCharCode(layout.codePageNumber)}` } };
+  const printed = receiptline.transform(document, {
+    cpl: CHARACTERS_PER_LINE[layout.paperWidthMm],
+    encoding: layout.codePage,
+    gradient: false,
+    command,
+  });
+  return Buffer.from(printed, 'latin1');
+}
+
+/**
+ * The slip as an SVG, as wide as the paper. receiptline's SVG asks a web font service for its
+ * typeface: that request is cut, the preview uses the system's monospace font.
+ */
+export function slipPreview(document: string, layout: Pick<PrinterConfig, 'paperWidthMm'>): string {
+  const svg = receiptline.transform(document, { cpl: CHARACTERS_PER_LINE[layout.paperWidthMm], encoding: 'cp858' });
+  return svg.replace(/@import url\([^)]*\);?/g, '').replace(/font-family="[^"]*"/g, 'font-family="monospace"');
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { KioskConfig, Locale, PrinterConfig } from '../../common/config-schema.std.ts';
+import type { SlipRecord } from '../../common/report-views.std.ts';
+import type { PrinterIssue, SlipPlan, SlipResult } from '../../common/shopper-views.std.ts';
+import type { Logger } from '../logging/logger.std.ts';
+import { EscPosPrinter, type PrintOutcome } from './escpos-printer.node.ts';
+import { openPrinterLink } from './printer-link.node.ts';
+import { slipDocument, type SlipFacts } from './slip.std.ts';
+import { slipCommands, slipPreview } from './slip-render.node.ts';
+
+/** What the slip service needs of the ledger: its slips, beside the redemption rows. */
+export interface SlipLedger {
+  recordSlip(slip: Omit<SlipRecord, 'at'>): SlipRecord;
+  slipsOf(proofCode: string): SlipRecord[];
+}
+
+/** A redemption as its slip tells it; the service adds the shop's lines and the settings. */
+export type SlipRedemption = Pick<SlipFacts, 'reward' | 'proofCode' | 'at' | 'seq' | 'cardLast4'> & {
+  /** The shopper's language; the store's default when not known. */
+  locale?: Locale;
+  /** The voucher's custom attributes, where `printer.posBarcodeAttribute` is looked up. */
+  attributes: Record<string, unknown>;
+};
+
+export interface SlipServiceOptions {
+  config: () => KioskConfig;
+  ledger: SlipLedger;
+  /** The folder the previews go to (`slips` in the data folder). */
+  previewDir: string;
+  kioskId: () => string;
+  logger: Logger;
+}
+
+/** How many previews are kept: the newest, for the console; older ones go. */
+const PREVIEWS_KEPT = 200;
+
+/**
+ * The redemption's slip (#31 §3): whether one can print (asked before a voucher is locked), the
+ * slip itself after the redemption, its preview, and each outcome in the ledger.
+ */
+export class SlipService {
+  #lastPreview: string | null = null;
+
+  constructor(private readonly options: SlipServiceOptions) {}
+
+  get #printer(): PrinterConfig {
+    return this.options.config().printer;
+  }
+
+  /** Asked before a voucher is locked: a printer that cannot print now is told to the shopper before they redeem. */
+  async plan(): Promise<SlipPlan> {
+    if (!hasPaper(this.#printer)) return { printer: 'none' };
+    const check = await this.#escPos().check();
+    if (check.ready) return { printer: 'ready' };
+    this.options.logger.warn('the receipt printer cannot print', { event: 'printer.unavailable', issue: check.reason });
+    return { printer: 'unavailable', issue: check.reason };
+  }
+
+  /** `printer.required`: a redemption waits for a printer that can print its slip. */
+  get required(): boolean {
+    return hasPaper(this.#printer) && this.#printer.required;
+  }
+
+  /** Prints the slip of a redemption (a preview without a printer) and records how it went. */
+  async printProof(redemption: SlipRedemption): Promise<SlipResult> {
+    if (this.#printer.kind === 'none') return { slip: 'none' };
+    const record = await this.#print(this.#facts(redemption, false), redemption.seq);
+    if (record.outcome === 'printed') return { slip: 'printed' };
+    if (record.outcome === 'preview') return { slip: 'none' };
+    return { slip: 'not_printed', issue: record.reason as PrinterIssue };
+  }
+
+  /** A slip printed again for a proof code, marked DUPLICATE; null when the ledger has no slip of it. */
+  async reprint(proofCode: string, redemption: Omit<SlipRedemption, 'proofCode' | 'seq'>): Promise<SlipRecord | null> {
+    const first = this.options.ledger.slipsOf(proofCode)[0];
+    if (!first) return null;
+    return this.#print(this.#facts({ ...redemption, proofCode, seq: first.redemptionSeq }, true), first.redemptionSeq);
+  }
+
+  /** The last slip's preview (SVG), printed or not; null before the first. */
+  lastPreview(): string | null {
+    return this.#lastPreview;
+  }
+
+  /** A slip with every accent of `locale` and €, printed now: is the printer set up right? */
+  async testPrint(locale: Locale): Promise<PrintOutcome | { printed: false; reason: 'no_printer' }> {
+    if (!hasPaper(this.#printer)) return { printed: false, reason: 'no_printer' };
+    const document = slipDocument(this.#facts({ reward: 'Test', proofCode: '0000000000', at: new Date().toISOString(), seq: 1, cardLast4: null, locale, attributes: {} }, false));
+    return this.#escPos().print(slipCommands(document, this.#printer));
+  }
+
+  async #print(facts: SlipFacts, redemptionSeq: number): Promise<SlipRecord> {
+    const document = slipDocument(facts);
+    this.#keepPreview(facts, slipPreview(document, this.#printer));
+    const outcome = hasPaper(this.#printer) ? await this.#escPos().print(slipCommands(document, this.#printer)) : null;
+    const slip = {
+      proofCode: facts.proofCode,
+      redemptionSeq,
+      duplicate: facts.duplicate,
+      outcome: outcome === null ? ('preview' as const) : outcome.printed ? ('printed' as const) : ('not_printed' as const),
+      reason: outcome && !outcome.printed ? outcome.reason : null,
+    };
+    if (outcome && !outcome.printed) this.options.logger.warn('slip not printed', { event: 'printer.slip_not_printed', issue: outcome.reason, seq: redemptionSeq });
+    return this.options.ledger.recordSlip(slip);
+  }
+
+  #facts(redemption: SlipRedemption, duplicate: boolean): SlipFacts {
+    const config = this.options.config();
+    const attribute = config.printer.posBarcodeAttribute;
+    const posBarcode = attribute ? redemption.attributes[attribute] : null;
+    return {
+      ...redemption,
+      locale: redemption.locale ?? config.locale.default,
+      shopName: config.brand.name,
+      tillText: config.proof.tillText,
+      kioskId: this.options.kioskId(),
+      posBarcode: typeof posBarcode === 'string' || typeof posBarcode === 'number' ? String(posBarcode) : null,
+      duplicate,
+      header: config.printer.header,
+      footer: config.printer.footer,
+    };
+  }
+
+  #keepPreview(facts: SlipFacts, svg: string): void {
+    this.#lastPreview = svg;
+    const { previewDir } = this.options;
+    try {
+      fs.mkdirSync(previewDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(previewDir, `${String(facts.seq).padStart(10, '0')}-${facts.proofCode}${facts.duplicate ? `-duplicate-${Date.now()}` : ''}.svg`), svg);
+      const kept = fs.readdirSync(previewDir).filter((name) => name.endsWith('.svg')).sort();
+      for (const old of kept.slice(0, -PREVIEWS_KEPT)) fs.rmSync(path.join(previewDir, old), { force: true });
+    } catch (error) {
+      // A full disk costs the preview, never the slip or the redemption.
+      this.options.logger.warn('slip preview not saved', { event: 'printer.preview_not_saved', error: (error as Error).message });
+    }
+  }
+
+  #escPos(): EscPosPrinter {
+    const printer = this.#printer;
+    return new EscPosPrinter(() => openPrinterLink(printer));
+  }
+}
+
+/** A printer that prints on paper (not none, not the demo's preview). */
+const hasPaper = (printer: PrinterConfig) => printer.kind !== 'none' && printer.kind !== 'preview';

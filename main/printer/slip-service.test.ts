@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KioskConfig } from '../../common/config-schema.std.ts';
+import { withDotted } from '../../common/dotted-keys.std.ts';
+import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
+import { barcodesOf } from '../../test/support/escpos-stream.std.ts';
+import { standInPrinterOnTcp, type StandInPrinter } from '../../test/support/standin-printer.node.ts';
+import { silentLogger } from '../logging/logger.std.ts';
+import type { Ledger } from '../ledger/ledger.node.ts';
+import { SlipService, type SlipRedemption } from './slip-service.node.ts';
+
+let standIn: StandInPrinter | null = null;
+afterEach(async () => {
+  await standIn?.close();
+  standIn = null;
+  closeTestLedgers();
+});
+
+function serviceWith(settings: Record<string, unknown>): { slips: SlipService; ledger: Ledger; previewDir: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-slips-'));
+  const config = KioskConfig.parse(withDotted({}, settings));
+  const ledger = testLedger(dir);
+  const previewDir = path.join(dir, 'slips');
+  return { slips: new SlipService({ config: () => config, ledger, previewDir, kioskId: () => 'lobby-1', logger: silentLogger }), ledger, previewDir };
+}
+
+/** A redemption on record in `ledger`: its proof code and row come from the ledger itself. */
+function redeemed(ledger: Ledger): SlipRedemption {
+  const attempt = { attemptId: 'a-1', voucherUuid: 'v-1', voucherCode: 'COFFEE-1', voucherName: 'Free coffee', promotionName: null, contactUuid: null, identifiedBy: 'card' as const };
+  ledger.record({ kind: 'locked', attempt });
+  const row = ledger.record({ kind: 'redeemed', attempt, redeemedAt: '2026-11-28T10:00:00Z' })!;
+  return { reward: 'Free coffee', proofCode: row.proofCode!, at: row.at, seq: row.seq, cardLast4: '0132', locale: 'en', attributes: { product_barcode: '8710398523419' } };
+}
+
+describe('the slip of a redemption', () => {
+  it('is printed once, with the till’s barcode the manager named, and on record as printed', async () => {
+    standIn = await standInPrinterOnTcp();
+    const { slips, ledger } = serviceWith({ ...standIn.settings, 'printer.posBarcodeAttribute': 'product_barcode' });
+    const redemption = redeemed(ledger);
+    await expect(slips.plan()).resolves.toEqual({ printer: 'ready' });
+    await expect(slips.printProof(redemption)).resolves.toEqual({ slip: 'printed' });
+    expect(standIn.slips.map((slip) => barcodesOf(slip))).toEqual([
+      [
+        { format: 'code128', value: redemption.proofCode },
+        { format: 'ean13', value: '8710398523419' },
+      ],
+    ]);
+    expect(ledger.slipsOf(redemption.proofCode)).toEqual([expect.objectContaining({ redemptionSeq: redemption.seq, duplicate: false, outcome: 'printed', reason: null })]);
+    expect(ledger.rowsForProof(redemption.proofCode).at(-1)?.seq).toBe(redemption.seq);
+  });
+
+  it('is on record as not printed, and why, when the paper is out: the shopper is told before, and after', async () => {
+    standIn = await standInPrinterOnTcp();
+    const { slips, ledger } = serviceWith(standIn.settings);
+    const redemption = redeemed(ledger);
+    standIn.setPaper('out');
+    await expect(slips.plan()).resolves.toEqual({ printer: 'unavailable', issue: 'paper_out' });
+    expect(slips.required).toBe(false);
+    await expect(slips.printProof(redemption)).resolves.toEqual({ slip: 'not_printed', issue: 'paper_out' });
+    expect(ledger.slipsOf(redemption.proofCode)).toEqual([expect.objectContaining({ outcome: 'not_printed', reason: 'paper_out' })]);
+  });
+
+  it('is printed again as a DUPLICATE, each reprint on record beside the first', async () => {
+    standIn = await standInPrinterOnTcp();
+    const { slips, ledger } = serviceWith(standIn.settings);
+    const { proofCode, ...rest } = redeemed(ledger);
+    await slips.printProof({ proofCode, ...rest });
+    await expect(slips.reprint(proofCode, rest)).resolves.toMatchObject({ duplicate: true, outcome: 'printed' });
+    expect(standIn.slips).toHaveLength(2);
+    expect(standIn.slips[1]!.toString('latin1')).toContain('DUPLICATE');
+    expect(standIn.slips[0]!.toString('latin1')).not.toContain('DUPLICATE');
+    expect(ledger.slipsOf(proofCode).map(({ duplicate }) => duplicate)).toEqual([false, true]);
+    await expect(slips.reprint('0000000000', rest)).resolves.toBeNull();
+  });
+});
+
+describe('no printer', () => {
+  it('as the demo has it (preview): each slip is kept as an SVG in the data folder, on record as a preview', async () => {
+    const { slips, ledger, previewDir } = serviceWith({ 'printer.kind': 'preview' });
+    const redemption = redeemed(ledger);
+    await expect(slips.plan()).resolves.toEqual({ printer: 'none' });
+    await expect(slips.printProof(redemption)).resolves.toEqual({ slip: 'none' });
+    const saved = fs.readdirSync(previewDir);
+    expect(saved).toEqual([expect.stringContaining(redemption.proofCode)]);
+    expect(fs.readFileSync(path.join(previewDir, saved[0]!), 'utf8')).toBe(slips.lastPreview());
+    expect(ledger.slipsOf(redemption.proofCode)).toEqual([expect.objectContaining({ outcome: 'preview' })]);
+  });
+
+  it('at all (none): nothing is printed, kept or recorded', async () => {
+    const { slips, ledger, previewDir } = serviceWith({});
+    const redemption = redeemed(ledger);
+    await expect(slips.printProof(redemption)).resolves.toEqual({ slip: 'none' });
+    expect(fs.existsSync(previewDir)).toBe(false);
+    expect(ledger.slipsOf(redemption.proofCode)).toEqual([]);
+  });
+});
