@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { KioskConfig, KioskMode, Locale } from './config-schema.std.ts';
 import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
-import { BusinessDay, RedemptionEventView, ShiftReport, ZSummary } from './report-views.std.ts';
+import { BusinessDay, RedemptionEventView, ShiftReport, SlipRecord, ZSummary } from './report-views.std.ts';
 import { SpeechVolume, Utterance } from './speech.std.ts';
 import {
   DemoSamples,
@@ -271,6 +271,12 @@ export const managerCalls = {
   findRedemptions: { input: z.object({ code: ScanValue }).strict(), output: z.array(RedemptionEventView) },
   /** The open shift's X with its check against the platform, made now (a Z's is made after it by itself). */
   reconcileOpenShift: { input: NoInput, output: ShiftReport },
+  /** The receipt printer (#31 §3): a test slip, printed now with the saved settings; whether it came out, and why not. */
+  printTestSlip: { input: NoInput, output: z.object({ printed: z.boolean(), reason: z.string().nullable() }) },
+  /** The last slip as the paper shows it (SVG), printed or not; null before the first. */
+  getLastSlip: { input: NoInput, output: z.object({ svg: z.string().nullable() }) },
+  /** The slip of a proof code printed again, marked DUPLICATE and on record beside the first. */
+  reprintSlip: { input: z.object({ proofCode: z.string().regex(/^\d{10}$/) }).strict(), output: SlipRecord },
   /**
    * Ledger rows as CSV, handed out like every export: a shift's (the open shift when none is
    * named), or the business days fromDay to toDay.

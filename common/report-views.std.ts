@@ -150,6 +150,9 @@ export const SlipRecord = z.object({
   outcome: SlipOutcome,
   /** not_printed: why (paper_out, cover_open, offline, unreachable, no_answer). */
   reason: z.string().nullable(),
+  /** The card's last four characters and the till's barcode the slip carried, so a reprint is the same slip. */
+  cardLast4: z.string().max(4).nullable(),
+  posBarcode: z.string().nullable(),
 });
 export type SlipRecord = z.infer<typeof SlipRecord>;
 

@@ -504,6 +504,7 @@ function callHandlers(
       logger,
       host: hostOf(options, logger),
       reports: { ledger, reconciler, locksHeld: () => activity.locksHeld() },
+      slips,
     }),
     ...createVoucherHandlers({ redemptions, slips, visit, identity, logger, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),

@@ -32,5 +32,8 @@ export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
   closeShift: {},
   findRedemptions: { code: 'KOFFIE24' },
   reconcileOpenShift: {},
+  printTestSlip: {},
+  getLastSlip: {},
+  reprintSlip: { proofCode: '4821730695' },
   exportLedgerCsv: {},
 };

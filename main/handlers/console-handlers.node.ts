@@ -9,6 +9,8 @@ import { createPinSessionHandlers } from './pin-session-handlers.node.ts';
 import { createPlatformAdminHandlers } from './platform-admin-handlers.node.ts';
 import { createSettingsHandlers } from './settings-handlers.node.ts';
 import { createReportHandlers, type ReportOptions } from './report-handlers.node.ts';
+import { createPrinterHandlers } from './printer-handlers.node.ts';
+import type { SlipService } from '../printer/slip-service.node.ts';
 
 export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'deliver' | 'now'> {
   /** The same session the dispatcher's console gate checks. */
@@ -19,6 +21,8 @@ export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'delive
   secretOrigin: SecretOriginGuard;
   /** The redemption ledger and the locks held now, for the Reports tab. */
   reports: Pick<ReportOptions, 'ledger' | 'reconciler' | 'locksHeld'>;
+  /** The receipt printer's slips: a test slip, the last one's preview, reprints. */
+  slips: SlipService;
   now?: () => number;
 }
 
@@ -35,5 +39,6 @@ export function createConsoleHandlers(options: ConsoleHandlersOptions) {
     ...createPlatformAdminHandlers(options),
     ...createDiagnosticsHandlers({ ...options, deliver, now }),
     ...createReportHandlers({ ...options.reports, deliver, logger: options.logger, now }),
+    ...createPrinterHandlers({ slips: options.slips, storeLocale: () => options.config.get().locale.default, logger: options.logger }),
   });
 }

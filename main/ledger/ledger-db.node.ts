@@ -90,7 +90,10 @@ const MIGRATIONS: readonly string[] = [
      at TEXT NOT NULL,
      duplicate INTEGER NOT NULL CHECK (duplicate IN (0, 1)),
      outcome TEXT NOT NULL CHECK (outcome IN ('printed', 'not_printed', 'preview')),
-     reason TEXT
+     reason TEXT,
+     -- What the slip printed beside the ledger row, so a reprint is the same slip.
+     card_last4 TEXT,
+     pos_barcode TEXT
    );
    CREATE INDEX slips_by_proof ON slips (proof_code);
    CREATE TRIGGER slips_never_change BEFORE UPDATE ON slips

@@ -10,11 +10,16 @@ interface SlipSqlRow {
   duplicate: number;
   outcome: string;
   reason: string | null;
+  card_last4: string | null;
+  pos_barcode: string | null;
 }
 
 export function recordSlip(handle: Database.Database, slip: SlipRecord): void {
   handle
-    .prepare('INSERT INTO slips (proof_code, redemption_seq, at, duplicate, outcome, reason) VALUES (@proofCode, @redemptionSeq, @at, @duplicate, @outcome, @reason)')
+    .prepare(
+      `INSERT INTO slips (proof_code, redemption_seq, at, duplicate, outcome, reason, card_last4, pos_barcode)
+       VALUES (@proofCode, @redemptionSeq, @at, @duplicate, @outcome, @reason, @cardLast4, @posBarcode)`,
+    )
     .run({ ...SlipRecord.parse(slip), duplicate: slip.duplicate ? 1 : 0 });
 }
 
@@ -22,7 +27,16 @@ export function recordSlip(handle: Database.Database, slip: SlipRecord): void {
 export function slipsOf(handle: Database.Database, proofCode: string): SlipRecord[] {
   const rows = handle.prepare('SELECT * FROM slips WHERE proof_code = ? ORDER BY id').all(proofCode) as SlipSqlRow[];
   return rows.map((row) =>
-    SlipRecord.parse({ proofCode: row.proof_code, redemptionSeq: row.redemption_seq, at: row.at, duplicate: row.duplicate === 1, outcome: row.outcome, reason: row.reason }),
+    SlipRecord.parse({
+      proofCode: row.proof_code,
+      redemptionSeq: row.redemption_seq,
+      at: row.at,
+      duplicate: row.duplicate === 1,
+      outcome: row.outcome,
+      reason: row.reason,
+      cardLast4: row.card_last4,
+      posBarcode: row.pos_barcode,
+    }),
   );
 }
 

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KioskConfig, Locale, PrinterConfig } from '../../common/config-schema.std.ts';
-import type { SlipRecord } from '../../common/report-views.std.ts';
+import type { LedgerRow, SlipRecord } from '../../common/report-views.std.ts';
 import type { PrinterIssue, SlipPlan, SlipResult } from '../../common/shopper-views.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { EscPosPrinter, type PrintOutcome } from './escpos-printer.node.ts';
 import { openPrinterLink } from './printer-link.node.ts';
+import { slipMessages } from './slip-messages.std.ts';
 import { slipDocument, type SlipFacts } from './slip.std.ts';
 import { slipCommands, slipPreview } from './slip-render.node.ts';
 
@@ -13,6 +14,7 @@ import { slipCommands, slipPreview } from './slip-render.node.ts';
 export interface SlipLedger {
   recordSlip(slip: Omit<SlipRecord, 'at'>): SlipRecord;
   slipsOf(proofCode: string): SlipRecord[];
+  rowsForProof(proofCode: string): LedgerRow[];
 }
 
 /** A redemption as its slip tells it; the service adds the shop's lines and the settings. */
@@ -63,30 +65,45 @@ export class SlipService {
   }
 
   /** Prints the slip of a redemption (a preview without a printer) and records how it went. */
-  async printProof(redemption: SlipRedemption): Promise<SlipResult> {
+  async printProof({ attributes, ...redemption }: SlipRedemption): Promise<SlipResult> {
     if (this.#printer.kind === 'none') return { slip: 'none' };
-    const record = await this.#print(this.#facts(redemption, false), redemption.seq);
+    const attribute = this.#printer.posBarcodeAttribute;
+    const posBarcode = attribute ? attributes[attribute] : null;
+    const onSlip = { ...redemption, posBarcode: typeof posBarcode === 'string' || typeof posBarcode === 'number' ? String(posBarcode) : null };
+    const record = await this.#print(this.#facts(onSlip, false), redemption.seq);
     if (record.outcome === 'printed') return { slip: 'printed' };
     if (record.outcome === 'preview') return { slip: 'none' };
     return { slip: 'not_printed', issue: record.reason as PrinterIssue };
   }
 
-  /** A slip printed again for a proof code, marked DUPLICATE; null when the ledger has no slip of it. */
-  async reprint(proofCode: string, redemption: Omit<SlipRedemption, 'proofCode' | 'seq'>): Promise<SlipRecord | null> {
-    const first = this.options.ledger.slipsOf(proofCode)[0];
-    if (!first) return null;
-    return this.#print(this.#facts({ ...redemption, proofCode, seq: first.redemptionSeq }, true), first.redemptionSeq);
+  /**
+   * The slip of a proof code printed again, the same as the first and marked DUPLICATE, in the
+   * store's language; null when the ledger has no slip of it.
+   */
+  async reprint(proofCode: string): Promise<SlipRecord | null> {
+    const { ledger } = this.options;
+    const first = ledger.slipsOf(proofCode)[0];
+    const redeemed = ledger.rowsForProof(proofCode).find((row) => row.seq === first?.redemptionSeq);
+    if (!first || !redeemed) return null;
+    const again = { reward: redeemed.voucherName ?? redeemed.voucherCode, proofCode, at: redeemed.at, seq: redeemed.seq, cardLast4: first.cardLast4, posBarcode: first.posBarcode };
+    return this.#print(this.#facts(again, true), redeemed.seq);
   }
 
-  /** The last slip's preview (SVG), printed or not; null before the first. */
+  /** The last slip's preview (SVG), printed or not: this run's, else the newest kept; null before the first. */
   lastPreview(): string | null {
-    return this.#lastPreview;
+    if (this.#lastPreview !== null) return this.#lastPreview;
+    const newest = this.#keptPreviews().at(-1);
+    return newest ? fs.readFileSync(path.join(this.options.previewDir, newest), 'utf8') : null;
   }
 
-  /** A slip with every accent of `locale` and €, printed now: is the printer set up right? */
+  /** A slip with every accent of the languages and €, printed now in `locale`: is the printer set up right? */
   async testPrint(locale: Locale): Promise<PrintOutcome | { printed: false; reason: 'no_printer' }> {
+    const t = slipMessages[locale];
+    const test = { reward: t['slip.test_title'], proofCode: '0000000000', at: new Date().toISOString(), seq: 1, cardLast4: null, posBarcode: null, locale };
+    const document = slipDocument({ ...this.#facts(test, false), header: t['slip.test_text'] });
+    // Its preview either way: without a printer, that is what the manager checks.
+    this.#lastPreview = slipPreview(document, this.#printer);
     if (!hasPaper(this.#printer)) return { printed: false, reason: 'no_printer' };
-    const document = slipDocument(this.#facts({ reward: 'Test', proofCode: '0000000000', at: new Date().toISOString(), seq: 1, cardLast4: null, locale, attributes: {} }, false));
     return this.#escPos().print(slipCommands(document, this.#printer));
   }
 
@@ -100,22 +117,22 @@ export class SlipService {
       duplicate: facts.duplicate,
       outcome: outcome === null ? ('preview' as const) : outcome.printed ? ('printed' as const) : ('not_printed' as const),
       reason: outcome && !outcome.printed ? outcome.reason : null,
+      cardLast4: facts.cardLast4,
+      posBarcode: facts.posBarcode,
     };
     if (outcome && !outcome.printed) this.options.logger.warn('slip not printed', { event: 'printer.slip_not_printed', issue: outcome.reason, seq: redemptionSeq });
     return this.options.ledger.recordSlip(slip);
   }
 
-  #facts(redemption: SlipRedemption, duplicate: boolean): SlipFacts {
+  /** The slip's facts: the redemption's, and the shop's own lines from the settings. */
+  #facts(redemption: Pick<SlipFacts, 'reward' | 'proofCode' | 'at' | 'seq' | 'cardLast4' | 'posBarcode'> & { locale?: Locale }, duplicate: boolean): SlipFacts {
     const config = this.options.config();
-    const attribute = config.printer.posBarcodeAttribute;
-    const posBarcode = attribute ? redemption.attributes[attribute] : null;
     return {
       ...redemption,
       locale: redemption.locale ?? config.locale.default,
       shopName: config.brand.name,
       tillText: config.proof.tillText,
       kioskId: this.options.kioskId(),
-      posBarcode: typeof posBarcode === 'string' || typeof posBarcode === 'number' ? String(posBarcode) : null,
       duplicate,
       header: config.printer.header,
       footer: config.printer.footer,
@@ -128,11 +145,19 @@ export class SlipService {
     try {
       fs.mkdirSync(previewDir, { recursive: true, mode: 0o700 });
       fs.writeFileSync(path.join(previewDir, `${String(facts.seq).padStart(10, '0')}-${facts.proofCode}${facts.duplicate ? `-duplicate-${Date.now()}` : ''}.svg`), svg);
-      const kept = fs.readdirSync(previewDir).filter((name) => name.endsWith('.svg')).sort();
-      for (const old of kept.slice(0, -PREVIEWS_KEPT)) fs.rmSync(path.join(previewDir, old), { force: true });
+      for (const old of this.#keptPreviews().slice(0, -PREVIEWS_KEPT)) fs.rmSync(path.join(previewDir, old), { force: true });
     } catch (error) {
       // A full disk costs the preview, never the slip or the redemption.
       this.options.logger.warn('slip preview not saved', { event: 'printer.preview_not_saved', error: (error as Error).message });
+    }
+  }
+
+  /** The previews kept, oldest first (their names start with the ledger row's number). */
+  #keptPreviews(): string[] {
+    try {
+      return fs.readdirSync(this.options.previewDir).filter((name) => name.endsWith('.svg')).sort();
+    } catch {
+      return [];
     }
   }
 

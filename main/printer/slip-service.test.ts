@@ -65,14 +65,19 @@ describe('the slip of a redemption', () => {
   it('is printed again as a DUPLICATE, each reprint on record beside the first', async () => {
     standIn = await standInPrinterOnTcp();
     const { slips, ledger } = serviceWith(standIn.settings);
-    const { proofCode, ...rest } = redeemed(ledger);
-    await slips.printProof({ proofCode, ...rest });
-    await expect(slips.reprint(proofCode, rest)).resolves.toMatchObject({ duplicate: true, outcome: 'printed' });
+    const redemption = redeemed(ledger);
+    await slips.printProof(redemption);
+    await expect(slips.reprint(redemption.proofCode)).resolves.toMatchObject({ duplicate: true, outcome: 'printed', cardLast4: '0132' });
     expect(standIn.slips).toHaveLength(2);
-    expect(standIn.slips[1]!.toString('latin1')).toContain('DUPLICATE');
-    expect(standIn.slips[0]!.toString('latin1')).not.toContain('DUPLICATE');
-    expect(ledger.slipsOf(proofCode).map(({ duplicate }) => duplicate)).toEqual([false, true]);
-    await expect(slips.reprint('0000000000', rest)).resolves.toBeNull();
+    const [first, again] = standIn.slips.map((printed) => printed.toString('latin1'));
+    expect(again).toContain('DUPLICATE');
+    expect(first).not.toContain('DUPLICATE');
+    // The same slip otherwise: the reward, the card's last four, the proof's barcode.
+    expect(again).toContain('Free coffee');
+    expect(again).toContain('**** 0132');
+    expect(barcodesOf(standIn.slips[1]!)).toEqual(barcodesOf(standIn.slips[0]!));
+    expect(ledger.slipsOf(redemption.proofCode).map(({ duplicate }) => duplicate)).toEqual([false, true]);
+    await expect(slips.reprint('0000000000')).resolves.toBeNull();
   });
 });
 

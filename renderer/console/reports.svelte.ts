@@ -1,10 +1,13 @@
 import type { BridgeResult, KioskApi } from '../../common/contract.std.ts';
-import type { RedemptionEventView, ShiftReport, ZSummary } from '../../common/report-views.std.ts';
+import type { RedemptionEventView, ShiftReport, SlipRecord, ZSummary } from '../../common/report-views.std.ts';
 import type { ConsoleCall } from './console-link.svelte.ts';
 import type { ExportedFile } from './download.dom.ts';
 import { exportedText, failureText } from './wording.svelte';
 
-export type ReportsBridge = Pick<KioskApi, 'getXReport' | 'reconcileOpenShift' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv'>;
+export type ReportsBridge = Pick<
+  KioskApi,
+  'getXReport' | 'reconcileOpenShift' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv' | 'reprintSlip'
+>;
 
 /** The Reports tab's state: the shift so far (X), the closed shifts (Z), one Z, and a voucher's events. */
 export class ReportsPanel {
@@ -20,6 +23,8 @@ export class ReportsPanel {
   readonly proven = $derived(this.found?.find((event) => event.kind === 'redeemed' && event.proofCode === this.searched) ?? null);
   problem = $state<string | null>(null);
   exported = $state<string | null>(null);
+  /** What became of the proven redemption's reprint; null before one was asked for. */
+  reprinted = $state<SlipRecord | null>(null);
   busy = $state(false);
   readonly #bridge: ReportsBridge;
   readonly #call: ConsoleCall;
@@ -75,6 +80,18 @@ export class ReportsPanel {
     if (!result.ok) return void (this.problem = failureText(result.error));
     this.searched = value;
     this.found = result.value;
+    this.reprinted = null;
+  }
+
+  /** The proven redemption's slip printed again, marked DUPLICATE (a shopper lost hers, the till's scan failed). */
+  async reprint() {
+    const proofCode = this.proven?.proofCode;
+    if (!proofCode || this.busy) return;
+    this.busy = true;
+    const result = await this.#call(() => this.#bridge.reprintSlip({ proofCode }));
+    this.busy = false;
+    if (!result.ok) return void (this.problem = failureText(result.error));
+    this.reprinted = result.value;
   }
 
   /** The open shift's rows, shift `shift`'s, or those of the business days from..to, as CSV through the console's save path. */

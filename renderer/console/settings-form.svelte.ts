@@ -6,7 +6,7 @@ import type { ExportedFile } from './download.dom.ts';
 import { failureText } from './wording.svelte';
 import { problemsFromIssues, problemsFromMessage, type FieldProblem } from './settings-problems.std.ts';
 import { readDotted, withDotted } from '../../common/dotted-keys.std.ts';
-import { ConsoleConfig, fieldKind } from './settings-schema.std.ts';
+import { ConsoleConfig, fieldKind, isNullable } from './settings-schema.std.ts';
 
 /** A number field's text as the number it means; anything else is left for the schema to refuse. */
 const asNumber = (value: unknown) => (typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value);
@@ -88,7 +88,7 @@ export class SettingsForm {
     const changes: Record<string, unknown> = {};
     for (const [key, raw] of Object.entries(this.#edits)) {
       // Only text can need it; and keys without a control of their own (scanner.serial.usb) have no kind.
-      const value = typeof raw === 'string' && fieldKind(key).kind === 'number' ? asNumber(raw) : raw;
+      const value = raw === '' && isNullable(key) ? null : typeof raw === 'string' && fieldKind(key).kind === 'number' ? asNumber(raw) : raw;
       if (!same(value, readDotted(this.settings?.config, key))) changes[key] = value;
     }
     return changes;

@@ -37,6 +37,18 @@ describe('the settings form', () => {
     expect(form.dirty).toBe(false);
   });
 
+  it('saves a cleared field that may be empty as null (no header on the slip), and one that may not as typed', async () => {
+    const { form } = formWith();
+    await form.load();
+    form.set('printer.header', '');
+    form.set('printer.codePageNumber', '');
+    form.set('brand.name', '');
+    expect(form.changes).toEqual({ 'brand.name': '' });
+    form.set('printer.header', 'Welcome');
+    form.set('printer.codePageNumber', '19');
+    expect(form.changes).toEqual({ 'brand.name': '', 'printer.header': 'Welcome', 'printer.codePageNumber': 19 });
+  });
+
   it('drops the edits for imported settings, and keeps them when main refuses the file', async () => {
     const { bridge, form, through } = formWith();
     await form.load();

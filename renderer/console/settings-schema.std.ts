@@ -65,6 +65,17 @@ function choicesOf(schema: Schema): readonly Choice[] | null {
   return null;
 }
 
+/** Whether `key` may be left empty (null): a field cleared by the manager then saves null, not "". */
+export function isNullable(key: string): boolean {
+  let schema = schemaOf(key);
+  for (;;) {
+    const def = schema._zod.def as { type: string; innerType?: Schema };
+    if (def.type === 'nullable') return true;
+    if (!def.innerType) return false;
+    schema = def.innerType;
+  }
+}
+
 /** Which control edits `key`, read from its schema. */
 export function fieldKind(key: string): FieldKind {
   const schema = bare(schemaOf(key));
