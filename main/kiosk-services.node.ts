@@ -180,6 +180,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const reconciler = startReconciler({ ledger, journal, activity, connection, recovered, logger });
   const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
   const slips = new SlipService({ config: () => config.get(), ledger, previewDir: dataFiles(options.dataDir).slips, kioskId: () => kioskIdOf(config.get()) ?? 'kiosk', logger });
+  const stopWatchingPrinter = slips.watch();
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
   const scannedHere = new ScannedHere();
   const scanner = startScanner(foundation, scannedHere);
@@ -196,9 +197,9 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const demoSamples = () => demo.current()?.samples ?? null;
   const parts = { secretOrigin, connection, health, visit, identity, redemptions, slips, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);
-  const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger });
+  const commands = commandsForFleet(options, foundation, { diagnostics, activity, update, fleetStatus, ledger, slips });
   const secretsSettled = () => secretOrigin.settled();
-  fleet = startFleetService({ ...foundation, ...options, commands, health, scanner, lastScan, activity, schedule, update, ledger, secretsSettled });
+  fleet = startFleetService({ ...foundation, ...options, commands, health, scanner, lastScan, activity, schedule, update, ledger, slips, secretsSettled });
   const control = await startControl(options.dataDir, { ledger, activity, logger });
 
   return {
@@ -216,6 +217,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
     async close() {
       const closeParts = async () => {
         stopWatchingConfig();
+        stopWatchingPrinter();
         await control?.close();
         interruptions.close();
         schedule.close();
@@ -423,14 +425,14 @@ function hostOf(options: KioskServicesOptions, logger: Logger): KioskHost {
 function commandsForFleet(
   options: KioskServicesOptions,
   { config, secrets, logger }: Foundation,
-  parts: { diagnostics: DiagnosticsReport; activity: KioskActivity; update: UpdateService; fleetStatus: () => FleetConnection; ledger: Ledger },
+  parts: { diagnostics: DiagnosticsReport; activity: KioskActivity; update: UpdateService; fleetStatus: () => FleetConnection; ledger: Ledger; slips: SlipService },
 ) {
   const host = hostOf(options, logger);
   return fleetCommands({
     config,
     logger,
     // A second login as the kiosk would push its link off: the doctor reports the link instead.
-    doctor: () => runDoctor({ dataDir: options.dataDir, logger, secrets, fleetLink: parts.fleetStatus, ledger: () => parts.ledger.status() }),
+    doctor: () => runDoctor({ dataDir: options.dataDir, logger, secrets, fleetLink: parts.fleetStatus, ledger: () => parts.ledger.status(), printer: () => parts.slips.check() }),
     diagnostics: parts.diagnostics,
     activity: parts.activity,
     restart: () => host.restart(),

@@ -16,6 +16,8 @@ import { dataDirHolder } from '../paths/data-dir-lock.node.ts';
 import { FeedError, readFeed } from '../update/update-feed.node.ts';
 import { openLedgerToRead, type LedgerStatus } from '../ledger/ledger.node.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
+import { EscPosPrinter, type PrinterCheck } from '../printer/escpos-printer.node.ts';
+import { openPrinterLink } from '../printer/printer-link.node.ts';
 
 export interface DoctorCheck {
   name: string;
@@ -41,6 +43,8 @@ export interface DoctorOptions {
   fleetLink?: () => { state: string; lastError: string | null };
   /** Inside the kiosk: its own ledger, as it writes it. Outside, the file is read. */
   ledger?: () => LedgerStatus;
+  /** Inside the kiosk: its printer, asked in turn with its slips. Outside, the printer is asked directly. */
+  printer?: () => Promise<PrinterCheck>;
 }
 
 /** Everything a kiosk needs to serve, checked the way the kiosk itself would use it. */
@@ -63,7 +67,18 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
     await brokerCheck(config.fleet, secrets, options),
     await updateFeedCheck(config.update),
     ledgerCheck(options),
+    await printerCheck(config.printer, options),
   ];
+}
+
+/** The receipt printer, asked how it is (DLE EOT): ready, or why not; nothing to ask without one. */
+async function printerCheck(printer: KioskConfig['printer'], options: DoctorOptions): Promise<DoctorCheck> {
+  if (printer.kind === 'none') return skip('printer', 'no receipt printer (printer.kind none): the proof is on screen only');
+  if (printer.kind === 'preview') return ok('printer', 'preview only: each slip is kept as an SVG in the data folder');
+  const where = printer.kind === 'network' ? `${printer.host}:${printer.port}` : `${printer.path}`;
+  const check = await (options.printer?.() ?? new EscPosPrinter(() => openPrinterLink(printer)).check());
+  if (!check.ready) return fail('printer', `${printer.kind} printer at ${where}: ${check.reason.replaceAll('_', ' ')}${printer.required ? '; printer.required is on, so no voucher is redeemed' : ''}`);
+  return ok('printer', `${printer.kind} printer at ${where}: ready${check.state.paperNearEnd ? ', paper near its end' : ''}`);
 }
 
 /**

@@ -39,6 +39,7 @@ function healthParts(sleeping: { now: boolean }, ledgerDir = dataDir) {
     schedule: { asleep: () => sleeping.now },
     update: new UpdateService({ updater: null, offNote: 'test', quitToInstall: () => {}, runningAppImage: null, config, activity, logger: silentLogger, dataDir, version: '1.4.0' }),
     ledger,
+    slips: { health: () => ({ kind: 'network', state: 'paper_near_end', checkedAt: 1_700_000_000_000 }) },
   };
   return { parts, config, ledger };
 }
@@ -46,6 +47,11 @@ function healthParts(sleeping: { now: boolean }, ledgerDir = dataDir) {
 afterEach(() => closeTestLedgers());
 
 describe('fleet health (#23 §1)', () => {
+  it('says how the receipt printer was when last asked: a roll running low reaches head office before it runs out (#31 §3)', async () => {
+    const health = FleetHealth.parse(await fleetHealth(healthParts({ now: false }).parts, Date.now()));
+    expect(health.printer).toEqual({ kind: 'network', state: 'paper_near_end', checkedAt: 1_700_000_000_000 });
+  });
+
   it('says whether the redemption ledger can be written, and when a damaged one was kept aside (#30 §1)', async () => {
     const ledgerOk = { mismatches: 0, unreconciledShifts: 0 };
     expect((await fleetHealth(healthParts({ now: false }).parts, Date.now())).ledger).toEqual({ writable: true, problem: null, setAside: false, ...ledgerOk });

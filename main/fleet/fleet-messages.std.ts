@@ -3,6 +3,9 @@ import { KioskScreen, ScannerStatus } from '../../common/contract.std.ts';
 import { ServiceStatus } from '../../common/shopper-views.std.ts';
 import { UpdateChannel, UpdateState } from '../../common/update-state.std.ts';
 
+/** How the receipt printer was when last asked, as health says it (and Home Assistant's enum lists it). */
+export const PRINTER_HEALTH_STATES = ['none', 'unknown', 'ready', 'paper_near_end', 'paper_out', 'cover_open', 'offline', 'unreachable', 'no_answer'] as const;
+
 /**
  * What a kiosk publishes to its fleet broker, and what the broker may ask of it. Health carries the
  * kiosk's state only: no shopper data, no scan values, no secrets.
@@ -49,6 +52,20 @@ export const FleetHealth = z
         setAside: z.boolean(),
         mismatches: z.number().int().min(0),
         unreconciledShifts: z.number().int().min(0),
+      })
+      .strict()
+      .optional(),
+    /**
+     * The receipt printer (#31 §3): its kind, and how it was when last asked (`ready`,
+     * `paper_near_end`, `paper_out`, `cover_open`, `offline`, `unreachable`, `no_answer`; `none`
+     * without one, `unknown` before the first answer) and when (epoch ms). Absent from kiosks older
+     * than the printer.
+     */
+    printer: z
+      .object({
+        kind: z.enum(['none', 'preview', 'serial', 'usb', 'network']),
+        state: z.enum(PRINTER_HEALTH_STATES),
+        checkedAt: z.number().int().nullable(),
       })
       .strict()
       .optional(),

@@ -24,6 +24,7 @@ import type { ScheduleService } from '../schedule/schedule-service.node.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
 import type { Ledger, LedgerStatus } from '../ledger/ledger.node.ts';
+import type { SlipService } from '../printer/slip-service.node.ts';
 
 export interface FleetServiceParts {
   dataDir: string;
@@ -47,6 +48,8 @@ export interface FleetServiceParts {
   update: UpdateService;
   /** The redemption ledger: whether it can be written goes into health. */
   ledger: Pick<Ledger, 'status'>;
+  /** The receipt printer's slips: how the printer was when last asked goes into health. */
+  slips: Pick<SlipService, 'health'>;
   /** Resolves once the stored secrets follow the config as it is now (the broker password its broker). */
   secretsSettled: () => Promise<void>;
 }
@@ -253,7 +256,7 @@ function waitForPassword(
 }
 
 /** What health is built from. */
-export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'lastScan' | 'schedule' | 'logSink' | 'dataDir' | 'update' | 'ledger'>;
+export type HealthParts = Pick<FleetServiceParts, 'version' | 'config' | 'health' | 'activity' | 'scanner' | 'lastScan' | 'schedule' | 'logSink' | 'dataDir' | 'update' | 'ledger' | 'slips'>;
 
 /** The kiosk's state for the fleet: no shopper data, no scan value, no secret. Exported for the bench. */
 export async function fleetHealth(parts: HealthParts, startedAt: number): Promise<FleetHealth> {
@@ -279,6 +282,7 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
     screen: parts.activity.screen(),
     locksHeld: parts.activity.locksHeld(),
     ledger: ledgerHealth(parts.ledger.status()),
+    printer: parts.slips.health(),
     scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: parts.lastScan.latest()?.at ?? null },
     logLinesDropped: parts.logSink.drops().droppedLines,
     freeDiskBytes: await freeDiskBytes(parts.dataDir),

@@ -1,5 +1,8 @@
 import { kioskIdLevel } from '../../common/config-schema.std.ts';
-import { type FleetCommandName, fleetTopics, HOME_ASSISTANT_COMMANDS } from './fleet-messages.std.ts';
+import { type FleetCommandName, fleetTopics, HOME_ASSISTANT_COMMANDS, PRINTER_HEALTH_STATES } from './fleet-messages.std.ts';
+
+/** The printer's state from health; a kiosk older than the printer has none. */
+const PRINTER_TEMPLATE = "{{ value_json.printer.state if value_json.printer else 'none' }}";
 
 /** One retained discovery config: its topic, and its payload (JSON). */
 export interface DiscoveryMessage {
@@ -74,6 +77,7 @@ export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, versi
       'Ledger mismatches',
       fromHealth('{{ value_json.ledger.mismatches if value_json.ledger else None }}', { state_class: 'measurement', icon: 'mdi:scale-unbalanced' }),
     ],
+    ['sensor', 'printer', 'Receipt printer', fromHealth(PRINTER_TEMPLATE, { device_class: 'enum', options: [...PRINTER_HEALTH_STATES], icon: 'mdi:printer-pos' })],
     [
       'sensor',
       'screen',

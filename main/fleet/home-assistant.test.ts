@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { discoveryProblems } from '../../test/support/home-assistant-discovery.std.ts';
 import { discoveryMessages, discoveryRefusal } from './home-assistant.std.ts';
+import { PRINTER_HEALTH_STATES } from './fleet-messages.std.ts';
 
 const messages = discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: 'loyalty-kiosk', kioskId: 'store-0042', version: '1.4.0' });
 const configs = messages.map(({ topic, payload }) => ({ topic, component: topic.split('/')[1]!, config: JSON.parse(payload) as Record<string, unknown> }));
@@ -12,6 +13,11 @@ describe('Home Assistant discovery (#23)', () => {
     expect(new Set(ids).size).toBe(ids.length);
     const other = discoveryMessages({ discoveryPrefix: 'homeassistant', topicPrefix: 'loyalty-kiosk', kioskId: 'store-0043', version: '1.4.0' });
     expect(other.map(({ topic }) => topic).filter((topic) => messages.some((mine) => mine.topic === topic))).toEqual([]);
+  });
+
+  it('has a receipt printer sensor whose states are exactly those health can say (#31 §3)', () => {
+    const printer = configs.find(({ topic }) => topic.endsWith('/printer/config'));
+    expect(printer).toMatchObject({ component: 'sensor', config: { device_class: 'enum', options: [...PRINTER_HEALTH_STATES] } });
   });
 
   it('makes one device, available by the kiosk status topic', () => {

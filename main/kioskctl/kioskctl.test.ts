@@ -22,6 +22,7 @@ import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts'
 import { ledgerAttempt } from '../../test/support/factories.std.ts';
 import { closeShiftByHand, ShiftBusy } from '../ledger/close-shift.node.ts';
 import { ControlRefusal, startControlServer } from '../control/control-server.node.ts';
+import { standInPrinterOnTcp } from '../../test/support/standin-printer.node.ts';
 
 // Runs against the real Secret Service started by test/with-keyring.sh, under this file's own
 // service name, so a real kiosk's secrets are never touched.
@@ -439,12 +440,14 @@ describe('kioskctl doctor', () => {
       const passing = await kioskctl(dir, ['doctor']);
       expect(passing.code).toBe(0);
       const rows = doctorRows(passing.stdout);
-      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'broker', 'update', 'ledger']);
+      expect(Object.keys(rows)).toEqual(['config', 'mode', 'keychain', 'credentials', 'api', 'shop', 'pat', 'scanner', 'broker', 'update', 'ledger', 'printer']);
       expect(Object.entries(rows).filter(([, [status]]) => status !== 'OK')).toEqual([
         ['pat', ['SKIP', 'not stored']],
         ['broker', ['SKIP', 'no fleet broker (fleet.mqtt.url is not set)']],
         ['update', ['SKIP', 'updates are off (update.feedUrl is not set)']],
       ]);
+      // Set up first as the demo (its slips kept as previews), the kiosk kept that printer setting.
+      expect(rows.printer).toEqual(['OK', 'preview only: each slip is kept as an SVG in the data folder']);
       expect(rows.api?.[1]).toMatch(/^reachable, api key accepted \(List Vouchers in \d+ ms\)$/);
       // The console's shop check: the name comes from the portal session the platform created for the shop.
       expect(rows.shop?.[1]).toBe(`${shop.name} (${shop.uuid}; portal session created with the api key)`);
@@ -493,6 +496,21 @@ describe('kioskctl doctor', () => {
     }
     // Eight steps of kioskctl runs one after another, each a fresh tsx process.
   }, 90_000);
+});
+
+describe('kioskctl doctor: the receipt printer (#31 §3)', () => {
+  it('asks the printer how it is: out of paper fails, with what printer.required then means; a loaded one is ready', async () => {
+    const printer = await standInPrinterOnTcp();
+    onTestFinished(() => printer.close());
+    const dir = tempDir();
+    writeJson(configFile(dir), { schemaVersion: 2, printer: { kind: 'network', host: '127.0.0.1', port: printer.settings['printer.port'], required: true } });
+    printer.setPaper('out');
+    const empty = doctorRows((await kioskctl(dir, ['doctor'])).stdout).printer;
+    expect(empty).toEqual(['FAIL', `network printer at 127.0.0.1:${printer.settings['printer.port']}: paper out; printer.required is on, so no voucher is redeemed`]);
+    printer.setPaper('near_end');
+    const low = doctorRows((await kioskctl(dir, ['doctor'])).stdout).printer;
+    expect(low).toEqual(['OK', `network printer at 127.0.0.1:${printer.settings['printer.port']}: ready, paper near its end`]);
+  });
 });
 
 describe('kioskctl doctor: the fleet broker', () => {
@@ -589,17 +607,17 @@ describe('kioskctl report (#30 §2)', () => {
     closeTestLedgers();
   }
 
-  it('reads X, the CSV, the Zs, and closes a shift with a Z only while no kiosk holds the data folder', async () => {
+  // Each kioskctl run is a Node process of its own (about 1.5 s on a loaded 2-core machine): a
+  // test runs few in a row, and reads that do not depend on each other side by side.
+  it('reads the X and the CSV of the open shift, formulas kept as text', async () => {
     const dir = tempDir();
     ledgerWithRedemptions(dir);
-
-    const x = await kioskctl(dir, ['report', 'x']);
+    const [x, csv] = await Promise.all([kioskctl(dir, ['report', 'x']), kioskctl(dir, ['report', 'csv'])]);
     expect(x.code).toBe(0);
     expect(x.stdout).toMatch(/^X \(shift 1, not closed\)/);
     expect(x.stdout).toMatch(/^redemptions +2$/m);
     expect(x.stdout).toMatch(/^ {2}cancel +1$/m);
 
-    const csv = await kioskctl(dir, ['report', 'csv']);
     expect(csv.code).toBe(0);
     const rows = parseCsv(csv.stdout, { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0]!)).toEqual([...LEDGER_COLUMNS]);
@@ -613,7 +631,11 @@ describe('kioskctl report (#30 §2)', () => {
     ]);
     // What a spreadsheet would run is text.
     expect(rows[3]!.voucherName).toBe('\'=HYPERLINK("http://evil.example","x")');
+  });
 
+  it('closes a shift with a Z only while no kiosk holds the data folder, and reads the Zs after', async () => {
+    const dir = tempDir();
+    ledgerWithRedemptions(dir);
     // A running kiosk holds the folder: the Z is its own to make, and nothing changes.
     const held = lockDataDir(dir);
     const refused = await kioskctl(dir, ['report', 'z']);
@@ -625,14 +647,24 @@ describe('kioskctl report (#30 §2)', () => {
     const z = await kioskctl(dir, ['report', 'z']);
     expect(z.code).toBe(0);
     expect(z.stdout).toMatch(/^Z 1 \(shift 1\)/);
-    expect((await kioskctl(dir, ['report', 'list'])).stdout).toMatch(/^1 +1 +\S+ +\S+ +2$/m);
-    expect((await kioskctl(dir, ['report', 'show', '1'])).stdout).toBe(z.stdout);
-    expect((await kioskctl(dir, ['report', 'x'])).stdout).toMatch(/^X \(shift 2, not closed\)[\s\S]*^redemptions +0$/m);
-    expect(parseCsv((await kioskctl(dir, ['report', 'csv', '--shift', '1'])).stdout, { columns: true })).toHaveLength(6);
+    const [list, show, x, csv] = await Promise.all([
+      kioskctl(dir, ['report', 'list']),
+      kioskctl(dir, ['report', 'show', '1']),
+      kioskctl(dir, ['report', 'x']),
+      kioskctl(dir, ['report', 'csv', '--shift', '1']),
+    ]);
+    expect(list.stdout).toMatch(/^1 +1 +\S+ +\S+ +2$/m);
+    expect(show.stdout).toBe(z.stdout);
+    expect(x.stdout).toMatch(/^X \(shift 2, not closed\)[\s\S]*^redemptions +0$/m);
+    expect(parseCsv(csv.stdout, { columns: true })).toHaveLength(6);
+  });
 
-    const missing = await kioskctl(dir, ['report', 'show', '9']);
+  it('says a Z that does not exist, and a day it cannot read', async () => {
+    const dir = tempDir();
+    ledgerWithRedemptions(dir);
+    const [missing, badDay] = await Promise.all([kioskctl(dir, ['report', 'show', '9']), kioskctl(dir, ['report', 'csv', '--from', 'yesterday'])]);
     expect([missing.code, missing.stderr]).toEqual([2, 'kioskctl: there is no Z 9 (kioskctl report list)\n']);
-    expect((await kioskctl(dir, ['report', 'csv', '--from', 'yesterday'])).code).toBe(2);
+    expect(badDay.code).toBe(2);
   });
 
   it('closes the shift through the kiosk that holds the folder, its one writer; refused while it holds a voucher lock (#30 §2)', async () => {

@@ -50,7 +50,7 @@ export class EscPosPrinter {
     }, (reason) => ({ ready: false, reason, state: null }));
   }
 
-  async print(job: Buffer): Promise<PrintOutcome> {
+  async print(job: Uint8Array): Promise<PrintOutcome> {
     return this.#withConversation<PrintOutcome>(async (talk) => {
       const before = problemOf(await talk.state());
       if (before) return { printed: false, reason: before };

@@ -4,7 +4,9 @@ import type { KioskConfig, Locale, PrinterConfig } from '../../common/config-sch
 import type { LedgerRow, SlipRecord } from '../../common/report-views.std.ts';
 import type { PrinterIssue, SlipPlan, SlipResult } from '../../common/shopper-views.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { EscPosPrinter, type PrintOutcome } from './escpos-printer.node.ts';
+import { serialQueue } from '../../base/queue.std.ts';
+import { EscPosPrinter, type PrinterCheck, type PrintFailure, type PrintOutcome } from './escpos-printer.node.ts';
+import type { PrinterState } from './escpos.std.ts';
 import { openPrinterLink } from './printer-link.node.ts';
 import { slipMessages } from './slip-messages.std.ts';
 import { slipDocument, type SlipFacts } from './slip.std.ts';
@@ -34,6 +36,22 @@ export interface SlipServiceOptions {
   logger: Logger;
 }
 
+/**
+ * The printer as the fleet, Home Assistant and the doctor see it: `ready`, `paper_near_end` (it
+ * prints, and wants a roll soon), or why it cannot print; `unknown` until first asked. No printer
+ * (none, preview) is `none`.
+ */
+export type PrinterHealthState = 'none' | 'unknown' | 'ready' | 'paper_near_end' | PrintFailure;
+export interface PrinterHealth {
+  kind: PrinterConfig['kind'];
+  state: PrinterHealthState;
+  /** When the printer last answered or failed to (epoch ms); null before the first time. */
+  checkedAt: number | null;
+}
+
+/** How often the printer is asked how it is, between slips. */
+const PRINTER_WATCH_MS = 60_000;
+
 /** How many previews are kept: the newest, for the console; older ones go. */
 const PREVIEWS_KEPT = 200;
 
@@ -43,6 +61,9 @@ const PREVIEWS_KEPT = 200;
  */
 export class SlipService {
   #lastPreview: string | null = null;
+  #health: Omit<PrinterHealth, 'kind'> = { state: 'unknown', checkedAt: null };
+  /** One conversation with the printer at a time: a network printer takes one connection. */
+  readonly #line = serialQueue();
 
   constructor(private readonly options: SlipServiceOptions) {}
 
@@ -53,10 +74,34 @@ export class SlipService {
   /** Asked before a voucher is locked: a printer that cannot print now is told to the shopper before they redeem. */
   async plan(): Promise<SlipPlan> {
     if (!hasPaper(this.#printer)) return { printer: 'none' };
-    const check = await this.#escPos().check();
+    const check = await this.check();
     if (check.ready) return { printer: 'ready' };
     this.options.logger.warn('the receipt printer cannot print', { event: 'printer.unavailable', issue: check.reason });
     return { printer: 'unavailable', issue: check.reason };
+  }
+
+  /** Asks the printer how it is now (the health's answer too); ready without a printer to ask. */
+  async check(): Promise<PrinterCheck> {
+    if (!hasPaper(this.#printer)) return { ready: true, state: { online: true, coverOpen: false, paperOut: false, paperNearEnd: false } };
+    const check = await this.#line.run(() => this.#escPos().check());
+    this.#noteState(check.ready ? check.state : null, check.ready ? null : check.reason);
+    return check;
+  }
+
+  /**
+   * Asks the printer every `intervalMs`, so the fleet learns of an empty roll before a shopper
+   * does; a DLE EOT prints nothing. Answers the way to stop.
+   */
+  watch(intervalMs = PRINTER_WATCH_MS): () => void {
+    const timer = setInterval(() => void this.check(), intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
+  }
+
+  /** How the printer was when last asked, for the fleet's health. */
+  health(): PrinterHealth {
+    const { kind } = this.#printer;
+    return hasPaper(this.#printer) ? { kind, ...this.#health } : { kind, state: 'none', checkedAt: null };
   }
 
   /** `printer.required`: a redemption waits for a printer that can print its slip. */
@@ -104,13 +149,13 @@ export class SlipService {
     // Its preview either way: without a printer, that is what the manager checks.
     this.#lastPreview = slipPreview(document, this.#printer);
     if (!hasPaper(this.#printer)) return { printed: false, reason: 'no_printer' };
-    return this.#escPos().print(slipCommands(document, this.#printer));
+    return this.#printOnPaper(slipCommands(document, this.#printer));
   }
 
   async #print(facts: SlipFacts, redemptionSeq: number): Promise<SlipRecord> {
     const document = slipDocument(facts);
     this.#keepPreview(facts, slipPreview(document, this.#printer));
-    const outcome = hasPaper(this.#printer) ? await this.#escPos().print(slipCommands(document, this.#printer)) : null;
+    const outcome = hasPaper(this.#printer) ? await this.#printOnPaper(slipCommands(document, this.#printer)) : null;
     const slip = {
       proofCode: facts.proofCode,
       redemptionSeq,
@@ -122,6 +167,19 @@ export class SlipService {
     };
     if (outcome && !outcome.printed) this.options.logger.warn('slip not printed', { event: 'printer.slip_not_printed', issue: outcome.reason, seq: redemptionSeq });
     return this.options.ledger.recordSlip(slip);
+  }
+
+  async #printOnPaper(job: Uint8Array): Promise<PrintOutcome> {
+    const outcome = await this.#line.run(() => this.#escPos().print(job));
+    this.#noteState(null, outcome.printed ? null : outcome.reason);
+    return outcome;
+  }
+
+  /** What the last conversation told of the printer; a printed slip says it is ready. */
+  #noteState(state: PrinterState | null, failure: PrintFailure | null): void {
+    const healthState: PrinterHealthState = failure ?? (state?.paperNearEnd ? 'paper_near_end' : 'ready');
+    if (healthState !== this.#health.state) this.options.logger.info('the receipt printer changed', { event: 'printer.state', state: healthState });
+    this.#health = { state: healthState, checkedAt: Date.now() };
   }
 
   /** The slip's facts: the redemption's, and the shop's own lines from the settings. */

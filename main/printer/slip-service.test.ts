@@ -81,6 +81,27 @@ describe('the slip of a redemption', () => {
   });
 });
 
+describe('the printer’s health', () => {
+  it('is unknown until asked, then what the printer said, slips and checks alike', async () => {
+    standIn = await standInPrinterOnTcp();
+    const { slips, ledger } = serviceWith(standIn.settings);
+    expect(slips.health()).toEqual({ kind: 'network', state: 'unknown', checkedAt: null });
+    standIn.setPaper('near_end');
+    await slips.check();
+    expect(slips.health()).toMatchObject({ kind: 'network', state: 'paper_near_end', checkedAt: expect.any(Number) });
+    standIn.setPaper('out');
+    await slips.printProof(redeemed(ledger));
+    expect(slips.health().state).toBe('paper_out');
+    standIn.setPaper('ok');
+    await slips.check();
+    expect(slips.health().state).toBe('ready');
+  });
+
+  it('is none without a printer to ask', () => {
+    expect(serviceWith({ 'printer.kind': 'preview' }).slips.health()).toEqual({ kind: 'preview', state: 'none', checkedAt: null });
+  });
+});
+
 describe('no printer', () => {
   it('as the demo has it (preview): each slip is kept as an SVG in the data folder, on record as a preview', async () => {
     const { slips, ledger, previewDir } = serviceWith({ 'printer.kind': 'preview' });

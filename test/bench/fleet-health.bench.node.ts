@@ -49,6 +49,7 @@ export async function benchFleetHealth(counts = { warmup: 100, iterations: 2_000
     schedule: { asleep: () => false },
     update,
     ledger: testLedger(dataDir),
+    slips: { health: () => ({ kind: 'none' as const, state: 'none' as const, checkedAt: null }) },
   } satisfies HealthParts & { ledger: { close(): void } };
   const startedAt = Date.now();
   const health = () => fleetHealth(parts, startedAt);
