@@ -9,6 +9,7 @@ import { benchLedger } from './ledger.bench.node.ts';
 import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
 import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
+import { benchSlip } from './slip.bench.node.ts';
 import { benchKeyToSpeech } from './speech.bench.node.ts';
 import { benchRendererBundle, benchScanToVoucherPaint, benchVisitHeap } from './visit.bench.node.ts';
 import { formatTable, type BenchReport } from './stats.std.ts';
@@ -31,6 +32,7 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'fuzz-counts', run: benchFuzzCounts },
   { name: 'redemption-faults', run: benchRedemptionFaults },
   { name: 'ledger', run: benchLedger },
+  { name: 'slip', run: benchSlip },
   { name: 'fleet-health', run: benchFleetHealth },
   { name: 'fleet-scale', run: benchFleetScale },
   { name: 'key-to-speech', run: benchKeyToSpeech },
