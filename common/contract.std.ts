@@ -275,6 +275,8 @@ export const managerCalls = {
   printTestSlip: { input: NoInput, output: z.object({ printed: z.boolean(), reason: z.string().nullable() }) },
   /** The last slip as the paper shows it (SVG), printed or not; null before the first. */
   getLastSlip: { input: NoInput, output: z.object({ svg: z.string().nullable() }) },
+  /** The slips of a proof code, oldest first: the first, and each reprint (whether it came out, and why not). */
+  listSlips: { input: z.object({ proofCode: z.string().regex(/^\d{10}$/) }).strict(), output: z.array(SlipRecord) },
   /** The slip of a proof code printed again, marked DUPLICATE and on record beside the first. */
   reprintSlip: { input: z.object({ proofCode: z.string().regex(/^\d{10}$/) }).strict(), output: SlipRecord },
   /**

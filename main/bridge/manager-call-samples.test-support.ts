@@ -34,6 +34,7 @@ export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
   reconcileOpenShift: {},
   printTestSlip: {},
   getLastSlip: {},
+  listSlips: { proofCode: '4821730695' },
   reprintSlip: { proofCode: '4821730695' },
   exportLedgerCsv: {},
 };

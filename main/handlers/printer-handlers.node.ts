@@ -19,6 +19,7 @@ export function createPrinterHandlers({ slips, storeLocale, logger }: PrinterHan
       return { printed: outcome.printed, reason: outcome.printed ? null : outcome.reason };
     },
     getLastSlip: async () => ({ svg: slips.lastPreview() }),
+    listSlips: async ({ proofCode }) => slips.slipsOf(proofCode),
     reprintSlip: async ({ proofCode }) => {
       const record = await slips.reprint(proofCode);
       if (!record) throw new BridgeFailure('not_found', 'this kiosk printed no slip with that proof code');

@@ -134,6 +134,11 @@ export class SlipService {
     return this.#print(this.#facts(again, true), redeemed.seq);
   }
 
+  /** The slips of a proof code on record, oldest first. */
+  slipsOf(proofCode: string): SlipRecord[] {
+    return this.options.ledger.slipsOf(proofCode);
+  }
+
   /** The last slip's preview (SVG), printed or not: this run's, else the newest kept; null before the first. */
   lastPreview(): string | null {
     if (this.#lastPreview !== null) return this.#lastPreview;

@@ -6,7 +6,7 @@ import { exportedText, failureText } from './wording.svelte';
 
 export type ReportsBridge = Pick<
   KioskApi,
-  'getXReport' | 'reconcileOpenShift' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv' | 'reprintSlip'
+  'getXReport' | 'reconcileOpenShift' | 'listZReports' | 'getZReport' | 'closeShift' | 'findRedemptions' | 'exportLedgerCsv' | 'reprintSlip' | 'listSlips'
 >;
 
 /** The Reports tab's state: the shift so far (X), the closed shifts (Z), one Z, and a voucher's events. */
@@ -25,6 +25,8 @@ export class ReportsPanel {
   exported = $state<string | null>(null);
   /** What became of the proven redemption's reprint; null before one was asked for. */
   reprinted = $state<SlipRecord | null>(null);
+  /** The proven redemption's slips on record (the first, and its reprints); empty when none was printed. */
+  slips = $state<SlipRecord[]>([]);
   busy = $state(false);
   readonly #bridge: ReportsBridge;
   readonly #call: ConsoleCall;
@@ -81,6 +83,13 @@ export class ReportsPanel {
     this.searched = value;
     this.found = result.value;
     this.reprinted = null;
+    this.slips = [];
+    if (this.proven) await this.#loadSlips(value);
+  }
+
+  async #loadSlips(proofCode: string) {
+    const slips = await this.#call(() => this.#bridge.listSlips({ proofCode }));
+    if (slips.ok) this.slips = slips.value;
   }
 
   /** The proven redemption's slip printed again, marked DUPLICATE (a shopper lost hers, the till's scan failed). */
@@ -92,6 +101,7 @@ export class ReportsPanel {
     this.busy = false;
     if (!result.ok) return void (this.problem = failureText(result.error));
     this.reprinted = result.value;
+    await this.#loadSlips(proofCode);
   }
 
   /** The open shift's rows, shift `shift`'s, or those of the business days from..to, as CSV through the console's save path. */

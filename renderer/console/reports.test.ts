@@ -10,6 +10,8 @@ beforeAll(() => i18n.loadCatalogue('console'));
 const report = shiftReport;
 const Z1 = report({ kind: 'z', shift: 1, zNumber: 1 });
 const PROOF = '4821730695';
+const FIRST_SLIP = { proofCode: PROOF, redemptionSeq: 7, at: '2026-11-28T10:00:00.000Z', duplicate: false, outcome: 'not_printed' as const, reason: 'paper_out', cardLast4: null, posBarcode: null };
+const REPRINT = { ...FIRST_SLIP, at: '2026-11-28T10:05:00.000Z', duplicate: true, outcome: 'printed' as const, reason: null };
 const SAVED: ExportedFile = { fileName: 'shift.csv', content: 'seq\r\n', delivery: 'saved', savedTo: '/home/kiosk/shift.csv' };
 
 function panelWith() {
@@ -21,7 +23,8 @@ function panelWith() {
     closeShift: ok('closeShift', report({ kind: 'z', zNumber: 2 })),
     findRedemptions: ok('findRedemptions', []),
     exportLedgerCsv: ok('exportLedgerCsv', SAVED),
-    reprintSlip: ok('reprintSlip', { proofCode: PROOF, redemptionSeq: 7, at: '2026-11-28T10:00:00.000Z', duplicate: true, outcome: 'printed', reason: null, cardLast4: null, posBarcode: null }),
+    reprintSlip: ok('reprintSlip', REPRINT),
+    listSlips: ok('listSlips', [FIRST_SLIP]),
   });
   const handedOver: ExportedFile[] = [];
   const panel = new ReportsPanel({ bridge: bridge.api, call: (run) => run(), handOver: (file) => void handedOver.push(file) });
@@ -52,16 +55,22 @@ describe('the reports panel', () => {
     expect(busy.panel.problem).toContain('a voucher lock is held');
   });
 
-  it('prints a proven redemption’s slip again, only once it is proven, and says what became of it', async () => {
+  it('prints a proven redemption’s slip again, only once it is proven, and says what became of each of its slips', async () => {
     const { panel, bridge } = panelWith();
     await panel.reprint();
     expect(bridge.calls).toEqual([]);
     const redeemed = { seq: 7, kind: 'redeemed' as const, attemptId: 'a-1', at: '2026-11-28T10:00:00.000Z', localAt: '2026-11-28T11:00:00.000+01:00', voucherCode: 'COFFEE-1', voucherName: 'Free coffee', promotionName: null, identifiedBy: 'card' as const, reason: null, platformCode: null, settledBy: 'redeem' as const, proofCode: PROOF };
     bridge.answer('findRedemptions', ok('findRedemptions', [redeemed]));
     await panel.find(PROOF);
+    expect(panel.slips).toEqual([FIRST_SLIP]);
+    bridge.answer('listSlips', ok('listSlips', [FIRST_SLIP, REPRINT]));
     await panel.reprint();
-    expect(bridge.calls.at(-1)).toEqual({ name: 'reprintSlip', input: { proofCode: PROOF } });
+    expect(bridge.calls.slice(-2)).toEqual([
+      { name: 'reprintSlip', input: { proofCode: PROOF } },
+      { name: 'listSlips', input: { proofCode: PROOF } },
+    ]);
     expect(panel.reprinted).toMatchObject({ duplicate: true, outcome: 'printed' });
+    expect(panel.slips.map((slip) => slip.duplicate)).toEqual([false, true]);
     // Another search forgets it: the next proof's reprint has not happened.
     await panel.find(PROOF);
     expect(panel.reprinted).toBeNull();
