@@ -145,5 +145,7 @@ export const Diagnostics = z.object({
   /** The auto-update: channel, feed, what is available, downloaded, or failed. */
   update: UpdateState,
   fleet: FleetConnection,
+  /** The receipt printer, asked when the report was made: its kind, and how it is (ready, or why not). */
+  printer: z.object({ kind: z.string(), state: z.string(), checkedAt: z.number().int().nullable() }),
 });
 export type Diagnostics = z.infer<typeof Diagnostics>;

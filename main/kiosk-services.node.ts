@@ -193,7 +193,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   let fleet: FleetService | null = null;
   const fleetStatus = (): FleetConnection => fleet?.status() ?? { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null, recentCommands: [] };
   // One report for the console and the fleet, with the last scan the screen reported.
-  const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus });
+  const diagnostics = diagnosticsReport({ ...foundation, version: options.version, connection, scanner, lastScan, platformOrigin, updateState: () => update.state(), fleet: fleetStatus, printer: async () => (await slips.check(), slips.health()) });
   const demoSamples = () => demo.current()?.samples ?? null;
   const parts = { secretOrigin, connection, health, visit, identity, redemptions, slips, ledger, reconciler, speech, scanner, lastScan, scannedHere, consoleSession, activity, schedule, diagnostics, interruptions, demoSamples, frameOrigins };
   const handlers = callHandlers(options, foundation, parts);

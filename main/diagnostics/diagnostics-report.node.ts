@@ -7,6 +7,7 @@ import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { FleetConnection } from '../../common/manager-views.std.ts';
 import type { UpdateState } from '../../common/update-state.std.ts';
+import type { PrinterHealth } from '../printer/slip-service.node.ts';
 
 export interface DiagnosticsReportParts {
   version: string;
@@ -22,6 +23,8 @@ export interface DiagnosticsReportParts {
   updateState: () => UpdateState;
   /** The fleet broker connection (the fleet starts after the report is built: read at each call). */
   fleet: () => FleetConnection;
+  /** The receipt printer, asked now. */
+  printer: () => Promise<PrinterHealth>;
 }
 
 /** Whether the platform answers, and how fast; why not, in words without a stack. */
@@ -57,6 +60,7 @@ export function diagnosticsReport(parts: DiagnosticsReportParts) {
     logTail: parts.logSink.tail(200),
     update: parts.updateState(),
     fleet: parts.fleet(),
+    printer: await parts.printer(),
   });
 }
 

@@ -19,6 +19,7 @@ const DIAGNOSTICS: Diagnostics = {
   logTail: ['started'],
   update: updatesNotChecked('1.2.3', 'stable'),
   fleet: { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null, recentCommands: [] },
+  printer: { kind: 'preview', state: 'none', checkedAt: null },
 };
 const SAVED: ExportedFile = { fileName: 'diagnostics.json', content: '{}', delivery: 'saved', savedTo: '/home/kiosk/diagnostics.json' };
 
