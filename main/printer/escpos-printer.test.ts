@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PrinterConfig } from '../../common/config-schema.std.ts';
 import { barcodesOf } from '../../test/support/escpos-stream.std.ts';
@@ -108,6 +111,15 @@ describe('a slip the printer cannot finish', () => {
     await standIn.receivedCommand(clearBuffers);
     standIn.setPaper('ok');
     expect(standIn.slips).toEqual([]);
+  });
+
+  it('is never written to a file that is no device: a settings file named as the printer stays as it was', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-not-a-printer-'));
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, '{"kept": true}');
+    const config = PrinterConfig.parse({ kind: 'usb', path: file });
+    await expect(new EscPosPrinter(() => openPrinterLink(config)).print(slip(config))).resolves.toEqual({ printed: false, reason: 'unreachable' });
+    expect(fs.readFileSync(file, 'utf8')).toBe('{"kept": true}');
   });
 
   it('is a printer that is not there: unreachable, at once', async () => {

@@ -81,6 +81,11 @@ async function openDevice(path: string): Promise<PrinterLink> {
   const fd = await new Promise<number>((resolve, reject) =>
     fs.open(path, fs.constants.O_RDWR | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY, (error, opened) => (error ? reject(error) : resolve(opened))),
   );
+  // A printer is a device: a path that names a file (a settings file, a log) is never written to.
+  if (!fs.fstatSync(fd).isCharacterDevice()) {
+    fs.closeSync(fd);
+    throw new Error(`${path} is no device`);
+  }
   const dataListeners: Array<(chunk: Buffer) => void> = [];
   const goneListeners: Array<(why: string) => void> = [];
   let closed = false;
