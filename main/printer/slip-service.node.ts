@@ -171,7 +171,13 @@ export class SlipService {
       posBarcode: facts.posBarcode,
     };
     if (outcome && !outcome.printed) this.options.logger.warn('slip not printed', { event: 'printer.slip_not_printed', issue: outcome.reason, seq: redemptionSeq });
-    return this.options.ledger.recordSlip(slip);
+    try {
+      return this.options.ledger.recordSlip(slip);
+    } catch (error) {
+      // The paper came out (or not) whatever the disk does: the shopper is told what happened to it.
+      this.options.logger.error('slip not on record', { event: 'printer.slip_not_recorded', seq: redemptionSeq, error: (error as Error).message });
+      return { ...slip, at: new Date().toISOString() };
+    }
   }
 
   async #printOnPaper(job: Uint8Array): Promise<PrintOutcome> {

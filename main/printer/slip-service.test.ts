@@ -62,6 +62,15 @@ describe('the slip of a redemption', () => {
     expect(ledger.slipsOf(redemption.proofCode)).toEqual([expect.objectContaining({ outcome: 'not_printed', reason: 'paper_out' })]);
   });
 
+  it('tells the shopper the slip came out even when the ledger cannot record that it did', async () => {
+    standIn = await standInPrinterOnTcp();
+    const { slips, ledger } = serviceWith(standIn.settings);
+    const redemption = redeemed(ledger);
+    ledger.close();
+    await expect(slips.printProof(redemption)).resolves.toEqual({ slip: 'printed' });
+    expect(standIn.slips).toHaveLength(1);
+  });
+
   it('is printed again as a DUPLICATE, each reprint on record beside the first', async () => {
     standIn = await standInPrinterOnTcp();
     const { slips, ledger } = serviceWith(standIn.settings);
