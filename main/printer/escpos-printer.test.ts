@@ -9,6 +9,7 @@ import { EscPosPrinter } from './escpos-printer.node.ts';
 import { clearBuffers } from './escpos.std.ts';
 import { openPrinterLink } from './printer-link.node.ts';
 import { slipDocument } from './slip.std.ts';
+import { slipFacts } from '../../test/support/factories.std.ts';
 import { slipCommands } from './slip-render.node.ts';
 
 const LINES: Record<string, () => Promise<StandInPrinter>> = {
@@ -29,22 +30,7 @@ function printerFor(printer: StandInPrinter): { escPos: EscPosPrinter; config: P
 }
 
 function slip(config: PrinterConfig, proofCode = '4821730695'): Buffer {
-  const document = slipDocument({
-    shopName: 'Café Zoë',
-    reward: 'Gratis koffie',
-    tillText: null,
-    proofCode,
-    at: '2026-11-28T10:00:00Z',
-    kioskId: 'lobby-1',
-    seq: 42,
-    cardLast4: '0132',
-    posBarcode: null,
-    duplicate: false,
-    header: null,
-    footer: null,
-    locale: 'nl',
-  });
-  return slipCommands(document, config);
+  return slipCommands(slipDocument(slipFacts({ proofCode })), config);
 }
 
 describe.each(Object.keys(LINES))('an ESC/POS printer on %s', (line) => {

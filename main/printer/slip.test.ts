@@ -3,36 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { LOCALES, PrinterConfig } from '../../common/config-schema.std.ts';
 import { barcodesOf, textOf } from '../../test/support/escpos-stream.std.ts';
 import { slipMessages } from './slip-messages.std.ts';
-import { slipDocument, type SlipFacts } from './slip.std.ts';
+import { slipDocument } from './slip.std.ts';
+import { slipFacts } from '../../test/support/factories.std.ts';
 import { slipCommands, slipPreview } from './slip-render.node.ts';
 
 const decode = (bytes: number[], codePage: string) => iconv.decode(Buffer.from(bytes), codePage);
-
-function facts(overrides: Partial<SlipFacts> = {}): SlipFacts {
-  return {
-    shopName: 'Café Zoë',
-    reward: 'Gratis koffie',
-    tillText: null,
-    proofCode: '4821730695',
-    at: '2026-11-28T10:00:00Z',
-    kioskId: 'lobby-1',
-    seq: 42,
-    cardLast4: '0132',
-    posBarcode: null,
-    duplicate: false,
-    header: null,
-    footer: null,
-    locale: 'nl',
-    ...overrides,
-  };
-}
 
 const epson = PrinterConfig.parse({ kind: 'network', host: '127.0.0.1' });
 
 describe('the slip, as the printer gets it', () => {
   it.each(LOCALES)('says everything the till needs in %s, accents and € in the code page the printer is told', (locale) => {
     const t = slipMessages[locale];
-    const slip = facts({ locale, reward: '€5 off crème brûlée', header: 'Grüße aus Köln', footer: 'À bientôt, ¡hasta luego!' });
+    const slip = slipFacts({ locale, reward: '€5 off crème brûlée', header: 'Grüße aus Köln', footer: 'À bientôt, ¡hasta luego!' });
     const text = textOf(slipCommands(slipDocument(slip), epson), decode);
     for (const line of ['Café Zoë', '€5 off crème brûlée', t['slip.till_text'], '482 173 0695', 'lobby-1', `${t['slip.number']} 42`, '**** 0132', t['slip.single_use'], 'Grüße aus Köln', 'À bientôt, ¡hasta luego!']) {
       expect(text).toContain(line);
@@ -41,7 +23,7 @@ describe('the slip, as the printer gets it', () => {
   });
 
   it('prints the proof code as a Code 128 that reads back to it, and the till’s own code as EAN-13 when it is one', () => {
-    const printed = slipCommands(slipDocument(facts({ posBarcode: '8710398523419' })), epson);
+    const printed = slipCommands(slipDocument(slipFacts({ posBarcode: '8710398523419' })), epson);
     expect(barcodesOf(printed)).toEqual([
       { format: 'code128', value: '4821730695' },
       { format: 'ean13', value: '8710398523419' },
@@ -49,28 +31,28 @@ describe('the slip, as the printer gets it', () => {
   });
 
   it('prints a till code that is no EAN (or has a wrong check digit) as Code 128, and leaves out one Code 128 cannot carry', () => {
-    const codeOf = (posBarcode: string) => barcodesOf(slipCommands(slipDocument(facts({ posBarcode })), epson)).slice(1);
+    const codeOf = (posBarcode: string) => barcodesOf(slipCommands(slipDocument(slipFacts({ posBarcode })), epson)).slice(1);
     expect(codeOf('8710398523417')).toEqual([{ format: 'code128', value: '8710398523417' }]);
     expect(codeOf('SKU-1234')).toEqual([{ format: 'code128', value: 'SKU-1234' }]);
     expect(codeOf('caffè ☕')).toEqual([]);
   });
 
   it('marks a reprint DUPLICATE, and leaves the card out when the shopper was not known by one', () => {
-    const text = textOf(slipCommands(slipDocument(facts({ duplicate: true, cardLast4: null, locale: 'de' })), epson), decode);
+    const text = textOf(slipCommands(slipDocument(slipFacts({ duplicate: true, cardLast4: null, locale: 'de' })), epson), decode);
     expect(text).toContain('DUPLIKAT');
     expect(text).not.toContain('****');
   });
 
   it('prints what a reward or the manager calls it literally, never as layout', () => {
-    const text = textOf(slipCommands(slipDocument(facts({ reward: 'A | B {code:123} `x` ^^y', header: '-', footer: '=' })), epson), decode);
+    const text = textOf(slipCommands(slipDocument(slipFacts({ reward: 'A | B {code:123} `x` ^^y', header: '-', footer: '=' })), epson), decode);
     expect(text).toContain('A | B {code:123} `x` ^^y');
-    expect(barcodesOf(slipCommands(slipDocument(facts({ reward: '{code:123}' })), epson))).toHaveLength(1);
+    expect(barcodesOf(slipCommands(slipDocument(slipFacts({ reward: '{code:123}' })), epson))).toHaveLength(1);
   });
 
   it('selects the code page by the number the printer’s make gives it', () => {
     // A make that numbers cp858 as 4 (where Epson's 4 is cp863): the slip says 4, and reads right in cp858 there.
     const other = PrinterConfig.parse({ kind: 'network', host: '127.0.0.1', model: 'generic', codePageNumber: 4 });
-    const printed = slipCommands(slipDocument(facts({ reward: 'Crème €' })), other);
+    const printed = slipCommands(slipDocument(slipFacts({ reward: 'Crème €' })), other);
     expect(printed.includes(Buffer.from([0x1b, 0x74, 4]))).toBe(true);
     expect(printed.includes(Buffer.from([0x1b, 0x74, 19]))).toBe(false);
     expect(textOf(printed, decode, { 4: 'cp858' })).toContain('Crème €');
@@ -78,14 +60,14 @@ describe('the slip, as the printer gets it', () => {
 
   it('fits the paper: no line of a 58 mm slip is wider than its 32 characters', () => {
     const narrow = PrinterConfig.parse({ kind: 'network', host: '127.0.0.1', paperWidthMm: 58 });
-    const lines = textOf(slipCommands(slipDocument(facts({ locale: 'fr' })), narrow), decode).split('\n');
+    const lines = textOf(slipCommands(slipDocument(slipFacts({ locale: 'fr' })), narrow), decode).split('\n');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(32);
   });
 });
 
 describe('the slip’s preview', () => {
   it('is an SVG that asks nothing of the network', () => {
-    const svg = slipPreview(slipDocument(facts()), epson);
+    const svg = slipPreview(slipDocument(slipFacts()), epson);
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg.replaceAll('http://www.w3.org/2000/svg', '')).not.toMatch(/https?:|@import/i);
     // One tspan per character: the text is what is left between the tags.

@@ -6,6 +6,7 @@ import { AdminVoucher } from '../../common/manager-views.std.ts';
 import { settingsView } from '../../main/config/settings-view.std.ts';
 import { AttemptFacts } from '../../main/ledger/ledger-events.std.ts';
 import { ShiftReport } from '../../common/report-views.std.ts';
+import type { SlipFacts } from '../../main/printer/slip.std.ts';
 
 /** One line a recordingLogger kept: the child's fields merged under the line's own. */
 export interface LogLine {
@@ -125,4 +126,24 @@ export function shiftReport(overrides: Partial<ShiftReport> = {}): ShiftReport {
     reconciliation: null,
     ...overrides,
   });
+}
+
+/** A redemption's slip as the tests print it: a Dutch coffee with a card, no manager lines. */
+export function slipFacts(overrides: Partial<SlipFacts> = {}): SlipFacts {
+  return {
+    shopName: 'Café Zoë',
+    reward: 'Gratis koffie',
+    tillText: null,
+    proofCode: '4821730695',
+    at: '2026-11-28T10:00:00Z',
+    kioskId: 'lobby-1',
+    seq: 42,
+    cardLast4: '0132',
+    posBarcode: null,
+    duplicate: false,
+    header: null,
+    footer: null,
+    locale: 'nl',
+    ...overrides,
+  };
 }
