@@ -7,7 +7,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 import { ledgerAttempt } from '../support/factories.std.ts';
 import { DEFAULT_COUNTS, sample, timed } from './measure.std.ts';
-import { spawnSandbox } from './sandbox-process.node.ts';
+import { spawnSandbox, vouchersToRedeem } from './sandbox-process.node.ts';
 import { ms, ratio, summarize, type BenchReport } from './stats.std.ts';
 
 /** Rows in the big ledger X and Z are timed over. */
@@ -76,7 +76,8 @@ function timedSync(task: () => unknown): number {
   return performance.now() - started;
 }
 
-function ledgerIn(dir: string): Ledger {
+/** A ledger in `dir` named as the bench's kiosk. */
+export function ledgerIn(dir: string): Ledger {
   fs.mkdirSync(dir, { recursive: true });
   return openLedger({
     file: dataFiles(dir).ledger,
@@ -93,10 +94,8 @@ async function writesAgainstRedeem(dir: string, counts: typeof DEFAULT_COUNTS) {
   const ledger = ledgerIn(path.join(dir, 'kiosk'));
   try {
     const { client, manifest } = sandbox;
-    const { promotions, contacts, shops } = manifest;
-    const vouchers = await Promise.all(
-      Array.from({ length: counts.warmup + counts.iterations }, () => client.createVoucher({ promotion_uuid: promotions[0]!.uuid, contact_uuid: contacts[0]!.uuid })),
-    );
+    const { shops } = manifest;
+    const vouchers = await vouchersToRedeem(sandbox, counts);
     const steps = await sample(counts, async (index) => {
       const { code } = vouchers[index]!.data;
       const [redeem, redeemed] = await timed(() => client.redeemVoucher({ code, shop_uuid: shops[0]!.uuid }));

@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { DEFAULT_COUNTS, sample, timed } from './measure.std.ts';
-import { spawnSandbox } from './sandbox-process.node.ts';
+import { spawnSandbox, vouchersToRedeem } from './sandbox-process.node.ts';
 import { ms, ratio, summarize, type BenchReport } from './stats.std.ts';
 
 /**
@@ -14,13 +14,7 @@ export async function benchSandboxLatency(counts = DEFAULT_COUNTS): Promise<Benc
   try {
     const { client, manifest } = sandbox;
     const shop_uuid = manifest.shops[0]!.uuid;
-    const contact_uuid = manifest.contacts[0]!.uuid;
-    const promotion_uuid = manifest.promotions[0]!.uuid;
-    // Redeeming uses a voucher up, so every step gets its own. Created all at once: queued writes
-    // share an fsync in the sandbox, which keeps the setup short.
-    const vouchers = await Promise.all(
-      Array.from({ length: counts.warmup + counts.iterations }, () => client.createVoucher({ promotion_uuid, contact_uuid })),
-    );
+    const vouchers = await vouchersToRedeem(sandbox, counts);
 
     const steps = await sample(counts, async (index) => {
       const { code, uuid: voucher_uuid } = vouchers[index]!.data;

@@ -3,14 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import { withDotted } from '../../common/dotted-keys.std.ts';
-import { openLedger } from '../../main/ledger/ledger.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import { dataFiles } from '../../main/paths/data-files.node.ts';
 import { SlipService } from '../../main/printer/slip-service.node.ts';
 import { ledgerAttempt } from '../support/factories.std.ts';
 import { standInPrinterOnTcp } from '../support/standin-printer.node.ts';
 import { DEFAULT_COUNTS, sample, timed } from './measure.std.ts';
-import { spawnSandbox } from './sandbox-process.node.ts';
+import { spawnSandbox, vouchersToRedeem } from './sandbox-process.node.ts';
+import { ledgerIn } from './ledger.bench.node.ts';
 import { ms, ratio, summarize, type BenchReport } from './stats.std.ts';
 
 /**
@@ -22,22 +21,13 @@ export async function benchSlip(counts = DEFAULT_COUNTS): Promise<BenchReport> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-slip-'));
   const sandbox = await spawnSandbox();
   const printer = await standInPrinterOnTcp();
-  const ledger = openLedger({
-    file: dataFiles(dir).ledger,
-    logger: silentLogger,
-    kioskId: () => 'bench',
-    shopUuid: () => null,
-    businessDay: () => ({ startsAt: '04:00' }),
-    retentionDays: () => 400,
-  });
+  const ledger = ledgerIn(dir);
   const config = KioskConfig.parse(withDotted({}, printer.settings));
   const slips = new SlipService({ config: () => config, ledger, previewDir: path.join(dir, 'slips'), kioskId: () => 'bench', logger: silentLogger });
   try {
     const { client, manifest } = sandbox;
-    const { promotions, contacts, shops } = manifest;
-    const vouchers = await Promise.all(
-      Array.from({ length: counts.warmup + counts.iterations }, () => client.createVoucher({ promotion_uuid: promotions[0]!.uuid, contact_uuid: contacts[0]!.uuid })),
-    );
+    const { shops } = manifest;
+    const vouchers = await vouchersToRedeem(sandbox, counts);
     const steps = await sample(counts, async (index) => {
       const { code } = vouchers[index]!.data;
       const started = performance.now();
