@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CreatePortalSessionBody, CreateRedeemGiftcardsPortalSessionBody } from '../api/portal-sessions.std.ts';
 import { LocalTime, LocalTimeRange } from './local-time.std.ts';
+import { pngSize } from './png-image.std.ts';
 import { UpdateChannel } from './update-state.std.ts';
 
 /**
@@ -106,6 +107,23 @@ export const PRINTER_MODELS = ['epson', 'citizen', 'sii', 'fit', 'generic'] as c
 /** Single-byte code pages with the accents of the kiosk's languages; cp858 and cp1252 also have €. */
 export const PRINTER_CODE_PAGES = ['cp858', 'cp1252', 'cp437', 'cp852', 'cp860', 'cp863', 'cp865'] as const;
 
+/** Dots across the printable width of each paper (8 dots a millimetre; 48 and 32 characters of 12 dots). */
+export const PAPER_DOTS: Readonly<Record<58 | 80, number>> = { 58: 384, 80: 576 };
+/** A logo's greatest height in dots (5 cm): the slip stays a slip. */
+export const LOGO_MAX_HEIGHT = 400;
+
+/**
+ * The shop's logo at the top of the slip: a PNG in base64, black on white as it prints (the
+ * console converts a chosen image so). Its width is checked against the paper's below.
+ */
+const slipLogo = z
+  .string()
+  .max(65_536, 'a logo of at most 48 KB: the console makes one from any image')
+  .refine((value) => pngSize(value) !== null, 'a PNG image in base64')
+  .refine((value) => (pngSize(value)?.height ?? 0) <= LOGO_MAX_HEIGHT, `a logo at most ${LOGO_MAX_HEIGHT} dots high`)
+  .nullable()
+  .default(null);
+
 /**
  * `printer`: the receipt printer the proof of a redemption is printed on (README "At the till").
  * `preview` prints nothing: each slip's preview is kept in the data folder for the console.
@@ -126,12 +144,16 @@ export const PrinterConfig = z.object({
    * differently from `model` (Custom, Nippon Primex: see the printer's manual). Null: the model's.
    */
   codePageNumber: z.number().int().min(0).max(255).nullable().default(null),
+  logo: slipLogo,
   header: slipText(200),
   footer: slipText(200),
   /** The voucher attribute (or reward attribute) holding a barcode the till rings the reward up by, e.g. `product_barcode`. */
   posBarcodeAttribute: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'an attribute name').nullable().default(null),
   /** true: a voucher is not redeemed while the printer cannot print; false: the proof is then shown on screen only. */
   required: z.boolean().default(false),
+}).refine((printer) => printer.logo === null || (pngSize(printer.logo)?.width ?? 0) <= PAPER_DOTS[printer.paperWidthMm], {
+  message: 'the logo is wider than this paper prints (576 dots on 80 mm, 384 on 58 mm)',
+  path: ['logo'],
 });
 export type PrinterConfig = z.output<typeof PrinterConfig>;
 

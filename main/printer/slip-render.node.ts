@@ -42,3 +42,24 @@ export function slipPreview(document: string, layout: Pick<PrinterConfig, 'paper
   const svg = receiptline.transform(document, { cpl: CHARACTERS_PER_LINE[layout.paperWidthMm], encoding: 'cp858' });
   return svg.replace(/@import url\([^)]*\);?/g, '').replace(/font-family="[^"]*"/g, 'font-family="monospace"');
 }
+
+/** The last logo tried, and whether receiptline could draw it: the settings hold one, checked once rather than per slip. */
+let triedLogo: { logo: string; readable: boolean } | null = null;
+
+/**
+ * Whether receiptline can draw `logo`. The settings check a logo's header only: a PNG broken
+ * further in would otherwise fail every slip, where it now costs the logo alone.
+ */
+export function isReadableLogo(logo: string): boolean {
+  if (triedLogo?.logo !== logo) triedLogo = { logo, readable: drawsWithoutError(`{image:${logo}}`) };
+  return triedLogo.readable;
+}
+
+function drawsWithoutError(document: string): boolean {
+  try {
+    receiptline.transform(document, { command: receiptline.commands.escpos });
+    return true;
+  } catch {
+    return false;
+  }
+}

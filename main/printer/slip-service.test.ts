@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KioskConfig } from '../../common/config-schema.std.ts';
 import { withDotted } from '../../common/dotted-keys.std.ts';
 import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
-import { barcodesOf } from '../../test/support/escpos-stream.std.ts';
+import { barcodesOf, rasterImagesOf } from '../../test/support/escpos-stream.std.ts';
+import { pngOf } from '../../test/support/png.node.ts';
 import { standInPrinterOnTcp, type StandInPrinter } from '../../test/support/standin-printer.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import type { Ledger } from '../ledger/ledger.node.ts';
@@ -87,6 +88,23 @@ describe('the slip of a redemption', () => {
     expect(barcodesOf(standIn.slips[1]!)).toEqual(barcodesOf(standIn.slips[0]!));
     expect(ledger.slipsOf(redemption.proofCode).map(({ duplicate }) => duplicate)).toEqual([false, true]);
     await expect(slips.reprint('0000000000')).resolves.toBeNull();
+  });
+});
+
+describe('the slip’s logo', () => {
+  it('is printed on every slip; one broken past its header is left off, the slip printed all the same', async () => {
+    standIn = await standInPrinterOnTcp();
+    const logo = pngOf(120, 40, (x, y) => (x + y) % 2 === 0);
+    const broken = Buffer.from(logo, 'base64');
+    broken.fill(0, 41, 60);
+    const printed = async (settings: Record<string, unknown>) => {
+      const { slips, ledger } = serviceWith({ ...standIn!.settings, ...settings });
+      await expect(slips.printProof(redeemed(ledger))).resolves.toEqual({ slip: 'printed' });
+      return rasterImagesOf(standIn!.slips.at(-1)!);
+    };
+    await expect(printed({ 'printer.logo': logo })).resolves.toEqual([{ width: 120, height: 40, black: 2400 }]);
+    await expect(printed({ 'printer.logo': broken.toString('base64') })).resolves.toEqual([]);
+    expect(standIn.slips).toHaveLength(2);
   });
 });
 

@@ -17,6 +17,8 @@ export interface SlipFacts {
   /** A code the till rings the reward up by (`printer.posBarcodeAttribute`). */
   posBarcode: string | null;
   duplicate: boolean;
+  /** The shop's logo at the top (a PNG in base64, `printer.logo`); null: none. */
+  logo: string | null;
   header: string | null;
   footer: string | null;
   locale: Locale;
@@ -31,6 +33,7 @@ export function slipDocument(facts: SlipFacts): string {
   const t = slipMessages[facts.locale];
   const lines = [
     '{width:*}',
+    ...(facts.logo ? [`{image:${facts.logo}}`] : []),
     ...centred(facts.header),
     `^^${escape(facts.shopName)}`,
     ...(facts.duplicate ? ['', `\`^^${t['slip.duplicate']}\``] : []),

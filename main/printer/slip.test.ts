@@ -1,11 +1,12 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { LOCALES, PrinterConfig } from '../../common/config-schema.std.ts';
-import { barcodesOf, textOf } from '../../test/support/escpos-stream.std.ts';
+import { barcodesOf, rasterImagesOf, textOf } from '../../test/support/escpos-stream.std.ts';
+import { pngOf } from '../../test/support/png.node.ts';
 import { slipMessages } from './slip-messages.std.ts';
 import { slipDocument } from './slip.std.ts';
 import { slipFacts } from '../../test/support/factories.std.ts';
-import { slipCommands, slipPreview } from './slip-render.node.ts';
+import { isReadableLogo, slipCommands, slipPreview } from './slip-render.node.ts';
 
 const decode = (bytes: number[], codePage: string) => iconv.decode(Buffer.from(bytes), codePage);
 
@@ -62,6 +63,45 @@ describe('the slip, as the printer gets it', () => {
     const narrow = PrinterConfig.parse({ kind: 'network', host: '127.0.0.1', paperWidthMm: 58 });
     const lines = textOf(slipCommands(slipDocument(slipFacts({ locale: 'fr' })), narrow), decode).split('\n');
     expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(32);
+  });
+});
+
+/** A 200 x 60 logo: a black frame two dots thick around white. */
+const framedLogo = pngOf(200, 60, (x, y) => x < 2 || y < 2 || x >= 198 || y >= 58);
+const FRAME_DOTS = 200 * 60 - 196 * 56;
+
+describe('the shop’s logo', () => {
+  it('prints at the top of the slip, dot for dot as drawn, before the shop’s name', () => {
+    const printed = slipCommands(slipDocument(slipFacts({ logo: framedLogo })), epson);
+    expect(rasterImagesOf(printed)).toEqual([{ width: 200, height: 60, black: FRAME_DOTS }]);
+    expect(printed.indexOf(Buffer.from([0x1d, 0x38, 0x4c]))).toBeLessThan(printed.indexOf(Buffer.from('Caf', 'latin1')));
+    // The image's bytes are never read as text or as another command.
+    expect(textOf(printed, decode)).toContain('Café Zoë');
+    expect(barcodesOf(printed)).toEqual([{ format: 'code128', value: '4821730695' }]);
+    expect(rasterImagesOf(slipCommands(slipDocument(slipFacts()), epson))).toEqual([]);
+  });
+
+  it('is in the preview as the same image', () => {
+    expect(slipPreview(slipDocument(slipFacts({ logo: framedLogo })), epson)).toContain(`href="data:image/png;base64,${framedLogo}"`);
+  });
+
+  it('is refused in the settings when it is no PNG, or wider than the paper prints, or too high', () => {
+    const printer = (settings: Record<string, unknown>) => PrinterConfig.safeParse({ kind: 'network', host: '127.0.0.1', ...settings });
+    expect(printer({ logo: framedLogo }).success).toBe(true);
+    expect(printer({ logo: pngOf(576, 100, () => true) }).success).toBe(true);
+    expect(printer({ logo: Buffer.from('GIF89a not a png at all').toString('base64') }).success).toBe(false);
+    expect(printer({ logo: 'not base64!' }).success).toBe(false);
+    expect(printer({ logo: pngOf(577, 100, () => true) }).error?.issues).toEqual([expect.objectContaining({ path: ['logo'] })]);
+    expect(printer({ logo: pngOf(400, 100, () => true), paperWidthMm: 58 }).error?.issues).toEqual([expect.objectContaining({ path: ['logo'] })]);
+    expect(printer({ logo: pngOf(100, 401, () => true) }).success).toBe(false);
+  });
+
+  it('is told unreadable when only its header is a PNG', () => {
+    expect(isReadableLogo(framedLogo)).toBe(true);
+    const broken = Buffer.from(framedLogo, 'base64');
+    broken.fill(0, 41, 60); // inside the image data, after the header the settings check
+    expect(PrinterConfig.safeParse({ logo: broken.toString('base64') }).success).toBe(true);
+    expect(isReadableLogo(broken.toString('base64'))).toBe(false);
   });
 });
 

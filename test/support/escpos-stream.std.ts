@@ -29,6 +29,7 @@ function commandLength(bytes: Uint8Array, at: number): number | null {
   else if (prefix === GS && char === 'k') length = barcodeLength(bytes, at);
   else if (prefix === GS && char === 'V') length = (bytes[at + 2] ?? 0) >= 65 ? 4 : 3;
   else if (prefix === GS && char === 'v') length = 8 + (bytes[at + 4]! + bytes[at + 5]! * 256) * (bytes[at + 6]! + bytes[at + 7]! * 256);
+  else if (prefix === GS && char === '8') length = 7 + bytes[at + 3]! + bytes[at + 4]! * 2 ** 8 + bytes[at + 5]! * 2 ** 16 + bytes[at + 6]! * 2 ** 24;
   else if ((prefix === GS || prefix === FS) && char === '(') length = 5 + bytes[at + 3]! + bytes[at + 4]! * 256;
   else length = 2 + (FIXED[prefix]?.[char] ?? 0);
   return at + length <= bytes.length && !Number.isNaN(length) ? length : null;
@@ -92,6 +93,27 @@ export function textOf(stream: Uint8Array, decode: (bytes: number[], codePage: s
 
 /** Text in a code page the table does not know: its ASCII, and � for the rest. */
 const asciiOnly = (bytes: number[]) => bytes.map((byte) => (byte < 0x80 ? String.fromCharCode(byte) : '\ufffd')).join('');
+
+export interface RasterImage {
+  width: number;
+  height: number;
+  /** The dots printed black. */
+  black: number;
+}
+
+/** Every raster image a stream stores to print (GS 8 L … fn 112), as the printer would draw it. */
+export function rasterImagesOf(stream: Uint8Array): RasterImage[] {
+  return escPosTokens(stream)
+    .filter((token): token is Extract<EscPosToken, { kind: 'command' }> => token.kind === 'command' && token.name === 'GS 8' && token.bytes[8] === 112)
+    .map(({ bytes }) => {
+      const width = bytes[13]! + bytes[14]! * 256;
+      const height = bytes[15]! + bytes[16]! * 256;
+      const black = [...bytes.subarray(17)].reduce((dots, byte) => dots + bitsSet(byte), 0);
+      return { width, height, black };
+    });
+}
+
+const bitsSet = (byte: number) => [...byte.toString(2)].filter((bit) => bit === '1').length;
 
 export interface PrintedBarcode {
   format: 'code128' | 'ean13' | 'ean8';

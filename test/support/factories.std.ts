@@ -141,6 +141,7 @@ export function slipFacts(overrides: Partial<SlipFacts> = {}): SlipFacts {
     cardLast4: '0132',
     posBarcode: null,
     duplicate: false,
+    logo: null,
     header: null,
     footer: null,
     locale: 'nl',
