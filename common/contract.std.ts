@@ -38,6 +38,9 @@ import { CreateRewardAttributeBody } from '../api/reward-attributes.std.ts';
 
 const NoInput = z.object({}).strict();
 
+/** The longest settings file the console imports: room for every setting, a 48 KB slip logo among them. */
+export const SETTINGS_FILE_MAX_CHARS = 200_000;
+
 /** What the shopper screens need to know of the settings: never secrets, never the PIN hash. */
 export const KioskSettingsView = z.object({
   demo: z.boolean(),
@@ -249,7 +252,7 @@ export const managerCalls = {
     output: ConnectionCheck,
   },
   exportSettings: { input: NoInput, output: ExportedFile },
-  importSettings: { input: z.object({ json: z.string().max(100_000) }).strict(), output: ConsoleSettings },
+  importSettings: { input: z.object({ json: z.string().max(SETTINGS_FILE_MAX_CHARS) }).strict(), output: ConsoleSettings },
   adminListVouchers: { input: ListVouchersQuery.extend({ limit: z.number().int().min(1).max(500) }), output: AdminVoucherPage },
   adminFindVoucher: { input: z.object({ code: ScanValue }).strict(), output: AdminVoucher },
   adminCreateVoucher: { input: CreateVoucherBody, output: AdminVoucher },
