@@ -43,22 +43,23 @@ export function slipPreview(document: string, layout: Pick<PrinterConfig, 'paper
   return svg.replace(/@import url\([^)]*\);?/g, '').replace(/font-family="[^"]*"/g, 'font-family="monospace"');
 }
 
-/** The last logo tried, and whether receiptline could draw it: the settings hold one, checked once rather than per slip. */
-let triedLogo: { logo: string; readable: boolean } | null = null;
+/** The last logo tried, and whether it prints safely: the settings hold one, checked once rather than per slip. */
+let triedLogo: { logo: string; printable: boolean } | null = null;
 
 /**
- * Whether receiptline can draw `logo`. The settings check a logo's header only: a PNG broken
- * further in would otherwise fail every slip, where it now costs the logo alone.
+ * Whether receiptline draws `logo`, and its dots never spell a real-time command. The settings
+ * check a logo's header only: a PNG broken further in would otherwise fail every slip, where it now
+ * costs the logo alone. A printer obeys DLE DC4 (open the drawer, power off, clear) and DLE ENQ even
+ * inside image data; the answers DLE EOT draws are harmless, the kiosk reads past them.
  */
-export function isReadableLogo(logo: string): boolean {
-  if (triedLogo?.logo !== logo) triedLogo = { logo, readable: drawsWithoutError(`{image:${logo}}`) };
-  return triedLogo.readable;
+export function isPrintableLogo(logo: string): boolean {
+  if (triedLogo?.logo !== logo) triedLogo = { logo, printable: printsSafely(`{image:${logo}}`) };
+  return triedLogo.printable;
 }
 
-function drawsWithoutError(document: string): boolean {
+function printsSafely(document: string): boolean {
   try {
-    receiptline.transform(document, { command: receiptline.commands.escpos });
-    return true;
+    return !/\x10[\x05\x14]/.test(receiptline.transform(document, { command: receiptline.commands.escpos, gradient: false }));
   } catch {
     return false;
   }

@@ -10,7 +10,7 @@ import type { PrinterState } from './escpos.std.ts';
 import { openPrinterLink } from './printer-link.node.ts';
 import { slipMessages } from './slip-messages.std.ts';
 import { slipDocument, type SlipFacts } from './slip.std.ts';
-import { isReadableLogo, slipCommands, slipPreview } from './slip-render.node.ts';
+import { isPrintableLogo, slipCommands, slipPreview } from './slip-render.node.ts';
 
 /** What the slip service needs of the ledger: its slips, beside the redemption rows. */
 export interface SlipLedger {
@@ -203,16 +203,16 @@ export class SlipService {
       tillText: config.proof.tillText,
       kioskId: this.options.kioskId(),
       duplicate,
-      logo: this.#readableLogo(config.printer.logo),
+      logo: this.#printableLogo(config.printer.logo),
       header: config.printer.header,
       footer: config.printer.footer,
     };
   }
 
-  /** The logo, unless receiptline cannot draw it: then the slip prints without one, and the log says why. */
-  #readableLogo(logo: string | null): string | null {
-    if (logo === null || isReadableLogo(logo)) return logo;
-    this.options.logger.warn('the slip logo cannot be read: slips print without it', { event: 'printer.logo_unreadable' });
+  /** The logo, unless it cannot print safely: then the slip prints without one, and the log says why. */
+  #printableLogo(logo: string | null): string | null {
+    if (logo === null || isPrintableLogo(logo)) return logo;
+    this.options.logger.warn('the slip logo is unreadable, or its dots spell a printer command: slips print without it', { event: 'printer.logo_left_off' });
     return null;
   }
 

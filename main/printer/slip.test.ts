@@ -6,7 +6,7 @@ import { pngOf } from '../../test/support/png.node.ts';
 import { slipMessages } from './slip-messages.std.ts';
 import { slipDocument } from './slip.std.ts';
 import { slipFacts } from '../../test/support/factories.std.ts';
-import { isReadableLogo, slipCommands, slipPreview } from './slip-render.node.ts';
+import { isPrintableLogo, slipCommands, slipPreview } from './slip-render.node.ts';
 
 const decode = (bytes: number[], codePage: string) => iconv.decode(Buffer.from(bytes), codePage);
 
@@ -96,12 +96,20 @@ describe('the shop’s logo', () => {
     expect(printer({ logo: pngOf(100, 401, () => true) }).success).toBe(false);
   });
 
-  it('is told unreadable when only its header is a PNG', () => {
-    expect(isReadableLogo(framedLogo)).toBe(true);
+  it('is left off when only its header is a PNG', () => {
+    expect(isPrintableLogo(framedLogo)).toBe(true);
     const broken = Buffer.from(framedLogo, 'base64');
     broken.fill(0, 41, 60); // inside the image data, after the header the settings check
     expect(PrinterConfig.safeParse({ logo: broken.toString('base64') }).success).toBe(true);
-    expect(isReadableLogo(broken.toString('base64'))).toBe(false);
+    expect(isPrintableLogo(broken.toString('base64'))).toBe(false);
+  });
+
+  it('is left off when its dots spell a command the printer obeys even inside an image (DLE DC4: power off)', () => {
+    // One row of 16 dots: bytes 0x10 0x14, that is dots 3, 11 and 13 black.
+    const powerOff = pngOf(16, 1, (x) => [3, 11, 13].includes(x));
+    expect(rasterImagesOf(slipCommands(slipDocument(slipFacts({ logo: powerOff })), epson))).toEqual([{ width: 16, height: 1, black: 3 }]);
+    expect(isPrintableLogo(powerOff)).toBe(false);
+    expect(isPrintableLogo(pngOf(16, 1, (x) => [3, 11].includes(x)))).toBe(true);
   });
 });
 
