@@ -16,8 +16,11 @@ import { IdentifiedBy } from '../../common/report-views.std.ts';
 const Shared = {
   voucherUuid: z.string().min(1),
   code: z.string().min(1),
-  /** times_redeemed read under the lock: a higher count later means a redemption landed. */
-  timesRedeemedBefore: z.number().int().min(0),
+  /**
+   * times_redeemed read under the lock: a higher count later means a redemption landed. Null until
+   * that read (beside the confirm screen) answers; no Redeem is sent before it has.
+   */
+  timesRedeemedBefore: z.number().int().min(0).nullable(),
   /** One lock of one voucher, from the Redeem tap to its end: the ledger's rows of it share it. Older journals have none. */
   attemptId: z.string().min(1).optional(),
   /** For the ledger: what the voucher was, and who the shopper was (a contact uuid only). */
@@ -40,6 +43,9 @@ export const HeldLockEntry = z.object({
   /** When the platform releases the lock by itself; no point retrying a release after it. */
   systemReleaseAt: z.string(),
   phase: z.enum(['locked', 'redeeming', 'settling']),
+}).refine((entry) => entry.phase === 'locked' || entry.timesRedeemedBefore !== null, {
+  message: 'a redemption is sent only once the count under the lock is known',
+  path: ['timesRedeemedBefore'],
 });
 export type HeldLockEntry = z.output<typeof HeldLockEntry>;
 

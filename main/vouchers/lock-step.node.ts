@@ -8,6 +8,7 @@ import type { IdentifiedBy } from '../../common/report-views.std.ts';
 import { LedgerUnavailable } from '../ledger/ledger.node.ts';
 import { failureFields, findVoucher, isUncertain, recordEvent, refusalCode, type RedemptionContext } from './redemption-context.node.ts';
 import { letGo } from './recovery.node.ts';
+import type { KnownVoucher } from './redemption-outcomes.std.ts';
 import { releaseEntry } from './release-retry.node.ts';
 
 /**
@@ -21,22 +22,27 @@ export interface LockFor {
   contactUuid?: string;
 }
 
-export async function lock(ctx: RedemptionContext, code: string, { identifiedBy, contactUuid }: LockFor = {}): Promise<HeldLock> {
+/**
+ * Locks the voucher: the one call in a row before the confirm screen. A voucher known only by its
+ * code is found first; the count under the lock is read beside the confirm screen, and redeem()
+ * waits for it only if it has not arrived.
+ */
+export async function lock(ctx: RedemptionContext, voucher: KnownVoucher | string, { identifiedBy, contactUuid }: LockFor = {}): Promise<HeldLock> {
   // A redemption the kiosk could not record is not begun: nothing is sent.
   ctx.ledger.assertWritable();
-  const { uuid: voucherUuid } = await findVoucher(ctx, code);
+  const known = typeof voucher === 'string' ? knownFrom(await findVoucher(ctx, voucher)) : voucher;
+  const voucherUuid = known.uuid;
   return ctx.exclusive(voucherUuid, async () => {
-    // Read under the voucher's turn: an answer from before it may predate a release or redeem that ran meanwhile.
-    const found = await findVoucher(ctx, code);
     const stale = ctx.journal.get(voucherUuid);
-    if (stale) await clearForRelock(ctx, stale, found);
+    // Found under the voucher's turn: an answer from before it may predate a release or redeem that ran meanwhile.
+    if (stale) await clearForRelock(ctx, stale, await findVoucher(ctx, known.code));
     const attempt = {
       voucherUuid,
-      code,
-      timesRedeemedBefore: found.times_redeemed,
+      code: known.code,
+      timesRedeemedBefore: null,
       attemptId: randomUUID(),
-      voucherName: found.name,
-      promotionName: found.promotion.name,
+      voucherName: known.name,
+      promotionName: known.promotionName,
       identifiedBy: identifiedBy ?? null,
       ...(contactUuid && { contactUuid }),
     };
@@ -51,26 +57,62 @@ export async function lock(ctx: RedemptionContext, code: string, { identifiedBy,
       phase: 'locked',
     };
     await journalHeldLock(ctx, entry);
+    readCountBeside(ctx, entry);
     ctx.log.info('voucher locked', { event: 'voucher.locked', voucherUuid });
     return { voucherUuid, lockedAt: entry.lockedAt, systemReleaseAt: entry.systemReleaseAt };
   });
 }
 
-/** Puts the lock on disk with the exact count under it; a lock that cannot be journaled is released. */
+const knownFrom = (found: VoucherWithRedemptions): KnownVoucher => ({ uuid: found.uuid, code: found.code, name: found.name, promotionName: found.promotion.name });
+
+/** Puts the lock on disk and in the ledger; a lock that cannot be recorded is released. */
 async function journalHeldLock(ctx: RedemptionContext, entry: HeldLockEntry) {
   try {
     await ctx.journal.put(entry);
     if (!recordEvent(ctx, entry, { kind: 'locked' })) throw new LedgerUnavailable('the ledger could not record the lock');
-    // A redemption without a lock may have slipped in between the first count and the lock;
-    // under the lock the count cannot move, so this one is exact.
-    const { times_redeemed } = await findVoucher(ctx, entry.code);
-    if (times_redeemed !== entry.timesRedeemedBefore) {
-      await ctx.journal.put({ ...entry, timesRedeemedBefore: times_redeemed });
-    }
   } catch (error) {
     await releaseEntry(ctx, entry, 'lock_failed');
     throw error;
   }
+}
+
+/**
+ * Starts reading times_redeemed, under the lock (nobody else can redeem now, so the count is
+ * exact), while the shopper reads the confirm screen. A read that fails is read again at Confirm.
+ */
+function readCountBeside(ctx: RedemptionContext, entry: HeldLockEntry): void {
+  const reading = findVoucher(ctx, entry.code)
+    .then(({ times_redeemed }) => journalCount(ctx, entry, times_redeemed))
+    .catch((error: unknown) => ctx.log.warn('redemption count not read beside the confirm screen; read again at Confirm', { voucherUuid: entry.voucherUuid, ...failureFields(error) }))
+    .finally(() => {
+      if (ctx.counting.get(entry.voucherUuid) === reading) ctx.counting.delete(entry.voucherUuid);
+    });
+  ctx.counting.set(entry.voucherUuid, reading);
+}
+
+/**
+ * The held entry with its count under the lock: the one read beside the confirm screen, or, when
+ * that failed, one read now. Throws when the platform cannot be asked: no Redeem without it.
+ */
+export async function countedEntry(ctx: RedemptionContext, held: HeldLockEntry): Promise<HeldLockEntry> {
+  if (held.timesRedeemedBefore !== null) return held;
+  await ctx.counting.get(held.voucherUuid);
+  const current = ctx.journal.get(held.voucherUuid);
+  if (current?.phase === 'locked' && current.attemptId === held.attemptId && current.timesRedeemedBefore !== null) return current;
+  const { times_redeemed } = await findVoucher(ctx, held.code);
+  return journalCount(ctx, held, times_redeemed);
+}
+
+/** Journals the count on the entry it was read for, unless that lock has meanwhile gone or been counted. */
+async function journalCount(ctx: RedemptionContext, entry: HeldLockEntry, count: number): Promise<HeldLockEntry> {
+  const current = ctx.journal.get(entry.voucherUuid);
+  if (current?.phase !== 'locked' || current.attemptId !== entry.attemptId || current.timesRedeemedBefore !== null) {
+    ctx.log.debug('redemption count not journaled: its lock was let go or counted meanwhile', { event: 'voucher.count_unneeded', voucherUuid: entry.voucherUuid });
+    return entry;
+  }
+  const counted = { ...current, timesRedeemedBefore: count };
+  await ctx.journal.put(counted);
+  return counted;
 }
 
 /**

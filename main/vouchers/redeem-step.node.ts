@@ -17,6 +17,7 @@ import {
   type RedemptionContext,
 } from './redemption-context.node.ts';
 import { RedemptionInFlight, type RedeemResult, type Settlement } from './redemption-outcomes.std.ts';
+import { countedEntry } from './lock-step.node.ts';
 import { letGo } from './recovery.node.ts';
 import { releaseEntry } from './release-retry.node.ts';
 
@@ -55,7 +56,9 @@ async function redeemWith(ctx: RedemptionContext, held: HeldLockEntry, contactUu
   let mayHaveLanded = held.phase === 'redeeming';
   // A redemption the kiosk could not record is not made: the lock stays, for a cancel or a later try.
   ctx.ledger.assertWritable();
-  const entry: HeldLockEntry = { ...held, phase: 'redeeming', contactUuid: contactUuid ?? held.contactUuid };
+  // No Redeem before the count under the lock is known: it tells later whether a lost answer's redemption landed.
+  const counted = await countedEntry(ctx, held);
+  const entry: HeldLockEntry = { ...counted, phase: 'redeeming', contactUuid: contactUuid ?? held.contactUuid };
   await ctx.journal.put(entry);
 
   for (let attempt = 1; ; attempt++) {

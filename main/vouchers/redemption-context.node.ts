@@ -51,6 +51,8 @@ export interface RedemptionContext {
   readonly retryTimers: Map<string, NodeJS.Timeout>;
   /** Vouchers a redeem() is under way for: a second confirm is answered at once. */
   readonly redeeming: Set<string>;
+  /** The count under each new lock, being read beside the confirm screen, by voucher uuid. */
+  readonly counting: Map<string, Promise<unknown>>;
   /** Set by close(): no background release starts any more. */
   closed: boolean;
   /** One operation per voucher at a time: an idle release waits for a redeem in flight. */
@@ -71,6 +73,7 @@ export function createRedemptionContext(options: RedemptionServiceOptions): Rede
     releaseRetry: options.releaseRetry ?? { initialDelayMs: 2_000, maxDelayMs: 60_000 },
     retryTimers: new Map(),
     redeeming: new Set(),
+    counting: new Map(),
     closed: false,
     exclusive: (voucherUuid, task) => perVoucher.run(voucherUuid, task),
   };
@@ -98,7 +101,8 @@ export async function findVoucher(ctx: RedemptionContext, code: string): Promise
  * than the lock, is ours. (Timestamps are whole seconds: only a strictly later one counts.)
  */
 export function landed(entry: HeldLockEntry, found: VoucherWithRedemptions): boolean {
-  if (found.status === 'REDEEMED' || found.times_redeemed > entry.timesRedeemedBefore) return true;
+  // The count is known in every entry a Redeem went out for (the journal refuses one without it).
+  if (found.status === 'REDEEMED' || (entry.timesRedeemedBefore !== null && found.times_redeemed > entry.timesRedeemedBefore)) return true;
   return found.redeemed_at !== null && Date.parse(found.redeemed_at) > Date.parse(entry.lockedAt);
 }
 

@@ -50,3 +50,11 @@ export class RedemptionInFlight extends Error {
     super('a redemption of this voucher is already under way');
   }
 }
+
+/** A voucher as the platform gave it to the visit on screen: locked without being found again. */
+export interface KnownVoucher {
+  uuid: string;
+  code: string;
+  name: string | null;
+  promotionName: string | null;
+}

@@ -4,7 +4,7 @@ import { lock, type LockFor } from './lock-step.node.ts';
 import { redeem } from './redeem-step.node.ts';
 import { recover, release, settleAll } from './recovery.node.ts';
 import { createRedemptionContext, type RedemptionServiceOptions } from './redemption-context.node.ts';
-import type { RedeemResult, ReleaseReason, ReleaseResult, SettledLock } from './redemption-outcomes.std.ts';
+import type { KnownVoucher, RedeemResult, ReleaseReason, ReleaseResult, SettledLock } from './redemption-outcomes.std.ts';
 
 /**
  * Exactly-once voucher redemption. A lock is journaled before the shopper sees the confirm
@@ -18,6 +18,7 @@ export type { RedemptionLedger, RedemptionServiceOptions, VoucherClient } from '
 export type { LockFor } from './lock-step.node.ts';
 export {
   RedemptionInFlight,
+  type KnownVoucher,
   type LetGoResult,
   type LockSettlement,
   type Redeemed,
@@ -29,10 +30,11 @@ export {
 
 export interface RedemptionService {
   /**
-   * Finds the voucher by code and locks it; the lock is on disk, and its ledger row written, before
-   * this resolves. Throws LedgerUnavailable, with nothing sent, when the ledger cannot be written.
+   * Locks the voucher (found by code first when only its code is known); the lock is on disk, and
+   * its ledger row written, before this resolves. Throws LedgerUnavailable, with nothing sent, when
+   * the ledger cannot be written.
    */
-  lock(code: string, lockFor?: LockFor): Promise<HeldLock>;
+  lock(voucher: KnownVoucher | string, lockFor?: LockFor): Promise<HeldLock>;
   /**
    * Redeems with the held lock. Throws a platform refusal (its code kept) once the lock is
    * released; answers `unsettled`, the lock still held (phase 'redeeming'), when the outcome could
@@ -53,7 +55,7 @@ export function createRedemptionService(options: RedemptionServiceOptions): Rede
   // A lock waits for recovery: recovery settles the entries it found, and must not meet a new one.
   const recoveries = serialQueue();
   return {
-    lock: (code, lockFor) => recoveries.idle().then(() => lock(ctx, code, lockFor)),
+    lock: (voucher, lockFor) => recoveries.idle().then(() => lock(ctx, voucher, lockFor)),
     redeem: (voucherUuid, redeemOptions) => redeem(ctx, voucherUuid, redeemOptions),
     release: (voucherUuid, reason) => release(ctx, voucherUuid, reason),
     releaseAll: (reason) => settleAll(ctx, reason),

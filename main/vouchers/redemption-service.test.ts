@@ -13,7 +13,7 @@ import { credentialsByScheme } from '../loyalty/request.std.ts';
 import { DATA_FILES } from '../paths/data-files.node.ts';
 import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
 import { LedgerUnavailable, type Ledger } from '../ledger/ledger.node.ts';
-import { openLockJournal, type HeldLockEntry, type LockEntry } from './lock-journal.node.ts';
+import { LockEntry, openLockJournal, type HeldLockEntry } from './lock-journal.node.ts';
 import {
   createRedemptionService,
   RedemptionInFlight,
@@ -54,16 +54,20 @@ afterAll(async () => {
   await Promise.all([sandboxDir, ...scratchDirs].map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-type Fault = 'unsent' | 'lost' | 'hang' | 'stall';
+type Fault = 'unsent' | 'lost' | 'hang' | 'stall' | 'gated';
 
 /**
  * A fetch to the real sandbox with faults queued by path ending: `unsent` fails before sending,
  * `lost` lets the sandbox answer and then fails, `hang` lets it answer and never returns (a crash
- * while waiting), `stall` neither sends nor returns. `offline` fails every request.
+ * while waiting), `stall` neither sends nor returns, `gated` is sent once `openGate()` is called.
+ * `offline` fails every request.
  */
 function faultyLine() {
+  let openGate = () => {};
+  const gate = new Promise<void>((resolve) => (openGate = resolve));
   const line = {
     offline: false,
+    openGate,
     faults: [] as Array<{ path: string; fault: Fault }>,
     sent: [] as Array<{ path: string; body: unknown }>,
     fetch: (async (input: string | URL | Request, init?: RequestInit) => {
@@ -72,9 +76,10 @@ function faultyLine() {
       const fault = index >= 0 ? line.faults.splice(index, 1)[0]!.fault : undefined;
       if (line.offline || fault === 'unsent') throw new TypeError('fetch failed');
       if (fault === 'stall') return new Promise<Response>(() => {});
+      if (fault === 'gated') await gate;
       line.sent.push({ path, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
       const response = await fetch(input, init);
-      if (!fault) return response;
+      if (!fault || fault === 'gated') return response;
       await response.text();
       if (fault === 'hang') return new Promise<Response>(() => {});
       throw new TypeError('fetch failed');
@@ -88,8 +93,9 @@ async function kiosk({
   dir,
   line = faultyLine(),
   logs = [],
+  sideCount = false,
   ...options
-}: { dir?: string; line?: ReturnType<typeof faultyLine>; logs?: LogLine[] } & Partial<RedemptionServiceOptions> = {}) {
+}: { dir?: string; line?: ReturnType<typeof faultyLine>; logs?: LogLine[]; sideCount?: boolean } & Partial<RedemptionServiceOptions> = {}) {
   const journalDir = dir ?? (await mkdtemp(join(tmpdir(), 'redemption-journal-')));
   scratchDirs.push(journalDir);
   const { logger } = recordingLogger(logs);
@@ -108,7 +114,26 @@ async function kiosk({
     ...options,
   });
   services.push(service);
-  return { service, journal, line, ledger, dir: journalDir };
+  return { service: sideCount ? service : countedLocks(service, journalDir), journal, line, ledger, dir: journalDir };
+}
+
+/**
+ * The service, its lock() resolving once the count under the lock (read beside the confirm screen)
+ * is on disk too: a test's next fault, or its simulated crash, then meets the requests and the file
+ * it means to, not a count still on its way.
+ */
+function countedLocks(service: RedemptionService, dir: string): RedemptionService {
+  return {
+    ...service,
+    async lock(voucher, lockFor) {
+      const held = await service.lock(voucher, lockFor);
+      await vi.waitFor(async () => expect((await journalOnDisk(dir)).find((entry) => entry.voucherUuid === held.voucherUuid)?.timesRedeemedBefore).not.toBeNull(), {
+        timeout: 5_000,
+        interval: 10,
+      });
+      return held;
+    },
+  };
 }
 
 async function freshVoucher(options: { total_redemptions_allowed?: number; expiration_date?: string } = {}) {
@@ -142,13 +167,15 @@ async function advanceClock(seconds: number): Promise<string> {
 describe('lock and redeem', () => {
   it('journals the lock before lock() resolves, with the key that opens it', async () => {
     const voucher = await freshVoucher();
-    const { service, dir } = await kiosk();
-    const lock = await service.lock(voucher.code);
+    const { service, dir, line } = await kiosk({ sideCount: true });
+    line.faults.push({ path: '/vouchers/find', fault: 'gated' }); // the count read under the lock, held back
+    const lock = await service.lock({ uuid: voucher.uuid, code: voucher.code, name: voucher.name, promotionName: voucher.promotion.name });
 
     expect(lock).toEqual({ voucherUuid: voucher.uuid, lockedAt: expect.any(String), systemReleaseAt: expect.any(String) });
     expect(lock).not.toHaveProperty('releaseKey');
     const entry = heldEntry((await journalOnDisk(dir))[0]);
-    expect(entry).toMatchObject({ voucherUuid: voucher.uuid, code: voucher.code, phase: 'locked', timesRedeemedBefore: 0 });
+    // The count under the lock is still on its way: it is read beside the confirm screen.
+    expect(entry).toMatchObject({ voucherUuid: voucher.uuid, code: voucher.code, phase: 'locked', timesRedeemedBefore: null });
     expect(Date.parse(entry.systemReleaseAt) - Date.parse(entry.lockedAt)).toBe(60 * 60 * 1000);
     expect((await platformView(voucher.code)).status).toBe('LOCKED');
     const released = await admin.releaseVoucher({ voucher_uuid: voucher.uuid, release_key: entry.releaseKey });
@@ -271,10 +298,66 @@ describe('lock and redeem', () => {
       voucher: { status: 'ACTIVE', times_redeemed: 1, redemptions_remaining: 2 },
     });
     await service.lock(voucher.code);
-    expect(journal.get(voucher.uuid)?.timesRedeemedBefore).toBe(1);
+    await expect.poll(() => journal.get(voucher.uuid)?.timesRedeemedBefore).toBe(1);
     expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', voucher: { times_redeemed: 2 } });
     expect(line.redeemRequests()).toHaveLength(2);
     expect(await platformView(voucher.code)).toMatchObject({ status: 'ACTIVE', times_redeemed: 2, redemptions_remaining: 1 });
+  });
+});
+
+describe('one call in a row to the confirm screen (#32)', () => {
+  const known = (voucher: Awaited<ReturnType<typeof freshVoucher>>) => ({ uuid: voucher.uuid, code: voucher.code, name: voucher.name, promotionName: voucher.promotion.name });
+  const paths = (line: ReturnType<typeof faultyLine>) => line.sent.map(({ path }) => path.replace(/[0-9a-f-]{36}/, ':uuid'));
+
+  it('locks a voucher the visit was given with the Lock alone; the count under it follows beside the confirm screen', async () => {
+    const voucher = await freshVoucher({ total_redemptions_allowed: 3 });
+    const { service, journal, line, ledger } = await kiosk({ sideCount: true });
+    const lockAnswered = service.lock(known(voucher), { identifiedBy: 'card' });
+    await lockAnswered;
+    // The Lock went first and alone; the Find that counts went only after it answered.
+    expect(paths(line)).toEqual(['/api/vouchers/:uuid/lock', '/api/vouchers/find']);
+    await expect.poll(() => journal.get(voucher.uuid)?.timesRedeemedBefore).toBe(0);
+    expect(ledger.rowsForCode(voucher.code)).toEqual([expect.objectContaining({ kind: 'locked', voucherName: voucher.name, identifiedBy: 'card' })]);
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed', voucher: { times_redeemed: 1 } });
+    expect(line.redeemRequests()).toHaveLength(1);
+  });
+
+  it('reads the count again at Confirm when the read beside the confirm screen failed, and sends no Redeem without one', async () => {
+    const voucher = await freshVoucher();
+    const { service, journal, line } = await kiosk({ sideCount: true });
+    line.faults.push({ path: '/vouchers/find', fault: 'unsent' });
+    await service.lock(known(voucher));
+    await expect.poll(() => line.faults.length).toBe(0);
+    expect(journal.get(voucher.uuid)?.timesRedeemedBefore).toBeNull();
+
+    // Confirm while the platform cannot be asked: nothing is sent, the lock stays for another try.
+    line.faults.push({ path: '/vouchers/find', fault: 'unsent' });
+    expect(await failure(service.redeem(voucher.uuid))).toMatchObject({ kind: 'network' });
+    expect(line.redeemRequests()).toEqual([]);
+    expect(journal.get(voucher.uuid)).toMatchObject({ phase: 'locked', timesRedeemedBefore: null });
+
+    expect(await service.redeem(voucher.uuid)).toMatchObject({ outcome: 'redeemed' });
+    expect(line.redeemRequests()).toHaveLength(1);
+  });
+
+  it('never journals a redemption under way without its count', () => {
+    const held = { voucherUuid: 'v', code: 'C', timesRedeemedBefore: null, releaseKey: 'k', lockedAt: 'a', systemReleaseAt: 'b' };
+    expect(LockEntry.safeParse({ ...held, phase: 'locked' }).success).toBe(true);
+    expect(LockEntry.safeParse({ ...held, phase: 'redeeming' }).success).toBe(false);
+    expect(LockEntry.safeParse({ ...held, phase: 'settling' }).success).toBe(false);
+    expect(LockEntry.safeParse({ ...held, phase: 'redeeming', timesRedeemedBefore: 2 }).success).toBe(true);
+  });
+
+  it('a count that arrives after the lock was let go does not bring its entry back', async () => {
+    const voucher = await freshVoucher();
+    const logs: LogLine[] = [];
+    const { service, journal, line } = await kiosk({ logs, sideCount: true });
+    line.faults.push({ path: '/vouchers/find', fault: 'gated' });
+    await service.lock(known(voucher));
+    expect(await service.release(voucher.uuid, 'cancel')).toMatchObject({ outcome: 'released' });
+    line.openGate();
+    await expect.poll(() => hasEvent(logs, 'voucher.count_unneeded', { voucherUuid: voucher.uuid })).toBe(true);
+    expect(journal.entries()).toEqual([]);
   });
 });
 
@@ -576,7 +659,7 @@ describe('locks the journal would not know of', () => {
       {
         voucherUuid: voucher.uuid,
         code: voucher.code,
-        timesRedeemedBefore: 0,
+        timesRedeemedBefore: null,
         attemptId: expect.any(String),
         voucherName: voucher.name,
         promotionName: voucher.promotion.name,
