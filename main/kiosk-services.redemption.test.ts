@@ -63,6 +63,15 @@ describe('redemption across the bridge, through a fault proxy', () => {
     proxy.decide = (request) => (which(request) ? fault : undefined);
   };
 
+  /** Locks through the bridge, and waits for the count under the lock (read beside the confirm screen) to be journaled. */
+  async function lockCounted(input: { voucherUuid: string; code: string }) {
+    const answer = await call('lockVoucher', input);
+    const journal = path.join(dataDir, 'voucher-locks.json');
+    const counted = () => (JSON.parse(fs.readFileSync(journal, 'utf8')) as { entries: Array<{ voucherUuid: string; timesRedeemedBefore: number | null }> }).entries;
+    await expect.poll(() => counted().find((entry) => entry.voucherUuid === input.voucherUuid)?.timesRedeemedBefore).not.toBeNull();
+    return answer;
+  }
+
   async function freshVoucher(total_redemptions_allowed = 1) {
     const promotion_uuid = platform.manifest.promotions[0]!.uuid;
     const contact_uuid = platform.manifest.contacts[0]!.uuid;
@@ -72,7 +81,7 @@ describe('redemption across the bridge, through a fault proxy', () => {
   it('never redeems a multi-use voucher twice for one confirm, and tells the renderer what really happened', async () => {
     const voucher = await freshVoucher(3);
     const input = { voucherUuid: voucher.uuid, code: voucher.code };
-    expect(await call('lockVoucher', input)).toMatchObject({ ok: true });
+    expect(await lockCounted(input)).toMatchObject({ ok: true });
 
     // The redeem lands but its answer is cut off, and Find Voucher fails too.
     proxy.decide = (request) => (isRedeem(request) ? 'cut' : isFind(request) ? 'status_503' : undefined);
@@ -87,6 +96,26 @@ describe('redemption across the bridge, through a fault proxy', () => {
     expect(await call('lockVoucher', input)).toMatchObject({ ok: false, error: { code: 'conflict', platformCode: 80005 } });
     expect((await admin.findVoucher({ code: voucher.code })).data).toMatchObject({ status: 'ACTIVE', times_redeemed: 1 });
     expect(proxy.log.filter((request) => isRedeem(request) && request.forwarded)).toHaveLength(1);
+  });
+
+  it('locks a voucher the visit was given with the Lock alone: the count under it is read after, beside the confirm screen (#32)', async () => {
+    const voucher = await freshVoucher(2);
+    const listed = await call('listShopperVouchers', { contactUuid: platform.manifest.contacts[0]!.uuid, page: 1 });
+    expect(listed).toMatchObject({ ok: true, value: { vouchers: expect.arrayContaining([expect.objectContaining({ uuid: voucher.uuid })]) } });
+    const before = proxy.log.length;
+    expect(await lockCounted({ voucherUuid: voucher.uuid, code: voucher.code })).toMatchObject({ ok: true });
+    expect(proxy.log.slice(before).map((request) => request.path.replace(voucher.uuid, ':uuid').replace(/\?.*/, ''))).toEqual(['/api/vouchers/:uuid/lock', '/api/vouchers/find']);
+    expect(await call('redeemVoucher', { voucherUuid: voucher.uuid })).toMatchObject({ ok: true, value: { outcome: 'redeemed' } });
+  });
+
+  it('finds a voucher the visit was not given before it locks it, and refuses a code that names another', async () => {
+    const [voucher, other] = [await freshVoucher(), await freshVoucher()];
+    const before = proxy.log.length;
+    expect(await call('lockVoucher', { voucherUuid: voucher.uuid, code: voucher.code })).toMatchObject({ ok: true });
+    expect(proxy.log[before]?.path).toContain('/vouchers/find');
+    expect(await call('lockVoucher', { voucherUuid: voucher.uuid, code: other.code })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect((await admin.findVoucher({ code: other.code })).data.status).toBe('ACTIVE');
+    expect(await call('releaseVoucher', { voucherUuid: voucher.uuid, reason: 'cancel' })).toMatchObject({ ok: true });
   });
 
   it('answers a plain cancel with released', async () => {

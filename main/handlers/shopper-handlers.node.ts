@@ -172,6 +172,7 @@ async function lookupScan(ctx: ShopperContext, value: string): Promise<LookupRes
         logger.warn('portal session for a voucher-only visit not created', { kind: (error as LoyaltyError).kind }),
       );
     }
+    ctx.identity.gave([voucher.value.data]);
     return { kind: 'voucher', voucher: toVoucherView(voucher.value.data) };
   }
   // Neither lookup knew the value: only a real failure of either is worth reporting.
@@ -180,7 +181,7 @@ async function lookupScan(ctx: ShopperContext, value: string): Promise<LookupRes
 }
 
 /** The home screen: the credit balance and the shopper's vouchers. */
-function homeCalls({ platform, logger }: ShopperContext): InputOnlyHandlers<'getCreditBalance' | 'listShopperVouchers'> {
+function homeCalls({ platform, logger, identity }: ShopperContext): InputOnlyHandlers<'getCreditBalance' | 'listShopperVouchers'> {
   return {
     async getCreditBalance({ contactUuid }) {
       // A balance the platform cannot give is left off the home screen, not a failed visit.
@@ -197,6 +198,7 @@ function homeCalls({ platform, logger }: ShopperContext): InputOnlyHandlers<'get
       const answer = await platform((client) =>
         client.listVouchers({ contact_uuid: contactUuid, status: 'ACTIVE', limit: VOUCHERS_PER_PAGE, page }),
       );
+      identity.gave(answer.data);
       return {
         vouchers: answer.data.map(toVoucherView),
         page: answer.meta.current_page,

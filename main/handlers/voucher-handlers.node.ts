@@ -39,7 +39,8 @@ export function createVoucherHandlers(options: {
         // Asked before the lock: a shopper hears that no slip will print before redeeming, not after.
         const slip = await slips.plan();
         if (slip.printer === 'unavailable' && slips.required) throw new BridgeFailure('printer_unavailable', `the receipt printer cannot print: ${slip.issue}`);
-        const lock = await redemptions.lock(code, { identifiedBy: identity.by });
+        // A voucher this visit was given is locked with the Lock alone; one the screen names otherwise is found first.
+        const lock = await redemptions.lock(identity.given(voucherUuid, code) ?? code, { identifiedBy: identity.by });
         if (lock.voucherUuid !== voucherUuid) {
           await redemptions.release(lock.voucherUuid, 'cancel');
           throw new BridgeFailure('conflict', 'the code names another voucher');
