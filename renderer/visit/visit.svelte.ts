@@ -386,13 +386,11 @@ export class Visit {
     if (this.screen.name === 'voucher') return this.openVoucher(this.screen.voucher);
     // A kiosk of hosted pages only: a card starts its first mode's page, for this shopper.
     if (!this.native) return this.startHostedSession(this.hostedModes[0]!);
-    // The visit's portal session tags it in the kiosk's log; the kiosk serves it on its own screens.
-    const generation = this.#generation;
-    await this.#call(() => this.#bridge.startPortalSession({ contactUuid: shopper.contactUuid }));
-    // A reset while the session was being started ended this visit: its home is not to be shown.
-    if (generation !== this.#generation) return;
+    // The visit's portal session only tags it in the kiosk's log (the kiosk serves it on its own
+    // screens): it is made beside the home's balance and vouchers, never in front of them, and
+    // a session the platform does not make is no problem of the shopper's.
     this.screen = { name: 'home' };
-    await this.#refreshHome();
+    await Promise.all([this.#call(() => this.#bridge.startPortalSession({ contactUuid: shopper.contactUuid }), { quiet: true }), this.#refreshHome()]);
   }
 
   async #refreshHome() {

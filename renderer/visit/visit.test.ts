@@ -305,18 +305,32 @@ describe('a reset', () => {
     expect(bridge.names()).not.toContain('startPortalSession');
   });
 
-  it('stays on attract when it comes while the portal session of the shopper is being started', async () => {
+  it('stays on attract when it comes while the shopper’s home is being loaded', async () => {
     const { visit, bridge } = visitWith();
-    const session = bridge.hold('startPortalSession');
+    const vouchers = bridge.hold('listShopperVouchers');
     const scanned = visit.scan(scan('CARD-1'));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await vi.waitFor(() => expect(bridge.names()).toContain('listShopperVouchers'));
     await visit.reset();
 
-    session.release(ok('startPortalSession', SESSION));
+    vouchers.release(ok('listShopperVouchers', { vouchers: [VOUCHER], page: 1, lastPage: 1, total: 1 }));
     await scanned;
     expect(visit.screen).toEqual({ name: 'attract' });
     expect(visit.shopper).toBeNull();
-    expect(bridge.names()).not.toContain('getCreditBalance');
+    expect(visit.vouchers).toBeNull();
+  });
+
+  it('loads the shopper’s home beside the portal session, not after it, and a session not made is no problem of theirs', async () => {
+    const { visit, bridge } = visitWith();
+    const session = bridge.hold('startPortalSession');
+    const scanned = visit.scan(scan('CARD-1'));
+    // The balance and the vouchers are asked while the session is still being made.
+    await vi.waitFor(() => expect(visit.vouchers?.vouchers).toEqual([VOUCHER]));
+    expect(bridge.names()).toEqual(expect.arrayContaining(['startPortalSession', 'getCreditBalance', 'listShopperVouchers']));
+    expect(visit.screen).toEqual({ name: 'home' });
+    session.release(refused('network'));
+    await scanned;
+    expect(visit.problem).toBeNull();
+    expect(visit.screen).toEqual({ name: 'home' });
   });
 
   it('drops a refusal that arrives for the visit before it', async () => {
