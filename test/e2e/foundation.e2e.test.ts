@@ -208,17 +208,28 @@ describe('browser host opening Chromium', () => {
 });
 
 describe('npm start without an Electron binary', () => {
-  it('says so in one line, then runs the browser host', async () => {
+  it('says so in one line, then runs the browser host; a failed download is not tried again at the next start', async () => {
     // An electron package folder whose binary was never downloaded (and cannot be: no install script).
-    const started = await startBrowserHostProcess({ entry: 'main/electron/launch.node.ts', env: { KIOSK_ELECTRON_DIR: tempDir('kiosk-no-electron-') } });
+    const electronDir = tempDir('kiosk-no-electron-');
+    const start = () => startBrowserHostProcess({ entry: 'main/electron/launch.node.ts', env: { KIOSK_ELECTRON_DIR: electronDir } });
+    const first = await start();
     try {
-      const [downloading, fallback, ...rest] = started.stdout;
+      const [downloading, fallback, ...rest] = first.stdout;
       expect(downloading).toMatch(/^Electron binary not downloaded yet: downloading it/);
       expect(fallback).toMatch(/^Electron binary not available here .*starting the browser host/);
-      expect(rest[0]).toBe(`Kiosk UI: ${started.url}`);
-      expect((await fetch(started.url)).status).toBe(200);
+      expect(rest[0]).toBe(`Kiosk UI: ${first.url}`);
+      expect((await fetch(first.url)).status).toBe(200);
     } finally {
-      await started.stop();
+      await first.stop();
+    }
+    const second = await start();
+    try {
+      const [remembered, fallback] = second.stdout;
+      expect(remembered).toBe(`Electron's download failed before (${fs.readFileSync(path.join(electronDir, '.download-failed'), 'utf8').trim()}); not retried. To retry: rm ${path.join(electronDir, '.download-failed')}`);
+      expect(fallback).toMatch(/^Electron binary not available here/);
+      expect((await fetch(second.url)).status).toBe(200);
+    } finally {
+      await second.stop();
     }
   });
 });
