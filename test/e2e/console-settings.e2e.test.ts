@@ -21,6 +21,7 @@ import {
   wedgeScan,
   kioskEvents,
   type KioskUnderTest,
+  visitSessionLogged,
 } from '../support/kiosk-journey.node.ts';
 import { openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
@@ -558,11 +559,12 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     // Connected now, not a demo: no DEMO badge, and no restart needed for that.
     await expect.poll(() => page.getByTestId('demo-badge').count()).toBe(0);
     const sanne = platform.manifest.contacts.find((contact) => contact.email === 'sanne.devries@example.nl')!;
+    const sessionsBefore = kioskEvents(dataDir, 'portal.session_created').length;
     await wedgeScan(page, sanne.identifiers[0]!);
     await page.getByTestId('home-screen').waitFor();
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
-    const created = kioskEvents(dataDir, 'portal.session_created');
-    const session = await platformClientFor(platform.manifest).getPortalSession({ portal_session_uuid: created.at(-1)!.portalSession as string });
+    const visitSession = await visitSessionLogged(dataDir, sessionsBefore);
+    const session = await platformClientFor(platform.manifest).getPortalSession({ portal_session_uuid: visitSession });
     expect(session.data).toMatchObject({ contact: { uuid: sanne.uuid }, shop: { uuid: shop.uuid } });
     await page.close();
   });

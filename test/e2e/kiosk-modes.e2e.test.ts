@@ -5,7 +5,7 @@ import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import type { KioskConfig, KioskMode } from '../../common/config-schema.std.ts';
 import { launchChromium } from '../support/chromium.node.ts';
-import { cardOf, checkShopperScreen, openKiosk, startKiosk, scannerBurst, kioskEvents, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, openKiosk, startKiosk, scannerBurst, kioskEvents, type KioskUnderTest, visitSessionLogged } from '../support/kiosk-journey.node.ts';
 
 /**
  * Every kiosk mode on one running kiosk: the mode (and a session setting) change in config.json
@@ -197,6 +197,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
     await checkShopperScreen(page, `modes-${mode}-home`);
 
+    await visitSessionLogged(kiosk.dataDir, before);
     const tagged = logged().slice(before);
     expect(tagged).toHaveLength(1);
     expect(tagged[0]).toMatchObject({ mode, portalSession: expect.stringMatching(UUID) });

@@ -9,7 +9,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
-import { cardOf, checkShopperScreen, kioskLog, kioskEvents, platformClientFor, scannerBurst, type SandboxManifest } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskLog, kioskEvents, platformClientFor, scannerBurst, type SandboxManifest, visitSessionLogged } from '../support/kiosk-journey.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
@@ -141,6 +141,7 @@ describe('outage: a connected kiosk goes out of service with its platform and co
 
     // In the platform: the visit's session, for Sanne, in the configured shop.
     const platform = platformClientFor(sandbox.manifest);
+    await visitSessionLogged(dataDir, 0);
     const created = kioskEvents(dataDir, 'portal.session_created');
     expect(created).toHaveLength(1);
     const session = (await platform.getPortalSession({ portal_session_uuid: created[0]!.portalSession as string })).data;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, tapOnScreenKeyboard, kioskEvents } from '../support/kiosk-journey.node.ts';
+import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, tapOnScreenKeyboard, kioskEvents, visitSessionLogged } from '../support/kiosk-journey.node.ts';
 
 /**
  * primary_identification_method `email`: the attract screen leads with e-mail (its headline and its
@@ -26,11 +26,11 @@ describe('shopper journey: e-mail as the primary way to identify', () => {
     await page.getByTestId('email-screen').waitFor();
     await page.getByRole('textbox', { name: 'E-mail address' }).tap();
     await tapOnScreenKeyboard(page, 'sanne.devries@example.nl');
+    const sessionsBefore = kioskEvents(suite.kiosk.dataDir, 'portal.session_created').length;
     await page.getByRole('button', { name: 'Continue' }).tap();
     await page.getByTestId('home-screen').waitFor();
 
-    const created = kioskEvents(suite.kiosk.dataDir, 'portal.session_created');
-    const uuid = created.at(-1)?.portalSession as string;
+    const uuid = await visitSessionLogged(suite.kiosk.dataDir, sessionsBefore);
     const session = (await suite.kiosk.platform.getPortalSession({ portal_session_uuid: uuid })).data as unknown as {
       contact: { uuid: string } | null;
       settings: Record<string, unknown>;

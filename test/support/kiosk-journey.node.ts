@@ -9,6 +9,7 @@ import { createLoyaltyClient, type LoyaltyClient } from '../../main/loyalty/clie
 import { credentialsByScheme } from '../../main/loyalty/request.std.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from './browser-host-process.node.ts';
 import { builtCli } from './built-cli.node.ts';
+import { until } from './until.std.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from './chromium.node.ts';
 import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
 import { layouts, type LayoutName } from '../../renderer/keyboard/layouts.std.ts';
@@ -183,6 +184,16 @@ export function kioskLog(dataDir: string): Array<{ message: string } & Record<st
 /** The kiosk's log lines logged as `event`, in order: tests match the event, never the wording. */
 export function kioskEvents(dataDir: string, event: string) {
   return kioskLog(dataDir).filter((line) => line.event === event);
+}
+
+/**
+ * The uuid of the portal session the kiosk logged after the first `since` it had: a visit's session
+ * is made beside its home (#32), so it may come just after the home screen shows. Waits for it.
+ */
+export async function visitSessionLogged(dataDir: string, since: number): Promise<string> {
+  const created = () => kioskEvents(dataDir, 'portal.session_created');
+  await until(() => created().length > since, { failure: 'no portal session was logged for the visit' });
+  return created()[since]!.portalSession as string;
 }
 
 const AXE_SCRIPT = path.join(import.meta.dirname, '..', '..', 'node_modules', 'axe-core', 'axe.min.js');
