@@ -27,6 +27,7 @@ export const INTEGRATION = [
   'main/fleet/fleet-acl.test.ts',
   'main/fleet/fleet-client.test.ts',
   'main/fleet/fleet-close.test.ts',
+  'main/fleet/mqtt-loaded-lazily.test.ts',
   'main/handlers/',
   'main/kiosk-services.',
   'main/kioskctl/',

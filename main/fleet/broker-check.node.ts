@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import mqtt from 'mqtt';
 
 export interface BrokerCheckOptions {
   url: string;
@@ -24,6 +23,8 @@ const REFUSED_CODES = new Set([4, 5, 134, 135]);
 export async function checkBrokerConnection(options: BrokerCheckOptions): Promise<{ connected: boolean; detail: string }> {
   const { host } = new URL(options.url);
   try {
+    // Loaded here, not with the module: a kiosk without a fleet never loads mqtt.js.
+    const { default: mqtt } = await import('mqtt');
     const client = await mqtt.connectAsync(
       options.url,
       {

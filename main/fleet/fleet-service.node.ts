@@ -11,7 +11,7 @@ import type { ServiceHealth } from '../loyalty/service-health.node.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import { brokerPasswordFor, originOf } from '../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
-import { type FleetClient, type FleetCommandHandler, startFleetClient } from './fleet-client.node.ts';
+import type { FleetClient, FleetCommandHandler } from './fleet-client.node.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import { CommandLog } from './command-log.std.ts';
 import { discoveryPublisher } from './discovery-publisher.node.ts';
@@ -171,6 +171,8 @@ async function connect(current: KioskConfig, { parts, health, commands, memory, 
       return { password: null, needed: false };
     });
   };
+  // mqtt.js (about 100 ms to load) only for a kiosk that has a fleet broker to talk to.
+  const { startFleetClient } = await import('./fleet-client.node.ts');
   const start = (password: string | null) =>
     startFleetClient({
       url: current.fleet.mqtt.url as string,

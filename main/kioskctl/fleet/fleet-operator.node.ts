@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { settlesWithin } from '../../../base/deadline.std.ts';
 import { CommandAnswer, fleetWideTopics } from '../../fleet/fleet-messages.std.ts';
 import { cut } from '../table.std.ts';
@@ -48,6 +48,8 @@ export class Deadline {
  * willed. Connecting gives up by the deadline (10 s at most).
  */
 export async function connectOperator({ url, username, password }: OperatorConnection, deadline: Deadline): Promise<MqttClient> {
+  // Loaded here, not with the module: every kioskctl command and the kiosk itself carry this module.
+  const { default: mqtt } = await import('mqtt');
   return mqtt.connectAsync(
     url,
     {
