@@ -163,15 +163,16 @@ async function setAside(file: string, text: string, reason: string, logger: Logg
   return { entries, unresolved: codeless, salvaged: entries.length + codeless.length > 0 };
 }
 
-// A JSON string or integer value and its key, wherever it stands in the text.
-const FIELD = /"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)/g;
+// A JSON string, integer or null value and its key, wherever it stands in the text.
+const FIELD = /"(\w+)"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+|null)/g;
 // An entry's voucher uuid whose closing quote was lost.
 const WHOLE_UUID_CUT_SHORT = /^"voucherUuid"\s*:\s*"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?![0-9a-f-])/i;
 
 /**
  * Each entry still legible in a truncated or damaged journal. An entry whose key or times were
  * lost becomes an intent (Find Voucher settles it); one whose phase was lost is taken as
- * 'redeeming', so its redemption is looked for before its lock is released.
+ * 'redeeming', so its redemption is looked for before its lock is released, unless it has no count
+ * yet (then no Redeem went out: a plain lock).
  */
 function salvageEntries(text: string): { entries: LockEntry[]; codeless: string[] } {
   const entries: LockEntry[] = [];
@@ -181,7 +182,8 @@ function salvageEntries(text: string): { entries: LockEntry[]; codeless: string[
     for (const [, key, value] of chunk.matchAll(FIELD)) fields[key!] ??= JSON.parse(value!) as unknown;
     // Cut right after the uuid, before its closing quote: a uuid's length says it is whole.
     fields.voucherUuid ??= WHOLE_UUID_CUT_SHORT.exec(chunk)?.[1];
-    const held = HeldLockEntry.safeParse({ phase: 'redeeming', ...fields });
+    // No count under the lock yet proves no Redeem went out: such an entry is a plain lock.
+    const held = HeldLockEntry.safeParse({ phase: fields.timesRedeemedBefore === null ? 'locked' : 'redeeming', ...fields });
     const intent = LockIntent.safeParse({ timesRedeemedBefore: 0, intendedAt: new Date().toISOString(), ...fields, phase: 'locking' });
     if (held.success) entries.push(held.data);
     else if (intent.success) entries.push(intent.data);

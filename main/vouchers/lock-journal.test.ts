@@ -126,4 +126,13 @@ describe('lock journal', () => {
     const journal = await openLockJournal({ dir, logger: silentLogger });
     expect(journal.entries()).toEqual([entry('a', { phase: 'redeeming' })]);
   });
+
+  it('keeps a lock whose count under it had not arrived as a plain lock, its key and all, whether its phase was lost or not', async () => {
+    const text = JSON.stringify({ version: 1, entries: [entry('a', { timesRedeemedBefore: null })] }, null, 2);
+    for (const cut of [text.indexOf('"phase"'), text.length - 3]) {
+      await writeFile(join(dir, DATA_FILES.voucherLocks), text.slice(0, cut));
+      const journal = await openLockJournal({ dir, logger: silentLogger });
+      expect(journal.entries()).toEqual([entry('a', { timesRedeemedBefore: null })]);
+    }
+  });
 });
