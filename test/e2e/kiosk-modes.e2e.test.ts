@@ -278,6 +278,7 @@ describe('kiosk modes: every mode starts its own portal session with the configu
       ]);
       if (mode === 'credit-reception') await checkShopperScreen(page, 'modes-several-home');
       // The visit itself is tagged by its first native mode.
+      await visitSessionLogged(kiosk.dataDir, before);
       expect(logged().slice(before)).toMatchObject([{ mode: 'regular' }]);
 
       await tiles.getByRole('button', { name: START_LABEL[mode] }).click();
