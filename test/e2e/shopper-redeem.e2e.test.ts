@@ -85,7 +85,9 @@ describe('shopper journey: card by wedge → home → redeem', () => {
     // Daan's own voucher, scanned on its own: his to redeem without his card.
     await scannerBurst(page, 'KFQ7M2XA');
     await page.getByTestId('redeem').and(page.locator(':enabled')).click();
-    // From here the page's clock is the test's: the done screen's wait starts on it.
+    // From here the page's clock is the test's: the done screen's wait starts on it. Installed once
+    // the confirm screen stands (the Lock is one call now): not while the screen changes under it.
+    await page.getByTestId('confirm-screen').waitFor();
     await page.clock.install();
     await page.getByTestId('confirm').click();
     await page.getByTestId('redeemed-screen').waitFor();
