@@ -15,8 +15,10 @@ import { sleep, timeoutSignal } from '../../base/deadline.std.ts';
 
 export interface LoyaltyClientOptions {
   baseUrl: string;
-  /** Read on every call: credentials live in the OS keychain and are never cached here. */
+  /** Asked at every call: whoever keeps them (the keychain's store) decides how long a read holds. */
   credentials: () => Promise<LoyaltyCredentials>;
+  /** Told when the platform refused the credentials (401, 403): they may have changed behind the kiosk's back. */
+  onCredentialsRefused?: () => void;
   /**
    * Per attempt, including reading the answer. Inside a shopper action's time budget
    * (time-budget.node.ts) an attempt gets no more than what is left of it, and no retry starts
@@ -127,6 +129,7 @@ export function createLoyaltyClient(options: LoyaltyClientOptions): LoyaltyClien
         return result.answer;
       }
       const error = result.error.redacted(secrets);
+      if (error.kind === 'auth') options.onCredentialsRefused?.();
       // Kind and code only: the platform's message may quote a voucher code or an e-mail address.
       log.debug('loyalty call failed', { attempt, status: result.status, durationMs, kind: error.kind, code: error.code });
       await waitBeforeRetry(error, attempt, attempts, retryDelayMs);

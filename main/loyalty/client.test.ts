@@ -333,6 +333,18 @@ describe('failures', () => {
     expect(error).toMatchObject({ kind, status, code });
   });
 
+  it('tells whoever keeps the credentials when the platform refuses them, and only then', async () => {
+    let refusals = 0;
+    const server = await scriptedServer(inTurn(reply(500, { message: 'Server error', code: 500, status_code: 500 }), reply(401, { message: 'Unauthenticated.', code: 401, status_code: 401 }), found));
+    const client = clientFor(server.baseUrl, { retries: 0, onCredentialsRefused: () => refusals++ });
+    await failure(client.findVoucher({ code: 'C' }));
+    expect(refusals).toBe(0);
+    await failure(client.findVoucher({ code: 'C' }));
+    expect(refusals).toBe(1);
+    await client.findVoucher({ code: 'C' });
+    expect(refusals).toBe(1);
+  });
+
   it('passes on field messages of a validation failure', async () => {
     const errors = { shop_uuid: ['The shop uuid field is required.'], code: ['The code must be a string.'] };
     const server = await scriptedServer(reply(400, { message: 'Invalid input.', code: 1003, status_code: 400, errors }));

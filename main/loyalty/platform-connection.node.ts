@@ -9,8 +9,9 @@ import { credentialsByScheme, type LoyaltyCredentials } from './request.std.ts';
 
 /**
  * Which platform this kiosk talks to, and as which shop: the embedded sandbox in demo mode, the
- * configured API otherwise. The client is rebuilt when the base URL changes; credentials are read
- * from the keychain on every call, so replacing a key takes effect at once, and only when they were
+ * configured API otherwise. The client is rebuilt when the base URL changes. Credentials come from
+ * the keychain's store, which keeps them in memory until they change (a refusal by the platform
+ * makes it read them again): a replaced key takes effect at the next call, and only when it was
  * stored for the configured origin.
  */
 export interface PlatformConnection {
@@ -55,7 +56,8 @@ export function createPlatformConnection(options: {
       const url = baseUrl(config.get());
       if (!url) throw new BridgeFailure('unavailable', 'no loyalty platform configured');
       if (built?.baseUrl !== url) {
-        built = { baseUrl: url, client: createLoyaltyClient({ baseUrl: url, credentials, logger: logger.child({ part: 'loyalty' }) }) };
+        const client = createLoyaltyClient({ baseUrl: url, credentials, onCredentialsRefused: () => secrets.forgetReads(), logger: logger.child({ part: 'loyalty' }) });
+        built = { baseUrl: url, client };
       }
       return built.client;
     },

@@ -35,6 +35,8 @@ export const DATA_FILES = {
   logs: 'logs',
   /** The embedded sandbox's own data folder (demo mode). */
   sandbox: 'sandbox',
+  /** Rewritten by every process that changes the kiosk's keychain entries: the running kiosk then reads them again (SecretCache). */
+  secretsChanged: 'secrets-changed',
   /** The browser host's Chromium profile. */
   chromiumProfile: 'chromium-profile',
 } as const;

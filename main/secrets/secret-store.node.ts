@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
+import { dataFiles } from '../paths/data-files.node.ts';
+import { SecretCache } from './secret-cache.node.ts';
 
 /** The three credentials the platform issues: bound to the platform origin they were entered for. */
 export const PLATFORM_SECRET_NAMES = ['apiKey', 'accessToken', 'personalAccessToken'] as const;
@@ -41,6 +43,8 @@ export interface SecretStore {
   boundOrigin(binding: SecretBinding): Promise<string | null>;
   /** Records the origin the binding's secrets belong to (beside them, in the keychain); null forgets it. */
   bindOrigin(binding: SecretBinding, origin: string | null): Promise<void>;
+  /** Reads the keychain afresh from now on: what was read was refused (changed behind the kiosk's back). */
+  forgetReads(): void;
 }
 
 export class KeychainUnavailableError extends Error {
@@ -84,9 +88,10 @@ export const SHARED_KEYCHAIN_SERVICE = 'loyalty-kiosk';
  * so two kiosks on one machine never share or replace a secret; it takes over what an older version
  * stored under the shared name. `override` (KIOSK_KEYCHAIN_SERVICE) is used as it is.
  */
-export function kioskKeychain(dataDir: string, override?: string): Pick<KeytarSecretStoreOptions, 'service' | 'adoptFrom'> {
-  if (override) return { service: override };
-  return { service: `${SHARED_KEYCHAIN_SERVICE}:${path.resolve(dataDir)}`, adoptFrom: SHARED_KEYCHAIN_SERVICE };
+export function kioskKeychain(dataDir: string, override?: string): Pick<KeytarSecretStoreOptions, 'service' | 'adoptFrom' | 'changeMarker'> {
+  const changeMarker = dataFiles(dataDir).secretsChanged;
+  if (override) return { service: override, changeMarker };
+  return { service: `${SHARED_KEYCHAIN_SERVICE}:${path.resolve(dataDir)}`, adoptFrom: SHARED_KEYCHAIN_SERVICE, changeMarker };
 }
 
 export interface KeytarSecretStoreOptions {
@@ -99,15 +104,19 @@ export interface KeytarSecretStoreOptions {
   adoptFrom?: string;
   /** Told every secret read or written, so the log redactor can strip it from any line. */
   onSecretSeen?: (value: string) => void;
+  /** The file that tells of a change made by another process: with it, reads are kept in memory (SecretCache). */
+  changeMarker?: string;
 }
 
 export class KeytarSecretStore implements SecretStore {
   readonly #service: string;
+  readonly #cache: SecretCache;
   #keytar: Promise<KeytarApi> | undefined;
   #adopted = false;
 
   constructor(private readonly options: KeytarSecretStoreOptions) {
     this.#service = options.service;
+    this.#cache = new SecretCache(options.service, options.changeMarker);
   }
 
   get service(): string {
@@ -115,7 +124,7 @@ export class KeytarSecretStore implements SecretStore {
   }
 
   async get(name: SecretName): Promise<string | null> {
-    const value = await this.#call((keytar) => keytar.getPassword(this.#service, ACCOUNTS[name]));
+    const value = await this.#cache.read(ACCOUNTS[name], () => this.#call((keytar) => keytar.getPassword(this.#service, ACCOUNTS[name])));
     if (value) this.options.onSecretSeen?.(value);
     return value;
   }
@@ -124,24 +133,29 @@ export class KeytarSecretStore implements SecretStore {
     const trimmed = value.trim();
     if (!trimmed) throw new Error(`${name} must not be empty`);
     this.options.onSecretSeen?.(trimmed);
-    await this.#call((keytar) => keytar.setPassword(this.#service, ACCOUNTS[name], trimmed));
+    await this.#write((keytar) => keytar.setPassword(this.#service, ACCOUNTS[name], trimmed));
     this.options.logger.info('secret stored in the keychain', { name });
   }
 
   async remove(name: SecretName): Promise<boolean> {
-    const removed = await this.#call((keytar) => keytar.deletePassword(this.#service, ACCOUNTS[name]));
+    const removed = await this.#write((keytar) => keytar.deletePassword(this.#service, ACCOUNTS[name]));
     if (removed) this.options.logger.info('secret removed from the keychain', { name });
     return removed;
   }
 
   async boundOrigin(binding: SecretBinding): Promise<string | null> {
-    return this.#call((keytar) => keytar.getPassword(this.#service, ORIGIN_ACCOUNTS[binding]));
+    const account = ORIGIN_ACCOUNTS[binding];
+    return this.#cache.read(account, () => this.#call((keytar) => keytar.getPassword(this.#service, account)));
   }
 
   async bindOrigin(binding: SecretBinding, origin: string | null): Promise<void> {
     const account = ORIGIN_ACCOUNTS[binding];
-    if (origin === null) await this.#call((keytar) => keytar.deletePassword(this.#service, account));
-    else await this.#call((keytar) => keytar.setPassword(this.#service, account, origin));
+    if (origin === null) await this.#write((keytar) => keytar.deletePassword(this.#service, account));
+    else await this.#write((keytar) => keytar.setPassword(this.#service, account, origin));
+  }
+
+  forgetReads(): void {
+    this.#cache.forget();
   }
 
   async status(): Promise<SecretStatus> {
@@ -166,6 +180,15 @@ export class KeytarSecretStore implements SecretStore {
     });
   }
 
+  /** A keychain change: told to the cache even when the write failed halfway (it may have landed). */
+  async #write<T>(operation: (keytar: KeytarApi) => Promise<T>): Promise<T> {
+    try {
+      return await this.#call(operation);
+    } finally {
+      this.#cache.changed();
+    }
+  }
+
   /** Takes over `adoptFrom`'s entries, once (inside the queue: nothing reads in between). */
   async #adoptOnce(): Promise<void> {
     const from = this.options.adoptFrom;
@@ -179,6 +202,7 @@ export class KeytarSecretStore implements SecretStore {
     }
     this.#adopted = true;
     if (found.length > 0) {
+      this.#cache.changed();
       this.options.logger.info("secrets moved from the keychain's shared entry to this kiosk's own", { from, to: this.#service, accounts: found.map((entry) => entry.account) });
     }
   }

@@ -94,7 +94,56 @@ describe('each kiosk its own keychain entries (#20 §5)', () => {
   });
 
   it('is the shared name only when KIOSK_KEYCHAIN_SERVICE says so', () => {
-    expect(kioskKeychain('/srv/kiosk-b')).toEqual({ service: 'loyalty-kiosk:/srv/kiosk-b', adoptFrom: SHARED_KEYCHAIN_SERVICE });
-    expect(kioskKeychain('/srv/kiosk-b', 'loyalty-kiosk')).toEqual({ service: 'loyalty-kiosk' });
+    const changeMarker = '/srv/kiosk-b/secrets-changed';
+    expect(kioskKeychain('/srv/kiosk-b')).toEqual({ service: 'loyalty-kiosk:/srv/kiosk-b', adoptFrom: SHARED_KEYCHAIN_SERVICE, changeMarker });
+    expect(kioskKeychain('/srv/kiosk-b', 'loyalty-kiosk')).toEqual({ service: 'loyalty-kiosk', changeMarker });
+  });
+});
+
+describe('a kiosk reads its keychain once, and again only after a change (#32)', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-keychain-cache-'));
+  const kiosk = new KeytarSecretStore({ logger: silentLogger, ...kioskKeychain(dataDir) });
+  afterEach(async () => {
+    for (const name of SECRET_NAMES) await kiosk.remove(name);
+  });
+
+  /** Another process writes the entry straight into the keychain, telling nobody (as `secret-tool` would). */
+  function writtenBehindItsBack(value: string) {
+    const script = `
+      import keytar from 'keytar';
+      await keytar.setPassword(${JSON.stringify(kiosk.service)}, 'api-key', ${JSON.stringify(value)});`;
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+  }
+
+  /** The real kioskctl, in its own process, on the kiosk's data folder. */
+  function kioskctlSets(value: string) {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'main/kioskctl/kioskctl.node.ts', '--data', dataDir, 'secrets', 'set', 'api-key'], {
+      input: value,
+      encoding: 'utf8',
+    });
+    expect(result).toMatchObject({ status: 0, stdout: 'api-key stored in the keychain\n' });
+  }
+
+  it('keeps what it read, and learns of kioskctl\'s change, its own, and a refusal', async () => {
+    await kiosk.set('apiKey', 'fake-first-key');
+    expect(await kiosk.get('apiKey')).toBe('fake-first-key');
+
+    // Held in memory: a change nobody was told of is not read at the next call...
+    writtenBehindItsBack('fake-unannounced-key');
+    expect(await kiosk.get('apiKey')).toBe('fake-first-key');
+    // ...until the platform refuses the key: then it is read again.
+    kiosk.forgetReads();
+    expect(await kiosk.get('apiKey')).toBe('fake-unannounced-key');
+
+    // kioskctl, in another process, says so by the data folder's marker.
+    kioskctlSets('fake-kioskctl-key');
+    expect(await kiosk.get('apiKey')).toBe('fake-kioskctl-key');
+
+    // Any store of this process drops what was read when it writes.
+    await new KeytarSecretStore({ logger: silentLogger, service: kiosk.service }).set('apiKey', 'fake-own-process-key');
+    expect(await kiosk.get('apiKey')).toBe('fake-own-process-key');
+    await kiosk.remove('apiKey');
+    expect(await kiosk.get('apiKey')).toBeNull();
   });
 });

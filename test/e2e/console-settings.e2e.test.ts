@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../main/logging/logger.std.ts';
-import { KeytarSecretStore, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
+import { KeytarSecretStore, kioskKeychain, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
 import { consoleMessages } from '../../renderer/i18n/messages/console.std.ts';
 import { shopperMessages as messages } from '../../renderer/i18n/messages/shopper.std.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/sandbox.node.ts';
@@ -449,15 +449,15 @@ describe('manager console: a key set by provisioning', () => {
 
 describe('manager console: the wizard connects the kiosk to its platform', () => {
   const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
-  const secrets = new KeytarSecretStore({ logger: silentLogger, service: keychainService });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-connect-'));
+  // As kioskctl would: a change the test makes while the kiosk runs reaches it (its data folder's marker).
+  const secrets = new KeytarSecretStore({ logger: silentLogger, ...kioskKeychain(dataDir, keychainService) });
   let platform: RunningSandbox;
   let host: BrowserHostProcess;
-  let dataDir: string;
 
   beforeAll(async () => {
     // The "real" platform: a sandbox of its own, with its own credentials, shops and cards.
     platform = await startSandbox({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'console-platform-')), port: 0 });
-    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-connect-'));
     host = await startBrowserHostProcess({ dataDir, env: { KIOSK_KEYCHAIN_SERVICE: keychainService } });
   });
   afterEach(async () => {
