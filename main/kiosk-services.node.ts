@@ -81,6 +81,8 @@ export interface KioskServicesOptions {
     /** The AppImage the kiosk runs from, if it does ($APPIMAGE): kept aside for rollback. */
     runningAppImage: string | null;
   };
+  /** Told once this process holds the data folder: what belongs to it (a browser on its profile) may start beside the rest. */
+  onDataDirClaimed?: () => void;
   /** A main thread stuck this long ends the process, for the supervisor to restart (default 30 s). */
   heartbeatTimeoutMs?: number;
   /** How long close waits for the parts before it stops anyway (default SERVICES_CLOSE_MS). */
@@ -128,6 +130,7 @@ export interface KioskServices {
  */
 export async function startKioskServices(options: KioskServicesOptions): Promise<KioskServices> {
   const dataDirLock = claimDataDir(options.dataDir);
+  options.onDataDirClaimed?.();
   // From the first moment: a start stuck in a native call is a stuck kiosk too.
   const watchdog = startHeartbeatWatchdog({ timeoutMs: options.heartbeatTimeoutMs });
   try {

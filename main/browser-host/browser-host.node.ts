@@ -6,14 +6,18 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { KioskServices } from '../kiosk-services.node.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
-import type { Logger } from '../logging/logger.std.ts';
+import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { contentSecurityPolicy } from '../security/content-security-policy.std.ts';
 import { resolveRendererFile } from '../security/renderer-files.node.ts';
 import { BrowserBridgeRequest, BROWSER_BRIDGE_PATH, BROWSER_BRIDGE_SCRIPT, PAGE_RELOAD_EVENT } from '../../common/browser-bridge-protocol.std.ts';
 import { jsonOrUndefined } from '../../common/json.std.ts';
 
 export interface BrowserHostOptions {
-  services: KioskServices;
+  /**
+   * Still starting, it may be: the host listens at once, so a browser can be opened beside the
+   * start, and holds each request until the services run (a start that fails answers none).
+   */
+  services: KioskServices | Promise<KioskServices>;
   /** The built renderer (index.html, assets) and the built browser bridge script. */
   rendererDir: string;
   bridgeScript: string;
@@ -61,52 +65,72 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const site: Site = {
     ...options,
     token: options.token ?? crypto.randomBytes(24).toString('base64url'),
-    logger: options.services.logger.child({ host: 'browser' }),
+    logger: silentLogger,
     origin: '',
     hostHeader: '',
     launchLinks: new Map(),
   };
-  const { logger } = site;
+  const running = Promise.resolve(options.services).then((services) => {
+    site.logger = services.logger.child({ host: 'browser' });
+    return services;
+  });
+  // Whoever started the services hears of a failed start; the requests held just go unanswered.
+  running.catch(() => {});
+  const whenRunning = (serve: (services: KioskServices) => void, drop: () => void) => void running.then(serve, drop);
 
   const server = http.createServer((request, response) => {
-    try {
-      servePage(site, request, response);
-    } catch (error) {
-      logger.error('browser host: request failed', { error: String(error) });
-      if (response.headersSent) response.destroy();
-      else response.writeHead(500).end();
-    }
+    // A launch link counts from when the browser came with it, however long the services took to start.
+    const arrivedAt = Date.now();
+    whenRunning(
+      (services) => {
+        try {
+          servePage(site, services, { request, arrivedAt }, response);
+        } catch (error) {
+          site.logger.error('browser host: request failed', { error: String(error) });
+          if (response.headersSent) response.destroy();
+          else response.writeHead(500).end();
+        }
+      },
+      () => response.destroy(),
+    );
   });
   // A request line or header Node cannot parse never reaches the handler: it is answered here.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
-    logger.warn('browser host: refused a malformed request', { code: String(error.code).slice(0, 40) });
+    site.logger.warn('browser host: refused a malformed request', { code: String(error.code).slice(0, 40) });
     if (socket.writable && socket.bytesWritten === 0) socket.end(clientErrorResponse(error));
     else socket.destroy();
   });
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
-  sockets.on('error', (error) => logger.error('browser host: bridge server error', { error: String(error) }));
+  sockets.on('error', (error) => site.logger.error('browser host: bridge server error', { error: String(error) }));
   let connections = 0;
   server.on('upgrade', (request: http.IncomingMessage, socket: Socket, head: Buffer) => {
-    try {
-      if (!acceptsBridge(site, request, socket)) return;
-      sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, site.services, logger, new BridgeConnection(`ws-${++connections}`)));
-    } catch (error) {
-      // Like a request that fails: logged, the connection dropped, the host kept.
-      logger.error('browser host: bridge upgrade failed', { error: String(error) });
-      socket.destroy();
-    }
+    // A client that resets mid-handshake (or while the services start) must not take the host down with it.
+    socket.on('error', () => socket.destroy());
+    whenRunning(
+      (services) => {
+        try {
+          if (!acceptsBridge(site, request, socket)) return;
+          sockets.handleUpgrade(request, socket, head, (ws) => serveBridge(ws, services, site.logger, new BridgeConnection(`ws-${++connections}`)));
+        } catch (error) {
+          // Like a request that fails: logged, the connection dropped, the host kept.
+          site.logger.error('browser host: bridge upgrade failed', { error: String(error) });
+          socket.destroy();
+        }
+      },
+      () => socket.destroy(),
+    );
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', resolve);
   });
-  server.on('error', (error) => logger.error('browser host: server error', { error: String(error) }));
+  server.on('error', (error) => site.logger.error('browser host: server error', { error: String(error) }));
   const { port } = server.address() as AddressInfo;
   site.hostHeader = `127.0.0.1:${port}`;
   site.origin = `http://${site.hostHeader}`;
-  logger.info('browser host listening', { origin: site.origin });
+  whenRunning(() => site.logger.info('browser host listening', { origin: site.origin }), () => {});
 
   return {
     url: `${site.origin}/?token=${site.token}`,
@@ -115,7 +139,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     reloadPages() {
       const open = [...sockets.clients].filter((client) => client.readyState === client.OPEN);
       for (const client of open) client.send(JSON.stringify({ event: PAGE_RELOAD_EVENT, payload: null }));
-      logger.info('browser host: pages told to reload', { pages: open.length });
+      site.logger.info('browser host: pages told to reload', { pages: open.length });
       return open.length;
     },
     async close() {
@@ -128,7 +152,7 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 }
 
 /** The host's page and bridge as requests see them; origin and hostHeader are known once listening. */
-interface Site extends BrowserHostOptions {
+interface Site extends Omit<BrowserHostOptions, 'services'> {
   token: string;
   logger: Logger;
   origin: string;
@@ -171,17 +195,17 @@ function newLaunchLink(site: Site): string {
   return `${site.origin}${LAUNCH_PATH}${nonce}`;
 }
 
-function useLaunchLink({ launchLinks }: Site, nonce: string): boolean {
+function useLaunchLink({ launchLinks }: Site, nonce: string, usedAt: number): boolean {
   const expiresAt = launchLinks.get(nonce);
   launchLinks.delete(nonce);
-  return expiresAt !== undefined && expiresAt > Date.now();
+  return expiresAt !== undefined && expiresAt > usedAt;
 }
 
 /** The launch link, the page (with its token) and the renderer's files; anything else is refused. */
-function servePage(site: Site, request: http.IncomingMessage, response: http.ServerResponse) {
+function servePage(site: Site, services: KioskServices, { request, arrivedAt }: { request: http.IncomingMessage; arrivedAt: number }, response: http.ServerResponse) {
   const { logger, rendererDir } = site;
   const headers = {
-    'Content-Security-Policy': contentSecurityPolicy(site.services.platformOrigin(), site.services.frameOrigins.list()),
+    'Content-Security-Policy': contentSecurityPolicy(services.platformOrigin(), services.frameOrigins.list()),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cache-Control': 'no-store',
@@ -198,7 +222,7 @@ function servePage(site: Site, request: http.IncomingMessage, response: http.Ser
   const url = parseTarget(site, request);
   if (!url) return refuse(400);
   if (url.pathname.startsWith(LAUNCH_PATH) && request.method === 'GET') {
-    if (!useLaunchLink(site, url.pathname.slice(LAUNCH_PATH.length))) {
+    if (!useLaunchLink(site, url.pathname.slice(LAUNCH_PATH.length), arrivedAt)) {
       logger.warn('browser host: launch link used again, expired or unknown');
       return refuse(403, 'This launch link has been used or has expired.');
     }
@@ -232,8 +256,6 @@ function servePage(site: Site, request: http.IncomingMessage, response: http.Ser
 
 /** Whether a WebSocket upgrade may become a bridge connection; a refused one is answered and ended. */
 function acceptsBridge(site: Site, request: http.IncomingMessage, socket: Socket): boolean {
-  // A client that resets mid-handshake must not take the host down with it.
-  socket.on('error', () => socket.destroy());
   const refuse = (status: string) => void socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   if (!isOwnHost(site, request)) {
     logRefusedHost(site.logger, request);

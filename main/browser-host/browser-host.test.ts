@@ -117,6 +117,44 @@ describe('browser host requests', () => {
 });
 
 describe('browser host bridge failures', () => {
+  it('listens while its services still start: what comes meanwhile is answered once they run, or dropped if they fail (#32)', async () => {
+    const running = await startInProcessHost();
+    const starting = (outcome: 'run' | 'fail') => {
+      let settle!: () => void;
+      const services = new Promise<KioskServices>((resolve, reject) => {
+        settle = () => (outcome === 'run' ? resolve(running.services) : reject(new Error('the start failed')));
+      });
+      return { services, settle };
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-host-starting-'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<html><head></head><body>kiosk</body></html>');
+    const hosts = [];
+    try {
+      const runs = starting('run');
+      const host = await startBrowserHost({ services: runs.services, rendererDir: dir, bridgeScript: path.join(dir, 'index.html') });
+      hosts.push(host);
+      // The browser gets its link and comes before the services run: it is let in once they do.
+      const page = fetch(host.launchUrl());
+      const bridge = openBridge(host);
+      runs.settle();
+      const answered = await page;
+      expect({ status: answered.status, url: answered.url, body: await answered.text() }).toMatchObject({ status: 200, url: host.url, body: expect.stringContaining('kiosk') });
+      const connected = await bridge;
+      await expect(connected.call('getAppInfo')).resolves.toMatchObject({ ok: true, value: { name: 'Loyalty Kiosk' } });
+      connected.close();
+
+      const fails = starting('fail');
+      const failed = await startBrowserHost({ services: fails.services, rendererDir: dir, bridgeScript: path.join(dir, 'index.html') });
+      hosts.push(failed);
+      const dropped = fetch(failed.launchUrl()).then(() => 'answered', () => 'dropped');
+      fails.settle();
+      await expect(dropped).resolves.toBe('dropped');
+    } finally {
+      for (const host of hosts) await host.close();
+      await running.close();
+    }
+  });
+
   it('keeps a call that fails inside the host from becoming an unhandled rejection', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-host-failing-'));
     fs.writeFileSync(path.join(dir, 'index.html'), '<html><head></head></html>');

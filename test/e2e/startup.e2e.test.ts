@@ -32,11 +32,12 @@ const startHost = async (dataDir: string) => {
   return host;
 };
 
-/** A browser host expected not to start: its exit code and everything it wrote. */
-function hostThatExits(dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** A browser host expected not to start: its exit code and everything it wrote. With `browser`, it may open that one. */
+function hostThatExits(dataDir: string, browser?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [builtCli('browser-host'), '--no-open', '--port', '0', '--data', dataDir], {
-      env: { ...process.env, ...env },
+    const open = browser ? [] : ['--no-open'];
+    const child = spawn(process.execPath, [builtCli('browser-host'), ...open, '--port', '0', '--data', dataDir], {
+      env: { ...process.env, ...env, ...(browser ? { KIOSK_BROWSER: browser, DISPLAY: ':99' } : {}) },
     });
     cleanups.push(() => child.exitCode === null && child.kill('SIGKILL'));
     let stdout = '';
@@ -45,6 +46,28 @@ function hostThatExits(dataDir: string): Promise<{ code: number | null; stdout: 
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * A stand-in browser that stays open until it is ended, and writes down its process id: whether a
+ * failed start left a window behind (it opens beside the start) can then be asked.
+ */
+function browserStub() {
+  const dir = tempDir();
+  const pidFile = path.join(dir, 'pid');
+  const stub = path.join(dir, 'chromium');
+  fs.writeFileSync(stub, `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 600\n`, { mode: 0o755 });
+  /** Whether the stub's process is alive; a zombie waiting for its reaper has ended. */
+  const stillRunning = () => {
+    try {
+      const stat = fs.readFileSync(`/proc/${fs.readFileSync(pidFile, 'utf8').trim()}/stat`, 'utf8');
+      return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+    } catch {
+      return false; // never started, or gone
+    }
+  };
+  cleanups.push(() => stillRunning() && process.kill(Number(fs.readFileSync(pidFile, 'utf8')), 'SIGKILL'));
+  return { stub, pidFile, stillRunning };
 }
 
 function kioskctl(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -65,14 +88,17 @@ describe('browser host: one kiosk per data folder', () => {
     expect(modeOf(dataDir)).toBe(0o700);
     expect(modeOf(dataFiles(dataDir).config)).toBe(0o600);
 
+    // The second may not even open its browser: its Chromium profile is the running kiosk's.
+    const browser = browserStub();
     const [second, looked, changed] = await Promise.all([
-      hostThatExits(dataDir),
+      hostThatExits(dataDir, browser.stub),
       kioskctl(dataDir, ['config', 'get', 'kiosk.modes']),
       kioskctl(dataDir, ['config', 'set', 'idle.timeoutSeconds', '90']),
     ]);
     expect(second.code).toBe(75);
     expect(second.stderr).toMatch(/^Loyalty Kiosk cannot start: another kiosk \(process \d+\) is already running on the data folder .*Loyalty Kiosk; stop it first\n$/);
     expect(second.stdout).not.toMatch(/Kiosk UI/);
+    expect(fs.existsSync(browser.pidFile)).toBe(false);
     expect(looked).toMatchObject({ code: 0, stdout: '["regular"]\n' });
     expect(changed.code).toBe(0);
 
@@ -100,7 +126,10 @@ describe('browser host: a start that cannot go on', () => {
     const state = fs.readFileSync(stateFile, 'utf8');
     const apiKey = (JSON.parse(state) as { credentials: { api_key: string } }).credentials.api_key;
     fs.writeFileSync(stateFile, state.slice(0, state.indexOf(apiKey) + apiKey.length + 3));
-    const run = await hostThatExits(dataDir);
+    // The browser opens beside the start (#32): a start that fails takes it down again.
+    const browser = browserStub();
+    const run = await hostThatExits(dataDir, browser.stub);
+    await expect.poll(browser.stillRunning).toBe(false);
     expect(run.code).toBe(78);
     expect(run.stderr).toBe(`Loyalty Kiosk cannot start: the demo state ${stateFile} is not valid JSON (damaged or cut short); move it aside (or delete it) to start afresh on new demo data\n`);
     expect(run.stdout + run.stderr).not.toContain(apiKey);
