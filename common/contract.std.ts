@@ -168,11 +168,16 @@ export const shopperCalls = {
       z.object({ kind: z.literal('not_found') }),
     ]),
   },
-  /** Joining: creates the contact and links the unlinked card the shopper scanned, if any. */
+  /** Joining: creates the contact. */
   registerShopper: {
-    input: z.object({ email: Email, consent: z.literal(true), cardValue: ScanValue.optional() }).strict(),
+    input: z.object({ email: Email, consent: z.literal(true) }).strict(),
     output: ShopperView,
   },
+  /**
+   * Joining with a card: links the unlinked card main last looked up to the contact that joined on
+   * this visit (beside loading their home, not in front of it).
+   */
+  linkJoinedCard: { input: NoInput, output: z.null() },
   getCreditBalance: {
     input: z.object({ contactUuid: Uuid }).strict(),
     /** Null when the platform could not say; the home screen then leaves the balance out. */

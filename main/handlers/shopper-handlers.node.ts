@@ -111,13 +111,14 @@ async function asGuess<T>(ctx: ShopperContext, lookup: () => Promise<T>, missed:
 }
 
 /** Who the shopper is: a scanned card (or voucher), an e-mail, or joining. */
-function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'identifyByEmail' | 'registerShopper'> {
+function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'identifyByEmail' | 'registerShopper' | 'linkJoinedCard'> {
   const { platform, logger } = ctx;
   return {
     async lookupScan({ value, source }) {
       // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
       const found = ctx.scannedHere.take(value) ? await lookupScan(ctx, value) : await asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');
       if (found.kind === 'shopper') ctx.identity.identified(source === 'typed' ? 'typed' : 'card', value);
+      ctx.identity.lookedUp(found.kind === 'unlinked_card' ? value : null);
       return found;
     },
 
@@ -127,14 +128,20 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
       return found;
     },
 
-    async registerShopper({ email, cardValue }) {
+    async registerShopper({ email }) {
       const contact = (await platform((client) => client.createContact({ email }))).data;
-      if (cardValue) {
-        await platform((client) => client.createContactIdentifier({ contact_identifier_value: cardValue, contact_uuid: contact.uuid }));
-      }
-      logger.info('shopper joined', { contact: contact.uuid, linkedCard: !!cardValue });
-      ctx.identity.identified('joined');
+      logger.info('shopper joined', { contact: contact.uuid });
+      ctx.identity.joined(contact.uuid);
       return toShopperView(contact);
+    },
+
+    // Only the card main itself found unlinked, only to the contact that joined since: the screen names neither.
+    async linkJoinedCard() {
+      const link = ctx.identity.takeCardToLink();
+      if (!link) throw new BridgeFailure('invalid_payload', 'no unlinked card was looked up before joining on this visit');
+      await platform((client) => client.createContactIdentifier({ contact_identifier_value: link.card, contact_uuid: link.contactUuid }));
+      logger.info('card linked to the shopper who joined', { event: 'shopper.card_linked', contact: link.contactUuid });
+      return null;
     },
   };
 }

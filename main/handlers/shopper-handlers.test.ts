@@ -174,6 +174,33 @@ describe('shopper handlers', () => {
     expect(identity.by).toBe('voucher');
   });
 
+  it('links on joining only the unlinked card it looked up last, to the contact that joined, once (#32)', async () => {
+    const { handlers, identity } = kioskHandlers(true);
+    const card = sandbox.manifest.unlinked_identifiers[0]!;
+    const owner = async () =>
+      (await createLoyaltyClient({ baseUrl: sandbox.baseUrl, credentials: async () => ({ apiKey: sandbox.manifest.credentials.api_key }) })
+        .findContactIdentifier({ contact_identifier_value: card })).data.contact?.uuid ?? null;
+
+    // Nobody joined yet: nothing to link to.
+    await expect(handlers.lookupScan({ value: card })).resolves.toEqual({ kind: 'unlinked_card' });
+    await expect(handlers.linkJoinedCard({})).rejects.toMatchObject({ code: 'invalid_payload' });
+    // A lookup since that found something else (a voucher): no card to link either.
+    await handlers.lookupScan({ value: card });
+    await handlers.lookupScan({ value: koffie24().code });
+    await handlers.registerShopper({ email: 'joins.first@example.nl', consent: true });
+    await expect(handlers.linkJoinedCard({})).rejects.toMatchObject({ code: 'invalid_payload' });
+    expect(await owner()).toBeNull();
+
+    identity.end();
+    await handlers.lookupScan({ value: card });
+    const joined = await handlers.registerShopper({ email: 'joins.here@example.nl', consent: true });
+    expect(identity.by).toBe('joined');
+    await expect(handlers.linkJoinedCard({})).resolves.toBeNull();
+    expect(await owner()).toBe(joined.contactUuid);
+    // Once: a second link of the same visit has no card left to link.
+    await expect(handlers.linkJoinedCard({})).rejects.toMatchObject({ code: 'invalid_payload' });
+  });
+
   it('tags the visit with the session made for the identified shopper', async () => {
     const { handlers, lines } = kioskHandlers(false);
     const sanne = sandbox.manifest.contacts[0]!;

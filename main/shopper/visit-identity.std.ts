@@ -12,6 +12,8 @@ import type { KnownVoucher } from '../vouchers/redemption-outcomes.std.ts';
 export class VisitIdentity {
   #by: IdentifiedBy | null = null;
   #cardLast4: string | null = null;
+  #unlinkedCard: string | null = null;
+  #joinedContact: string | null = null;
   readonly #vouchers = new Map<string, KnownVoucher>();
 
   get by(): IdentifiedBy {
@@ -28,6 +30,25 @@ export class VisitIdentity {
     this.#cardLast4 = card ? card.slice(-4) : null;
   }
 
+  /** The last card main looked up, when the platform knows it as belonging to nobody: joining may link it. */
+  lookedUp(unlinkedCard: string | null): void {
+    this.#unlinkedCard = unlinkedCard;
+  }
+
+  /** The contact made by joining on this visit. */
+  joined(contactUuid: string): void {
+    this.#by = 'joined';
+    this.#cardLast4 = null;
+    this.#joinedContact = contactUuid;
+  }
+
+  /** The unlinked card looked up and the contact that then joined, once; null unless this visit has both. */
+  takeCardToLink(): { card: string; contactUuid: string } | null {
+    const [card, contactUuid] = [this.#unlinkedCard, this.#joinedContact];
+    this.#unlinkedCard = null;
+    return card && contactUuid ? { card, contactUuid } : null;
+  }
+
   /** Vouchers the platform gave this visit: what main showed the shopper, never what the screen says of them. */
   gave(vouchers: readonly Voucher[]): void {
     for (const { uuid, code, name, promotion } of vouchers) this.#vouchers.set(uuid, { uuid, code, name, promotionName: promotion.name });
@@ -42,6 +63,8 @@ export class VisitIdentity {
   end(): void {
     this.#by = null;
     this.#cardLast4 = null;
+    this.#unlinkedCard = null;
+    this.#joinedContact = null;
     this.#vouchers.clear();
   }
 }

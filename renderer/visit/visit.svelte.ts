@@ -49,6 +49,7 @@ export type VisitBridge = Pick<
   | 'lookupScan'
   | 'identifyByEmail'
   | 'registerShopper'
+  | 'linkJoinedCard'
   | 'getCreditBalance'
   | 'listShopperVouchers'
   | 'checkVoucher'
@@ -178,12 +179,12 @@ export class Visit {
 
   async register(email: string) {
     if (this.busy) return;
-    const shopper = await this.#call(() =>
-      this.#bridge.registerShopper({ email, consent: true, cardValue: this.#unlinkedCard ?? undefined }),
-    );
+    const shopper = await this.#call(() => this.#bridge.registerShopper({ email, consent: true }));
     if (!shopper) return;
+    const linksCard = this.#unlinkedCard !== null;
     this.#unlinkedCard = null;
-    await this.#identified(shopper);
+    // The card is linked beside the home's loading: a link that fails is said on the home screen.
+    await Promise.all([this.#identified(shopper), linksCard && this.#call(() => this.#bridge.linkJoinedCard())]);
   }
 
   async loadVouchers(page: number) {
@@ -360,13 +361,14 @@ export class Visit {
   }
 
   async #onLookup(found: LookupResult, value: string) {
+    // As main keeps it: joining links only the card looked up last.
+    this.#unlinkedCard = found.kind === 'unlinked_card' ? value : null;
     switch (found.kind) {
       case 'shopper':
         return this.#identified(found.shopper);
       case 'voucher':
         return this.openVoucher(found.voucher);
       case 'unlinked_card': {
-        this.#unlinkedCard = value;
         const offerJoin = this.#settings()?.session.enable_registration ?? false;
         this.screen = { name: 'notice', problem: 'problem.card.unlinked', offerJoin };
         return;

@@ -33,6 +33,7 @@ const USUAL: { [N in Name]: CallOutput<N> } = {
   lookupScan: { kind: 'shopper', shopper: SHOPPER },
   identifyByEmail: { kind: 'shopper', shopper: SHOPPER },
   registerShopper: SHOPPER,
+  linkJoinedCard: null,
   getCreditBalance: { creditBalance: 1250 },
   listShopperVouchers: { vouchers: [VOUCHER], page: 1, lastPage: 1, total: 1 },
   checkVoucher: { checked: true, valid: true, platformCode: null },
@@ -252,10 +253,40 @@ describe('scans', () => {
     expect(visit.screen).toEqual({ name: 'notice', problem: 'problem.card.unlinked', offerJoin: true });
     expect(visit.linksCardOnJoin).toBe(true);
 
-    await visit.register('new@example.nl');
-    expect(bridge.inputsOf('registerShopper')).toEqual([{ email: 'new@example.nl', consent: true, cardValue: 'CARD-NEW' }]);
+    // The link goes beside the home's loading, not in front of it.
+    const linking = bridge.hold('linkJoinedCard');
+    const joining = visit.register('new@example.nl');
+    await vi.waitFor(() => expect(bridge.inputsOf('listShopperVouchers')).toHaveLength(1));
+    expect(bridge.inputsOf('registerShopper')).toEqual([{ email: 'new@example.nl', consent: true }]);
+    expect(bridge.inputsOf('linkJoinedCard')).toHaveLength(1);
+    expect(bridge.inputsOf('getCreditBalance')).toHaveLength(1);
+    linking.release(ok('linkJoinedCard', null));
+    await joining;
     expect(visit.linksCardOnJoin).toBe(false);
     expect(visit.screen.name).toBe('home');
+    expect(visit.problem).toBeNull();
+  });
+
+  it('says on the home screen when the card could not be linked after joining', async () => {
+    const { visit, bridge } = visitWith();
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'unlinked_card' }));
+    await visit.scan(scan('CARD-NEW'));
+    bridge.answer('linkJoinedCard', refused('network'));
+    await visit.register('new@example.nl');
+    expect(visit.screen.name).toBe('home');
+    expect(visit.vouchers?.vouchers).toEqual([VOUCHER]);
+    expect(visit.problem).toBe('problem.connection');
+  });
+
+  it('joins without a link when no unlinked card was scanned last', async () => {
+    const { visit, bridge } = visitWith();
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'unlinked_card' }));
+    await visit.scan(scan('CARD-NEW'));
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'unknown' }));
+    await visit.scan(scan('NOT-A-CARD'));
+    expect(visit.linksCardOnJoin).toBe(false);
+    await visit.register('new@example.nl');
+    expect(bridge.inputsOf('linkJoinedCard')).toEqual([]);
   });
 
   it('is not taken up on the confirm screen', async () => {

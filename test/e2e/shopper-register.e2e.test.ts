@@ -105,7 +105,8 @@ describe('shopper journey: unlinked card → join → home', () => {
     const contact = (await suite.kiosk.platform.findContactByEmail({ email: NEW_EMAIL })).data;
     expect(contact).toMatchObject({ email: NEW_EMAIL });
     expect(suite.kiosk.manifest.contacts.map((known) => known.uuid)).not.toContain(contact.uuid);
-    expect(await cardOwner()).toMatchObject({ value: card(), active: true, contact: { uuid: contact.uuid } });
+    // Linked beside the home's loading (#32): it may land just after the home shows.
+    await expect.poll(cardOwner).toMatchObject({ value: card(), active: true, contact: { uuid: contact.uuid } });
 
     const vouchers = (await suite.kiosk.platform.listVouchers({ contact_uuid: contact.uuid, status: 'ACTIVE', limit: 100 })).data;
     if (vouchers.length === 0) await page.getByText('No vouchers right now. Keep collecting!').waitFor();
