@@ -20,13 +20,15 @@ export interface IdleSituation {
 }
 
 /**
- * How long the idle guard waits, then warns, before the visit ends; null: no guard (an untouched
- * attract screen, or the redeemed screen: its proof is shown at the till, untouched, and it ends
- * the visit by itself after idle.proofSeconds).
+ * How long the idle guard waits, then warns, before the visit ends; null: no guard. None on an
+ * untouched attract screen; none on the redeemed screen (its proof is shown at the till, untouched,
+ * and it ends the visit by itself after idle.proofSeconds); none on the confirm screen, whose own
+ * countdown gives the voucher back and returns to the voucher screen, where the guard starts
+ * afresh: the two never run out together (#33 §6).
  */
 export function idleWatch(situation: IdleSituation): { timeoutSeconds: number; warningSeconds: number } | null {
   const { screen, personal, afterRedemption, timeFactor } = situation;
-  if ((screen === 'attract' && !personal) || screen === 'redeemed') return null;
+  if ((screen === 'attract' && !personal) || screen === 'redeemed' || screen === 'confirm') return null;
   const configured = afterRedemption ? situation.idleAfterRedeemSeconds : situation.idleTimeoutSeconds;
   const seconds = screen === 'portal' ? Math.max(configured, HOSTED_PAGE_IDLE_SECONDS) : configured;
   return { timeoutSeconds: seconds * timeFactor, warningSeconds: IDLE_WARNING_SECONDS * timeFactor };

@@ -25,6 +25,11 @@ describe('the idle policy', () => {
     expect(idleWatch({ ...BUSY, screen: 'redeemed', personal: true })).toBeNull();
   });
 
+  it('leaves the confirm screen to its own countdown: the idle guard starts afresh on the voucher screen it returns to (#33 §6)', () => {
+    expect(idleWatch({ ...BUSY, screen: 'confirm' })).toBeNull();
+    expect(idleWatch({ ...BUSY, screen: 'voucher' })).toEqual({ timeoutSeconds: 60, warningSeconds: IDLE_WARNING_SECONDS });
+  });
+
   it('gives the hosted page, whose touches the kiosk cannot see, at least its own minimum', () => {
     expect(idleWatch({ ...BUSY, screen: 'portal' })?.timeoutSeconds).toBe(HOSTED_PAGE_IDLE_SECONDS);
     expect(idleWatch({ ...BUSY, screen: 'portal', idleTimeoutSeconds: 900 })?.timeoutSeconds).toBe(900);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { cardOf, checkShopperScreen, kioskSuite, openKiosk, scannerBurst, stopPageClock } from '../support/kiosk-journey.node.ts';
 import { recordingEspeak } from '../support/espeak-recorder.node.ts';
+import { CONFIRM_SECONDS } from '../../renderer/visit/visit.svelte.ts';
 
 /** The shortest idle time the config allows; the warning then counts down another 20 s (WCAG 2.2.1). */
 const IDLE_SECONDS = 10;
@@ -28,7 +29,7 @@ describe('shopper journey: walking away', () => {
     await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toContain('s•••@example.nl');
   }
 
-  it('leaves the confirm screen alone: warning, then a fresh attract screen and the voucher released', async () => {
+  it('walks away on the confirm screen: its own countdown gives the voucher back, then the voucher screen warns, then a fresh attract screen (#33 §6)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'portrait', { fakeClock: true });
     await stopPageClock(page);
     const freshAttract = await bodyText(page);
@@ -39,8 +40,17 @@ describe('shopper journey: walking away', () => {
     await page.getByTestId('confirm-screen').waitFor();
     expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
 
-    // Hands off. The warning comes after the idle time to the millisecond, over the confirm screen.
+    // Hands off. No "are you still there?" over the confirm screen: its countdown is its guard, and
+    // the two never run out together. At its end (to the millisecond) the voucher goes back.
     const warning = page.getByTestId('idle-warning');
+    await page.clock.runFor(CONFIRM_SECONDS * 1000 - 1);
+    await expect(warning.count()).resolves.toBe(0);
+    await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
+    await page.clock.runFor(1);
+    await page.getByTestId('voucher-screen').waitFor();
+    await expect.poll(async () => (await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('ACTIVE');
+
+    // The voucher screen's guard starts afresh: the warning a whole idle time later.
     await page.clock.runFor(IDLE_SECONDS * 1000 - 1);
     await expect(warning.count()).resolves.toBe(0);
     await page.clock.runFor(1);
@@ -50,8 +60,7 @@ describe('shopper journey: walking away', () => {
     await expect
       .poll(() => espeak.last())
       .toMatchObject({ voice: 'en', text: 'Are you still there? Starting over in 20 seconds. Press any key or touch the screen to stay.' });
-    await expect(page.getByTestId('confirm-screen').isVisible()).resolves.toBe(true);
-    expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('LOCKED');
+    await expect(page.getByTestId('voucher-screen').isVisible()).resolves.toBe(true);
     await checkShopperScreen(page, 'idle-warning');
 
     // Still hands off: the countdown runs out (it looks four times a second) and the kiosk starts over.
@@ -62,8 +71,7 @@ describe('shopper journey: walking away', () => {
     await expect(warning.count()).resolves.toBe(0);
 
     // The platform has the voucher back: ACTIVE, not redeemed.
-    await expect.poll(async () => (await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data.status).toBe('ACTIVE');
-    expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data).toMatchObject({ times_redeemed: 0, is_redeemed: false });
+    expect((await suite.kiosk.platform.findVoucher({ code: 'KOFFIE24' })).data).toMatchObject({ status: 'ACTIVE', times_redeemed: 0, is_redeemed: false });
 
     // Nothing of the shopper is left on screen: exactly the attract screen the kiosk started with.
     const text = await bodyText(page);
