@@ -86,11 +86,13 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('confirm-screen').waitFor();
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'confirm-screen', visible: true });
-    await heard(/^Deze voucher nu inwisselen\?/, 'nl');
+    // With its time limit (#33 §6): in speech mode twice the 60 s (accessibility.speechTimeoutFactor).
+    await heard(/^Deze voucher nu inwisselen\?.*Nog 120 seconden/, 'nl');
 
     // More time, by keys: the countdown starts again, and the focus stays on the button.
     await moveTo(page, /^Meer tijd$/);
     await page.keyboard.press('Enter');
+    await heard(/^Meer tijd gegeven: het aftellen begint opnieuw\.$/, 'nl');
     await expect.poll(() => focusOf(page)).toMatchObject({ text: 'Meer tijd', screen: 'confirm-screen' });
     await moveTo(page, /^Ja, inwisselen$/);
     await expect.poll(() => focusOf(page)).toMatchObject({ visible: true, outline: 'solid at least 2px' });

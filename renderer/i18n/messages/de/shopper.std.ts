@@ -167,4 +167,6 @@ export const messages: ShopperMessages = {
   'idle.extend_hint': 'Drücken Sie eine Taste oder berühren Sie den Bildschirm, um zu bleiben.',
   'confirm.more_time': 'Mehr Zeit',
   'confirm.running_out': 'Nur noch {seconds} Sekunden zum Bestätigen. Wählen Sie Mehr Zeit, um den Gutschein länger zu behalten.',
+  'confirm.more_time_given': 'Mehr Zeit gegeben: der Countdown beginnt von vorn.',
+  'confirm.more_time_refused': 'Der Gutschein kann nicht länger reserviert werden. Bestätigen Sie jetzt, sonst wird er freigegeben.',
 };

@@ -168,6 +168,8 @@ export const messages = {
   'idle.extend_hint': 'Press any key or touch the screen to stay.',
   'confirm.more_time': 'More time',
   'confirm.running_out': 'Only {seconds} seconds left to confirm. Choose More time to keep the voucher longer.',
+  'confirm.more_time_given': 'More time given: the countdown has started again.',
+  'confirm.more_time_refused': 'The voucher cannot be held any longer. Confirm now, or it goes back.',
 } as const;
 
 export type ShopperKey = keyof typeof messages;

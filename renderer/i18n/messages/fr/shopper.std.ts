@@ -167,4 +167,6 @@ export const messages: ShopperMessages = {
   'idle.extend_hint': 'Appuyez sur une touche ou touchez l’écran pour rester.',
   'confirm.more_time': 'Plus de temps',
   'confirm.running_out': 'Plus que {seconds} secondes pour confirmer. Choisissez Plus de temps pour garder le bon plus longtemps.',
+  'confirm.more_time_given': 'Plus de temps accordé : le décompte recommence.',
+  'confirm.more_time_refused': 'Le bon ne peut pas être réservé plus longtemps. Confirmez maintenant, sinon il est libéré.',
 };

@@ -167,4 +167,6 @@ export const messages: ShopperMessages = {
   'idle.extend_hint': 'Druk op een toets of raak het scherm aan om te blijven.',
   'confirm.more_time': 'Meer tijd',
   'confirm.running_out': 'Nog maar {seconds} seconden om te bevestigen. Kies Meer tijd om de voucher langer te houden.',
+  'confirm.more_time_given': 'Meer tijd gegeven: het aftellen begint opnieuw.',
+  'confirm.more_time_refused': 'De voucher kan niet langer worden vastgehouden. Bevestig nu, anders gaat hij terug.',
 };
