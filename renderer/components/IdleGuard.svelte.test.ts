@@ -37,6 +37,20 @@ describe('IdleGuard', () => {
     expect(props.onTimeout).toHaveBeenCalledOnce();
   });
 
+  it('says the warning whole, once its button has the focus: the focus\'s own words come first and cannot cut it off (#33 §5)', () => {
+    const { props, pass } = guard();
+    let focusedWhenSaid: string | undefined;
+    props.announce = vi.fn(() => void (focusedWhenSaid = document.activeElement?.textContent?.trim()));
+    pass(60_000);
+    expect(props.announce).toHaveBeenCalledOnce();
+    expect(props.announce).toHaveBeenCalledWith([
+      { text: 'Are you still there?' },
+      { text: 'Starting over in 20 seconds' },
+      { text: 'Press any key or touch the screen to stay.' },
+    ]);
+    expect(focusedWhenSaid).toBe('I’m still here');
+  });
+
   it('takes a scan for a shopper: the whole time again, and a warning showing is answered (#33 §13)', () => {
     const { props, warning, scan, pass } = guard();
     pass(50_000);
