@@ -180,6 +180,26 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.getByTestId('register-screen').waitFor();
     await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'register-screen' });
     await page.keyboard.type('new.member@example.nl', { delay: 120 });
+    // The terms by keys: said in full; an arrow says the one control there is; Tab stays inside;
+    // Escape returns to the button that opened them, which is said (#33 §12).
+    const saidTimes = (text: RegExp) => espeak.utterances().filter((said) => text.test(said.text)).length;
+    await moveTo(page, /^Read the programme terms$/);
+    await heard(/^Read the programme terms\. button/, 'en');
+    const openerSaid = saidTimes(/^Read the programme terms\. button/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('terms-dialog').waitFor();
+    await heard(/^Programme terms\. Demo programme terms\./, 'en');
+    const closeSaid = saidTimes(/^Close\. button\. 1 of 1$/);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => saidTimes(/^Close\. button\. 1 of 1$/)).toBe(closeSaid + 1);
+    for (const key of ['Tab', 'Tab', 'Tab', 'Shift+Tab']) {
+      await page.keyboard.press(key);
+      await expect(page.evaluate(() => document.activeElement?.closest('[data-testid="terms-dialog"]') !== null)).resolves.toBe(true);
+    }
+    await page.keyboard.press('Escape');
+    await page.getByTestId('terms-dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => focusOf(page)).toMatchObject({ text: 'Read the programme terms', screen: 'register-screen' });
+    await expect.poll(() => saidTimes(/^Read the programme terms\. button/)).toBe(openerSaid + 1);
     await moveTo(page, (focus) => focus.type === 'checkbox');
     await heard(/^I agree to the programme terms.*\. checkbox, not checked\. \d+ of \d+$/, 'en');
     await page.keyboard.press('Space');
