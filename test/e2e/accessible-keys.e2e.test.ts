@@ -69,6 +69,8 @@ describe('accessible kiosk: keys only, with speech', () => {
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'home-screen', visible: true });
     // On a speaker, her e-mail and credits are not said.
     await heard(new RegExp(`^Welkom terug, ${PRIVATE_STAND_IN.nl}\\. Je punten\\. ${PRIVATE_STAND_IN.nl}`), 'nl');
+    // And how many vouchers she has (#33 §10).
+    await heard(new RegExp(`^Welkom terug, .*Je vouchers: ${(await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, status: 'ACTIVE', limit: 100 })).data.length}\\.`), 'nl');
     expect(espeak.utterances().some((said) => said.text.includes('example.nl'))).toBe(false);
 
     await moveTo(page, /Gratis koffie/);

@@ -83,6 +83,7 @@ export const messages: ShopperMessages = {
   'home.balance': 'Ihre Punkte',
   'home.vouchers': 'Ihre Gutscheine',
   'home.no_vouchers': 'Zurzeit keine Gutscheine. Weiter sammeln!',
+  'home.vouchers_counted': 'Ihre Gutscheine: {count}',
   'home.page': 'Seite {page} von {pages}',
   'home.next': 'Weiter',
   'home.previous': 'Zurück',

@@ -84,6 +84,7 @@ export const messages = {
   'home.balance': 'Your credits',
   'home.vouchers': 'Your vouchers',
   'home.no_vouchers': 'No vouchers right now. Keep collecting!',
+  'home.vouchers_counted': 'Your vouchers: {count}',
   'home.page': 'Page {page} of {pages}',
   'home.next': 'Next',
   'home.previous': 'Previous',

@@ -83,6 +83,7 @@ export const messages: ShopperMessages = {
   'home.balance': 'Vos points',
   'home.vouchers': 'Vos bons',
   'home.no_vouchers': 'Aucun bon pour le moment. Continuez à cumuler !',
+  'home.vouchers_counted': 'Vos bons : {count}',
   'home.page': 'Page {page} sur {pages}',
   'home.next': 'Suivant',
   'home.previous': 'Précédent',

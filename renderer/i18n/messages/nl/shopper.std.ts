@@ -83,6 +83,7 @@ export const messages: ShopperMessages = {
   'home.balance': 'Je punten',
   'home.vouchers': 'Je vouchers',
   'home.no_vouchers': 'Nu geen vouchers. Blijf sparen!',
+  'home.vouchers_counted': 'Je vouchers: {count}',
   'home.page': 'Pagina {page} van {pages}',
   'home.next': 'Volgende',
   'home.previous': 'Vorige',
