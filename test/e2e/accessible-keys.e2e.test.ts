@@ -253,6 +253,25 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.close();
   });
 
+  it('a paper voucher that needs a card says so, and the card scanned for it says the voucher again, ready to redeem (#33 §3)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await page.keyboard.press('ArrowDown');
+    await heard(/^Speech is on\./, 'en');
+    await scannerBurst(page, 'KF9R4TBZ');
+    await page.getByTestId('voucher-screen').waitFor();
+    await heard(/^Gratis koffie\. .*Scan your loyalty card to use this voucher\./, 'en');
+    const saidBefore = espeak.utterances().length;
+    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
+    await expect
+      .poll(() => espeak.utterances().slice(saidBefore).map((said) => said.text))
+      .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Back\. Redeem\./));
+    // Back goes to her home now: she is known.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('home-screen').waitFor();
+    await page.close();
+  });
+
   it('says private data when the audio goes to a headset (accessibility.audio.private)', async () => {
     const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
     expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'true')).toMatchObject({ code: 0 });
