@@ -19,7 +19,7 @@ class AppState {
   /** A serial scanner main reports connected (a keyboard-wedge one is invisible until it types). */
   serialScannerConnected = $state(false);
   readonly choices = new ShopperChoices({
-    speech: new Speech(kiosk, () => i18n.locale),
+    speech: new Speech(kiosk, () => i18n.locale, () => [{ text: i18n.t('visit.ended') }]),
     language: i18n,
     storeLocale: () => this.settings?.locale.default ?? null,
   });

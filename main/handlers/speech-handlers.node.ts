@@ -12,8 +12,9 @@ export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'
       speech.stop();
       return null;
     },
-    endSpeech: async () => {
+    endSpeech: async ({ farewell }) => {
       speech.endVisit();
+      if (farewell) void speech.say(farewell);
       return null;
     },
     repeatSpeech: async () => {

@@ -39,9 +39,10 @@ export class ShopperChoices {
   }
 
   forget() {
+    // Ended in the shopper's language, before the store's comes back.
+    this.speech.end();
     const storeLocale = this.#storeLocale();
     if (storeLocale) this.#language.use(storeLocale);
-    this.speech.end();
     this.highContrast = false;
     this.largeText = false;
     this.#lowReach = null;

@@ -13,20 +13,24 @@ export class Speech {
   on = $state(false);
   readonly #bridge: SpeechBridge;
   readonly #locale: () => Locale;
+  readonly #farewell: () => SpeechPart[];
 
-  constructor(bridge: SpeechBridge, locale: () => Locale) {
+  /** `farewell`: what a visit in speech mode ends with, in the shopper's language. */
+  constructor(bridge: SpeechBridge, locale: () => Locale, farewell: () => SpeechPart[]) {
     this.#bridge = bridge;
     this.#locale = locale;
+    this.#farewell = farewell;
   }
 
   start() {
     this.on = true;
   }
 
-  /** The visit is over: silence, and speech mode off until the next shopper asks for it. */
+  /** The visit is over: silence, said so in speech mode, and speech mode off until the next shopper asks for it. */
   end() {
+    const farewell = this.on ? { locale: this.#locale(), parts: this.#farewell() } : undefined;
     this.on = false;
-    void this.#bridge.endSpeech();
+    void this.#bridge.endSpeech({ farewell });
   }
 
   /** Said in speech mode only, cutting off whatever was being said. */

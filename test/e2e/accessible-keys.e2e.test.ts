@@ -151,7 +151,10 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('attract-screen').waitFor();
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
-    expect(espeak.utterances().slice(before).filter((said) => !said.stopped)).toEqual([]);
+    // It says so, in her language, and nothing after that (#33 §10).
+    await expect.poll(() => espeak.utterances().slice(before).filter((said) => !said.stopped).map(({ voice, text }) => ({ voice, text }))).toEqual([
+      { voice: 'nl', text: 'Je bezoek is afgelopen. Tot ziens.' },
+    ]);
 
     // E-mail: a mistake is said, naming the field; then the address finds her.
     await page.keyboard.press('ArrowDown');

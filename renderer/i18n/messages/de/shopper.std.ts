@@ -21,6 +21,7 @@ export const messages: ShopperMessages = {
   'attract.email.or_scan.camera': 'Oder halten Sie Ihre Kundenkarte vor die Kamera',
   'attract.join': 'Jetzt Mitglied werden',
   'attract.starting': 'Wird gestartet…',
+  'visit.ended': 'Ihr Besuch ist beendet. Auf Wiedersehen.',
   'error.unavailable': 'Dieser Kiosk ist außer Betrieb. Bitte wenden Sie sich an das Personal.',
   'keyboard.label': 'Bildschirmtastatur',
   'keyboard.shift': 'Umschalttaste',

@@ -22,6 +22,7 @@ export const messages = {
   'attract.email.or_scan.camera': 'Or hold your loyalty card up to the camera',
   'attract.join': 'Join now',
   'attract.starting': 'Starting…',
+  'visit.ended': 'Your visit has ended. Goodbye.',
   'error.unavailable': 'This kiosk is out of service. Please ask a member of staff.',
   'keyboard.label': 'On-screen keyboard',
   'keyboard.shift': 'Shift',

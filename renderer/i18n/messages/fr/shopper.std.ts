@@ -21,6 +21,7 @@ export const messages: ShopperMessages = {
   'attract.email.or_scan.camera': 'Ou présentez votre carte de fidélité à la caméra',
   'attract.join': 'Devenir membre',
   'attract.starting': 'Démarrage…',
+  'visit.ended': 'Votre visite est terminée. Au revoir.',
   'error.unavailable': 'Cette borne est hors service. Veuillez vous adresser au personnel.',
   'keyboard.label': 'Clavier virtuel',
   'keyboard.shift': 'Majuscule',

@@ -21,6 +21,7 @@ export const messages: ShopperMessages = {
   'attract.email.or_scan.camera': 'Of houd je klantenkaart voor de camera',
   'attract.join': 'Word lid',
   'attract.starting': 'Bezig met starten…',
+  'visit.ended': 'Je bezoek is afgelopen. Tot ziens.',
   'error.unavailable': 'Deze kiosk is buiten gebruik. Vraag een medewerker om hulp.',
   'keyboard.label': 'Schermtoetsenbord',
   'keyboard.shift': 'Shift',
