@@ -176,6 +176,8 @@ describe('kiosk modes: every mode starts its own portal session with the configu
     await page.getByTestId('amount-screen').waitFor();
     await checkShopperScreen(page, 'modes-redeem-giftcards-amount');
     await expect(page.getByLabel('Amount in euros').evaluate((field) => field === document.activeElement)).resolves.toBe(true);
+    // The field is hidden behind its digits: they show the focus ring instead (#33 §13).
+    await expect(page.getByTestId('amount').evaluate((shown) => getComputedStyle(shown).outlineStyle)).resolves.toBe('solid');
     const keypad = page.getByTestId('on-screen-keyboard');
     await expect(keypad.getAttribute('data-layout')).resolves.toBe('numeric');
     for (const digit of String(cents)) await keypad.getByRole('button', { name: digit, exact: true }).click();
