@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../common/config-schema.std.ts';
-import { actionOf, isNavigationKey, spokenKeyName } from './key-actions.std.ts';
+import { i18n } from '../i18n/i18n.svelte';
+import { actionOf, isNavigationKey, keyNameIn, spokenKeyName } from './key-actions.std.ts';
 
 const keys = defaultConfig().accessibility.keys;
 
@@ -27,5 +28,20 @@ describe('accessibility keys', () => {
 
   it('says key names as words', () => {
     expect(['PageUp', 'ArrowDown', 'AudioVolumeUp', 'F1', 'Escape'].map(spokenKeyName)).toEqual(['Page Up', 'Arrow Down', 'Volume Up', 'F1', 'Escape']);
+  });
+
+  it('says the named keys in the shopper\'s language, and any other as its code spells it (#33 §7)', () => {
+    const named = (locale: 'en' | 'nl' | 'de' | 'fr') => {
+      i18n.use(locale);
+      return ['ArrowDown', 'Enter', 'AudioVolumeUp', 'F2', 'MediaPlayPause'].map((key) => keyNameIn(i18n.t, key));
+    };
+    try {
+      expect(named('en')).toEqual(['Arrow Down', 'Enter', 'Volume Up', 'F2', 'Media Play Pause']);
+      expect(named('nl')).toEqual(['Pijl omlaag', 'Enter', 'Volume hoger', 'F2', 'Media Play Pause']);
+      expect(named('de')).toEqual(['Pfeil nach unten', 'Eingabe', 'Lauter', 'F2', 'Media Play Pause']);
+      expect(named('fr')).toEqual(['Flèche bas', 'Entrée', 'Volume plus', 'F2', 'Media Play Pause']);
+    } finally {
+      i18n.use('en');
+    }
   });
 });
