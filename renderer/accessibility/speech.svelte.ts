@@ -26,6 +26,12 @@ export class Speech {
     this.on = true;
   }
 
+  /** The shopper turned speech off: silence, and quiet until they turn it on again. */
+  off() {
+    void this.#bridge.stopSpeech();
+    this.on = false;
+  }
+
   /** The visit is over: silence, said so in speech mode, and speech mode off until the next shopper asks for it. */
   end() {
     const farewell = this.on ? { locale: this.#locale(), parts: this.#farewell() } : undefined;

@@ -269,10 +269,31 @@ describe('accessible kiosk: keys only, with speech', () => {
     await expect
       .poll(() => espeak.utterances().slice(saidBefore).map((said) => said.text))
       .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Back\. Redeem\./));
-    // Back goes to her home now: she is known.
+    // Back goes to her home now: she is known. She ends her visit herself: a page closed mid-visit
+    // would have main end it a few seconds later, silencing whatever the next test's page says.
     await page.keyboard.press('Escape');
     await page.getByTestId('home-screen').waitFor();
+    await moveTo(page, /^I’m done$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attract-screen').waitFor();
     await page.close();
+  });
+
+  it('the attract screen says how to hear the kiosk, and a touch on Speech starts it, in both orientations (#33 §4)', async () => {
+    for (const viewport of ['portrait', 'landscape'] as const) {
+      const page = await openKiosk(suite.browser, suite.kiosk, viewport);
+      await expect(page.getByTestId('speech-hint').textContent()).resolves.toBe('To hear the kiosk, press Arrow Down or touch Speech.');
+      const toggle = page.getByTestId('speech');
+      const welcomes = () => espeak.utterances().filter((said) => /^Speech is on\..*To hear the kiosk, press Arrow Down or touch Speech\./.test(said.text)).length;
+      const before = welcomes();
+      await toggle.tap();
+      await expect.poll(welcomes).toBe(before + 1);
+      await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
+      await checkShopperScreen(page, 'attract-speech-on');
+      await toggle.tap();
+      await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');
+      await page.close();
+    }
   });
 
   it('says private data when the audio goes to a headset (accessibility.audio.private)', async () => {

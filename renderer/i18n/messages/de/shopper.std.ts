@@ -4,6 +4,8 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 export const messages: ShopperMessages = {
   'language.name': 'Deutsch',
   'language.choose': 'Sprache wählen',
+  'display.speech': 'Sprachausgabe',
+  'attract.speech_hint': 'Um den Kiosk zu hören: drücken Sie {key} oder tippen Sie auf Sprachausgabe.',
   'display.high_contrast': 'Hoher Kontrast',
   'display.large_text': 'Große Schrift',
   'display.low_reach': 'In Reichweite',

@@ -5,6 +5,8 @@
 export const messages = {
   'language.name': 'English',
   'language.choose': 'Choose your language',
+  'display.speech': 'Speech',
+  'attract.speech_hint': 'To hear the kiosk, press {key} or touch Speech.',
   'display.high_contrast': 'High contrast',
   'display.large_text': 'Large text',
   'display.low_reach': 'Within reach',

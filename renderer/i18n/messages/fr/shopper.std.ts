@@ -4,6 +4,8 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 export const messages: ShopperMessages = {
   'language.name': 'Français',
   'language.choose': 'Choisissez votre langue',
+  'display.speech': 'Voix',
+  'attract.speech_hint': 'Pour entendre la borne : appuyez sur {key} ou touchez Voix.',
   'display.high_contrast': 'Contraste élevé',
   'display.large_text': 'Grand texte',
   'display.low_reach': 'À portée de main',

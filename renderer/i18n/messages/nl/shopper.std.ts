@@ -4,6 +4,8 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 export const messages: ShopperMessages = {
   'language.name': 'Nederlands',
   'language.choose': 'Kies je taal',
+  'display.speech': 'Spraak',
+  'attract.speech_hint': 'Om de kiosk te horen: druk op {key} of tik op Spraak.',
   'display.high_contrast': 'Hoog contrast',
   'display.large_text': 'Grote tekst',
   'display.low_reach': 'Binnen bereik',
