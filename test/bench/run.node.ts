@@ -2,11 +2,13 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import { benchCameraDecode } from '../camera/decode.bench.node.ts';
 import { benchClientOverhead } from './client-overhead.bench.node.ts';
+import { benchColdStart } from './cold-start.bench.node.ts';
 import { benchFleetHealth } from './fleet-health.bench.node.ts';
 import { benchFleetScale } from './fleet-scale.bench.node.ts';
 import { benchFuzzCounts } from './fuzz-counts.bench.node.ts';
 import { benchLedger } from './ledger.bench.node.ts';
 import { benchRedemptionFaults } from './redemption-faults.bench.node.ts';
+import { benchRoundTrip } from './round-trip.bench.node.ts';
 import { benchSandboxLatency } from './sandbox.bench.node.ts';
 import { benchSerialToRenderer } from './serial-to-renderer.bench.node.ts';
 import { benchSlip } from './slip.bench.node.ts';
@@ -36,6 +38,8 @@ const parts: { name: string; run: () => Promise<BenchReport> }[] = [
   { name: 'fleet-health', run: benchFleetHealth },
   { name: 'fleet-scale', run: benchFleetScale },
   { name: 'key-to-speech', run: benchKeyToSpeech },
+  { name: 'round-trip', run: benchRoundTrip },
+  { name: 'cold-start', run: benchColdStart },
 ];
 
 const filters = process.argv.slice(2);
