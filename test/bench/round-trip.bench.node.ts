@@ -52,7 +52,7 @@ const FLOWS: Record<FlowName, { label: string; fewest: number; why: string }> = 
 
 /** What the page reports for one flow: page-clock epoch ms. */
 interface PageTimes {
-  /** The shopper's action reached the page: the burst's Enter keydown, or the tap's pointerdown. */
+  /** The shopper's action reached the page: the burst's Enter keydown, or the tap's click (its release: how long a finger rests on the glass is the shopper's time, not the kiosk's). */
   actionAt: number;
   /** A task posted from the first requestAnimationFrame after the target was in the DOM: that frame's rendering is done. */
   paintedAt: number;
@@ -98,7 +98,7 @@ const FLOW_PROBE = `(() => {
     if (flow && flow.kind === kind && flow.actionAt === undefined && (kind !== 'enter' || event.key === 'Enter')) flow.actionAt = now();
   };
   addEventListener('keydown', onAction('enter'), true);
-  addEventListener('pointerdown', onAction('tap'), true);
+  addEventListener('click', onAction('tap'), true);
   new MutationObserver(() => {
     if (!flow || flow.actionAt === undefined || flow.seen) return;
     const missed = present(flow.misses);
@@ -386,7 +386,7 @@ function report(
         ]),
         notes: [
           `floor = fewest × ${CALL_MS} ms + ${FRAME_MS} ms (one frame); the verdict is p50 ÷ floor against ${TARGET_RATIO}x (reported, never failed).`,
-          'Times in the page: from the Enter keydown (scans) or the pointerdown (taps) to a task posted from the first frame after the target is in the DOM.',
+          'Times in the page: from the Enter keydown (scans) or the click (taps: the finger lifted) to a task posted from the first frame after the target is in the DOM.',
           'Each action waits until the line is quiet and the kiosk not busy, as after a shopper has read the screen.',
           'Calls in a row: the proxy’s log, the calls that arrived after the action and were answered before the paint; the longest chain of calls each arriving after the last one’s answer.',
           ...flows.map((flow) => `${flow.label}: fewest ${flow.fewest}: ${flow.why}.`),
