@@ -50,7 +50,8 @@ export class SecretCache {
     byService.delete(this.service);
     if (this.marker === undefined) return;
     try {
-      fs.writeFileSync(this.marker, crypto.randomUUID());
+      // Owner only, as every file of the kiosk's data (it holds no secret, only a change's token).
+      fs.writeFileSync(this.marker, crypto.randomUUID(), { mode: 0o600 });
     } catch {
       // No data folder (yet): no kiosk runs on it to be told.
     }
