@@ -37,7 +37,8 @@ describe('shopper journey: unlinked card → join → home', () => {
 
     await page.getByRole('button', { name: 'Join and link this card' }).tap();
     await page.getByTestId('register-screen').waitFor();
-    await page.getByText('The card you scanned will be linked to your new account.').waitFor();
+    // On the screen itself: the screen reader's announcement (a live region) says it too.
+    await page.getByTestId('register-screen').getByText('The card you scanned will be linked to your new account.').waitFor();
     await checkShopperScreen(page, 'register-screen');
     await field(page).tap();
     await tapOnScreenKeyboard(page, NEW_EMAIL);
@@ -109,7 +110,7 @@ describe('shopper journey: unlinked card → join → home', () => {
     await expect.poll(cardOwner).toMatchObject({ value: card(), active: true, contact: { uuid: contact.uuid } });
 
     const vouchers = (await suite.kiosk.platform.listVouchers({ contact_uuid: contact.uuid, status: 'ACTIVE', limit: 100 })).data;
-    if (vouchers.length === 0) await page.getByText('No vouchers right now. Keep collecting!').waitFor();
+    if (vouchers.length === 0) await page.getByTestId('home-screen').getByText('No vouchers right now. Keep collecting!').waitFor();
     else await expect(page.getByTestId('voucher-list').getByRole('button').count()).resolves.toBe(vouchers.length);
     await checkShopperScreen(page, 'register-home');
 

@@ -112,7 +112,8 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
     await expect(page.getByRole('button', { name: 'Nederlands' }).getAttribute('aria-pressed')).resolves.toBe('true');
     await expect(heading(page)).resolves.toBe('Scan je klantenkaart');
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('nl');
-    await page.getByText('Heb je een voucher? Scan die op dezelfde manier.').waitFor();
+    // On the screen itself: the screen reader's announcement (a live region) says it too.
+    await page.getByTestId('attract-screen').getByText('Heb je een voucher? Scan die op dezelfde manier.').waitFor();
     await checkShopperScreen(page, 'dutch-attract');
 
     await scannerBurst(page, sanne().card);
