@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -11,6 +10,7 @@ import { buildIsCurrent } from '../../main/paths/build-when-stale.node.ts';
 import { CHROMIUM_PATH, launchChromium } from '../support/chromium.node.ts';
 import { epochNow, pageClockOffset } from './kiosk-page.node.ts';
 import { ms, ratio, summarize, type BenchReport } from './stats.std.ts';
+import { freePort } from '../support/free-port.node.ts';
 
 /**
  * Issue #32: process start → the attract screen painted (`[data-testid=attract-screen]` present,
@@ -108,15 +108,6 @@ function npmStartPlan(scratch: string): { run: boolean; env: Record<string, stri
     env: { KIOSK_ELECTRON_DIR: markedDir },
     note: `(c) Electron's package has no binary and no .download-failed marker (npm start would try a download for up to 120 s): run with KIOSK_ELECTRON_DIR at a folder with the marker.`,
   };
-}
-
-/** A free loopback port for Chromium's DevTools (closed again at once: Chromium binds it next). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /**

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MqttClient } from 'mqtt';
+import { freePort } from './free-port.node.ts';
 
 /**
  * A real Mosquitto for tests, on a free loopback port with its own config, password file
@@ -149,14 +150,6 @@ function passwordFile(dir: string, users: Record<string, string>): string {
 /** Started as root, Mosquitto switches to the `mosquitto` user, who cannot read our temp files. */
 function runAsMe(): string[] {
   return process.getuid?.() === 0 ? ['user root'] : [];
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function untilListening(port: number, timeoutMs = 5_000) {
