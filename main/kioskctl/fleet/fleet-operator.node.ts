@@ -45,12 +45,14 @@ export class Deadline {
 
 /**
  * An operator's own session: a client id of its own, never a kiosk's, and nothing retained or
- * willed. Connecting gives up by the deadline (10 s at most).
+ * willed. `timeoutMs` (`--timeout`) starts once the MQTT library is loaded, so a busy machine's
+ * module load never eats the wait for the broker; connecting gives up by it (10 s at most).
  */
-export async function connectOperator({ url, username, password }: OperatorConnection, deadline: Deadline): Promise<MqttClient> {
+export async function connectOperator({ url, username, password }: OperatorConnection, timeoutMs: number): Promise<{ client: MqttClient; deadline: Deadline }> {
   // Loaded here, not with the module: every kioskctl command and the kiosk itself carry this module.
   const { default: mqtt } = await import('mqtt');
-  return mqtt.connectAsync(
+  const deadline = new Deadline(timeoutMs);
+  const client = await mqtt.connectAsync(
     url,
     {
       username: username ?? undefined,
@@ -64,6 +66,7 @@ export async function connectOperator({ url, username, password }: OperatorConne
     },
     false,
   );
+  return { client, deadline };
 }
 
 /** Without the marker back, the retained messages are taken as all sent once none came for this long. */

@@ -32,7 +32,7 @@ describe('the deadline of a fleet command (#28 §7)', () => {
 describe('followFleet against a real Mosquitto (#28 §7)', () => {
   let broker: Mosquitto;
   let ops: MqttClient;
-  const operator = (username: string) => connectOperator({ url: broker.url, username, password: `${username}-pw`, topicPrefix: PREFIX }, new Deadline(10_000));
+  const operator = (username: string) => connectOperator({ url: broker.url, username, password: `${username}-pw`, topicPrefix: PREFIX }, 10_000).then(({ client }) => client);
   const bytesRead = (client: MqttClient) => (client.stream as Socket).bytesRead;
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
 import { printable } from '../../../base/csv.std.ts';
 import { formatTable } from '../table.std.ts';
-import { type AnswerSeen, type CommandTarget, connectOperator, Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand, type SentCommand } from './fleet-operator.node.ts';
+import { type AnswerSeen, type CommandTarget, connectOperator, type Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand, type SentCommand } from './fleet-operator.node.ts';
 import { fleetReportCsv, fleetReportTable, reportRows } from './fleet-report.std.ts';
 import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterNotes, rosterRows, rosterTable, rowChanges, type RosterRow, someKiosks } from './fleet-roster.std.ts';
 
@@ -44,11 +44,11 @@ const CONNECTION_OPTIONS = {
 /** How long a fleet command waits for the broker (and for send, the answers) unless --timeout says. */
 const DEFAULT_TIMEOUT_S = 30;
 
-/** `--timeout S`: the one deadline for all the command waits for. */
-function deadlineOf(values: { timeout?: string }): Deadline {
+/** `--timeout S` in ms: the one deadline for all the command waits for, from connecting on. */
+function timeoutOf(values: { timeout?: string }): number {
   const seconds = Number(values.timeout ?? DEFAULT_TIMEOUT_S);
   if (!(seconds > 0 && seconds <= 86_400)) throw new FleetRefusal('--timeout is a number of seconds, up to 86400');
-  return new Deadline(seconds * 1000);
+  return seconds * 1000;
 }
 
 function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T) {
@@ -91,15 +91,16 @@ async function passwordFor(context: FleetContext, values: { 'password-stdin'?: b
  * Runs `use` on a session of the operator's own, closed after it without waiting on the broker:
  * all kioskctl sent it has been acknowledged by then, or given up on at the deadline.
  */
-async function withOperator<T>(connection: OperatorConnection, deadline: Deadline, use: (client: MqttClient) => Promise<T>): Promise<T> {
-  let client: MqttClient;
+async function withOperator<T>(connection: OperatorConnection, timeoutMs: number, use: (client: MqttClient, deadline: Deadline) => Promise<T>): Promise<T> {
+  let operator: Awaited<ReturnType<typeof connectOperator>>;
   try {
-    client = await connectOperator(connection, deadline);
+    operator = await connectOperator(connection, timeoutMs);
   } catch (error) {
     throw new Error(`${new URL(connection.url).host}: ${(error as Error).message}`);
   }
+  const { client, deadline } = operator;
   try {
-    return await use(client);
+    return await use(client, deadline);
   } finally {
     await client.endAsync(true);
   }
@@ -113,9 +114,9 @@ function note(context: FleetContext, fleet: Fleet) {
 /** `fleet ls [--group G] [--json|--csv]`: every kiosk the broker knows, one line each. */
 export async function fleetLs(context: FleetContext): Promise<number> {
   const { values } = parse(context.args, { group: { type: 'string' }, json: { type: 'boolean' }, csv: { type: 'boolean' } });
-  const deadline = deadlineOf(values);
+  const timeoutMs = timeoutOf(values);
   const connection = await connectionFor(context, values);
-  const fleet = await withOperator(connection, deadline, (client) => followFleet(client, connection.topicPrefix, { deadline }));
+  const fleet = await withOperator(connection, timeoutMs, (client, deadline) => followFleet(client, connection.topicPrefix, { deadline }));
   const now = Date.now();
   const rows = rosterRows(fleet.records, now, values.group);
   if (values.json) context.stdout(rosterJson(rows));
@@ -148,9 +149,9 @@ interface FleetRound {
 
 /** Sends one command to the kiosks `target` names that are online, and gathers their answers until the deadline. */
 async function sendToFleet(context: FleetContext, values: { timeout?: string; broker?: string; user?: string; prefix?: string }, { target, name, fields }: { target: CommandTarget; name: string; fields: Record<string, unknown> }): Promise<FleetRound> {
-  const deadline = deadlineOf(values);
+  const timeoutMs = timeoutOf(values);
   const connection = await connectionFor(context, values);
-  const { records, sent } = await withOperator(connection, deadline, async (client) => {
+  const { records, sent } = await withOperator(connection, timeoutMs, async (client, deadline) => {
     const { records: known } = await followFleet(client, connection.topicPrefix, { deadline }).catch((error: unknown) => {
       throw error instanceof FleetTimeout ? new FleetTimeout(`${error.message}; the command was not sent`) : error;
     });
@@ -228,11 +229,11 @@ function answerLine(kioskId: string, record: KioskRecord | undefined, answer: An
  */
 export async function fleetWatch(context: FleetContext): Promise<number> {
   const { values } = parse(context.args, { group: { type: 'string' } });
-  const deadline = deadlineOf(values);
+  const timeoutMs = timeoutOf(values);
   const connection = await connectionFor(context, values);
   const now = Date.now;
   const terminal = context.stdoutIsTTY;
-  await withOperator(connection, deadline, async (client) => {
+  await withOperator(connection, timeoutMs, async (client, deadline) => {
     let shown: Map<string, RosterRow> | null = null;
     let records: Map<string, KioskRecord> | null = null;
     /** `ticked`: the clock's look, which also redraws a terminal's table (its "ago" columns age). */
