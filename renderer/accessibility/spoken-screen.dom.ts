@@ -1,5 +1,6 @@
 import type { SpeechPart } from '../../common/speech.std.ts';
 import type { Translate } from '../i18n/message-types.std.ts';
+import { spelledOut } from './spelled.std.ts';
 
 /**
  * What the kiosk says of a screen and of a control, read from the DOM the shopper sees: a screen
@@ -85,19 +86,29 @@ function roleOf(control: HTMLElement, t: Translate): string {
   return t('speech.role.button');
 }
 
-/** What a field holds, for its owner's ears only; a password is never said. */
-function valueOf(control: HTMLElement): SpeechPart[] {
+/** What a field holds, spelled out (a card number digit by digit), for its owner's ears only; a password is never said. */
+function valueOf(control: HTMLElement, t: Translate): SpeechPart[] {
   const field = control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control : null;
   if (!field || field.type === 'password' || field.type === 'checkbox' || !field.value) return [];
-  return [{ text: field.value, private: true }];
+  return [{ text: spelledOut(field.value, t), private: true }];
 }
 
-/** The focused control: its name, what it is, what it holds, and where it stands ("2 of 5"). */
+/** A text field, and what it holds, read back on request (#33 §9): its name, then each character, or that it is empty. */
+export function readBackParts(field: HTMLInputElement | HTMLTextAreaElement, t: Translate): SpeechPart[] {
+  const value = valueOf(field, t);
+  return [...nameOf(field), ...(value.length > 0 || field.type === 'password' ? value : [{ text: t('speech.field_empty') }])];
+}
+
+/**
+ * The focused control: its name, what it is, what it holds, and where it stands ("2 of 5"). An
+ * on-screen keyboard's key is its name alone: a keypad moves over forty of them.
+ */
 export function controlParts(control: HTMLElement, root: ParentNode, t: Translate): SpeechPart[] {
+  if (control.closest('[data-key-grid]')) return [...nameOf(control), ...(control.getAttribute('aria-pressed') === 'true' ? [{ text: t('speech.state.selected') }] : [])];
   const controls = controlsOf(root);
   const at = controls.indexOf(control);
   const position = at === -1 ? [] : [{ text: t('speech.position', { position: at + 1, count: controls.length }) }];
-  return [...nameOf(control), { text: roleOf(control, t) }, ...valueOf(control), ...position];
+  return [...nameOf(control), { text: roleOf(control, t) }, ...valueOf(control, t), ...position];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { i18n } from '../i18n/i18n.svelte';
-import { activeRoot, controlParts, controlsOf, neighbourOf, partsOf, screenParts } from './spoken-screen.dom.ts';
+import { activeRoot, controlParts, controlsOf, neighbourOf, partsOf, readBackParts, screenParts } from './spoken-screen.dom.ts';
 
 afterEach(() => document.body.replaceChildren());
 
@@ -55,7 +55,8 @@ describe('what a control says', () => {
       </section>`);
     const [language, email, box, pin] = controlsOf(root);
     expect(controlParts(language!, root, t)).toEqual([{ text: 'Nederlands' }, { text: 'button, selected' }, { text: '1 of 4' }]);
-    expect(controlParts(email!, root, t)).toEqual([{ text: 'E-mail address' }, { text: 'text field' }, { text: 'sanne@example.nl', private: true }, { text: '2 of 4' }]);
+    // Spelled out, so what was typed can be checked (#33 §9).
+    expect(controlParts(email!, root, t)).toEqual([{ text: 'E-mail address' }, { text: 'text field' }, { text: 's a n n e at e x a m p l e dot n l', private: true }, { text: '2 of 4' }]);
     expect(controlParts(box!, root, t)).toEqual([{ text: 'I agree' }, { text: 'checkbox, not checked' }, { text: '3 of 4' }]);
     expect(controlParts(pin!, root, t).map((part) => part.text)).not.toContain('1234');
   });
@@ -73,5 +74,31 @@ describe('what a control says', () => {
   it('runs inline text on, and pauses between blocks', () => {
     const root = show(`<section data-screen><div data-speak><p>Redeemed on <b>26 November</b></p><p>Enjoy</p></div></section>`);
     expect(partsOf(root.querySelector('[data-speak]')!)).toEqual([{ text: 'Redeemed on 26 November, Enjoy' }]);
+  });
+});
+
+describe('typing by keypad (#33 §1, §9)', () => {
+  it('says an on-screen key by its name alone, a latched one as selected', () => {
+    const root = show(`
+      <section data-screen>
+        <label>Card number <input value="2400"></label>
+        <div data-key-grid><div class="row"><button>7</button><button aria-label="Shift" aria-pressed="true">⇧</button></div></div>
+      </section>`);
+    const [seven, shift] = root.querySelectorAll<HTMLElement>('[data-key-grid] button');
+    expect(controlParts(seven!, root, t)).toEqual([{ text: '7' }]);
+    expect(controlParts(shift!, root, t)).toEqual([{ text: 'Shift' }, { text: 'selected' }]);
+  });
+
+  it('reads a field back character by character for its owner, says an empty one is empty, and never a password', () => {
+    const root = show(`
+      <section data-screen>
+        <label>Card number <input value="2400"></label>
+        <label>E-mail <input value=""></label>
+        <label>PIN <input type="password" value="1234"></label>
+      </section>`);
+    const [card, email, pin] = root.querySelectorAll('input');
+    expect(readBackParts(card!, t)).toEqual([{ text: 'Card number' }, { text: '2 4 0 0', private: true }]);
+    expect(readBackParts(email!, t)).toEqual([{ text: 'E-mail' }, { text: 'empty' }]);
+    expect(readBackParts(pin!, t)).toEqual([{ text: 'PIN' }]);
   });
 });

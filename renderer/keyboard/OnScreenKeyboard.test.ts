@@ -1,3 +1,4 @@
+import { tick } from 'svelte';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { i18n } from '../i18n/i18n.svelte';
 import { flushSync, mountInBody } from '../mount-for-test.dom.ts';
@@ -217,14 +218,14 @@ describe('pointer handling', () => {
 });
 
 describe('accessibility and language', () => {
-  it.each(['email', 'text', 'numeric'] as const)('every %s key is a button with a name and no tab stop', (layout) => {
+  it.each(['email', 'text', 'numeric'] as const)('every %s key is a button with a name, and one of them a tab stop', (layout) => {
     show(layout);
     expect(keys().length).toBeGreaterThan(10);
     for (const button of keys()) {
       expect(button.type).toBe('button');
       expect(nameOf(button)).not.toBe('');
-      expect(button.tabIndex).toBe(-1);
     }
+    expect(keys().filter((button) => button.tabIndex === 0)).toEqual([keys()[0]]);
     const icons = document.querySelectorAll('[data-testid="on-screen-keyboard"] svg');
     expect([...icons].every((icon) => icon.getAttribute('aria-hidden') === 'true')).toBe(true);
   });
@@ -292,5 +293,69 @@ describe('never covering the field', () => {
     show('text');
     expect(field.getBoundingClientRect().bottom).toBeLessThanOrEqual(window.innerHeight - keyboardHeight);
     expect(scrollTop).toBe(keyboardHeight - 100 + 24);
+  });
+});
+
+describe('by a keypad: a grid of keys the arrows move over (#33 §1)', () => {
+  const focusedName = () => nameOf(document.activeElement as HTMLButtonElement);
+  /** A key pressed where the focus is, as a keypad sends it; whether the keyboard used it. */
+  function press(keyName: string): boolean {
+    const event = new KeyboardEvent('keydown', { key: keyName, bubbles: true, cancelable: true });
+    document.activeElement!.dispatchEvent(event);
+    flushSync();
+    return event.defaultPrevented;
+  }
+  /** Select on the focused key: a click with detail 0, as Enter or a keypad's select key gives. */
+  function select(): void {
+    (document.activeElement as HTMLButtonElement).click();
+    flushSync();
+  }
+
+  it('puts one key in the Tab order, and moves it with the arrows, round each row', () => {
+    show('code-digits');
+    expect(keys().filter((button) => button.tabIndex === 0).map(nameOf)).toEqual(['1']);
+    key('1').focus();
+    expect(press('ArrowRight')).toBe(true);
+    expect(focusedName()).toBe('2');
+    press('ArrowDown');
+    expect(focusedName()).toBe('5');
+    press('ArrowRight');
+    press('ArrowRight');
+    expect(focusedName()).toBe('4');
+    press('ArrowLeft');
+    expect(focusedName()).toBe('6');
+    // The key focused last is the one Tab comes back to.
+    expect(keys().filter((button) => button.tabIndex === 0).map(nameOf)).toEqual(['6']);
+  });
+
+  it('leaves the top and bottom rows’ way out to the screen: up to the field, down past the keyboard', () => {
+    show('numeric');
+    key('2').focus();
+    expect(press('ArrowUp')).toBe(false);
+    key('Done').focus();
+    expect(press('ArrowDown')).toBe(false);
+  });
+
+  it('types the focused key on select, and keeps the focus there for the next one', () => {
+    show('code-digits');
+    key('7').focus();
+    select();
+    press('ArrowRight');
+    select();
+    expect(field.value).toBe('78');
+    expect(focusedName()).toBe('8');
+    expect(inputs.map((event) => event.data)).toEqual(['7', '8']);
+  });
+
+  it('stays on the keyboard when a key switches the layout: on the key that switches back', async () => {
+    show('code');
+    key('123').focus();
+    select();
+    await tick();
+    expect(document.querySelector('[data-testid="on-screen-keyboard"]')?.getAttribute('data-layout')).toBe('code-digits');
+    expect(focusedName()).toBe('ABC');
+    select();
+    await tick();
+    expect(focusedName()).toBe('123');
   });
 });

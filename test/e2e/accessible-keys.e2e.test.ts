@@ -20,6 +20,8 @@ function focusOf(page: Page) {
       type: focused instanceof HTMLInputElement ? focused.type : null,
       text: focused?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
       screen: focused?.closest('[data-screen]')?.getAttribute('data-testid') ?? null,
+      onKeys: focused?.closest('[data-key-grid]') != null,
+      label: focused?.getAttribute('aria-label') ?? null,
       visible: focused?.matches(':focus-visible') ?? false,
       // WCAG 2.4.13 asks at least 2 px as shown (the page may be scaled to its panel, or to the reach band).
       outline: style ? `${style.outlineStyle} ${parseFloat(style.outlineWidth) >= 2 ? 'at least 2px' : style.outlineWidth}` : null,
@@ -39,6 +41,41 @@ async function moveTo(page: Page, target: RegExp | ((focus: Focus) => boolean), 
   throw new Error(`no control like ${String(target)} reached with ${key}`);
 }
 const aField = (focus: Focus) => focus.type === 'email' || focus.type === 'text';
+
+/** Types `text` on the on-screen keyboard by keypad alone, a key at a time. */
+async function typeByKeypad(page: Page, text: string) {
+  for (const character of text) await pressKeyByKeypad(page, character);
+}
+
+/**
+ * Finds the on-screen key named `name` (its text or its spoken name) by keypad alone and presses
+ * it: along a row with Arrow Right until the key wanted is said, then Enter; down (or, past the
+ * last row, up) to the next row when the row has no such key.
+ */
+async function pressKeyByKeypad(page: Page, name: string) {
+  let rowStep = 'ArrowDown';
+  for (let rows = 0; !(await findInRow(page, name)); rows++) {
+    if (rows > 12) throw new Error(`no key ${name} on the keyboard`);
+    await page.keyboard.press(rowStep);
+    // Off the keyboard's last row: back onto it, and up from there on.
+    if (!(await focusOf(page)).onKeys) {
+      rowStep = rowStep === 'ArrowDown' ? 'ArrowUp' : 'ArrowDown';
+      await page.keyboard.press(rowStep);
+    }
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Arrow Right round the focused key's row until the key named `name` has the focus; false when the row has none. */
+async function findInRow(page: Page, name: string): Promise<boolean> {
+  for (let presses = 0; presses < 12; presses++) {
+    const focus = await focusOf(page);
+    if (!focus.onKeys) return false;
+    if (focus.text === name || focus.label === name) return true;
+    await page.keyboard.press('ArrowRight');
+  }
+  return false;
+}
 
 /** Waits until the stand-in was asked to say something in `voice` that matches `text`. */
 async function heard(text: RegExp, voice: string) {
@@ -297,19 +334,90 @@ describe('accessible kiosk: keys only, with speech', () => {
   });
 
   it('says private data when the audio goes to a headset (accessibility.audio.private)', async () => {
-    const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
-    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'true')).toMatchObject({ code: 0 });
-    try {
-      // The running kiosk takes kioskctl's change from its file a moment later: the visit starts after it has.
-      await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
+    await onHeadset(async () => {
       const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
       await page.keyboard.press('ArrowDown');
       await heard(/^Speech is on\./, 'en');
       await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
       await heard(/^Welcome back, s•••@example\.nl\. Your credits\. [\d,]+\./, 'en');
       await page.close();
-    } finally {
-      await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'false');
-    }
+    });
   });
+
+  it('types a card number (in Dutch) and an e-mail (in English) by keypad alone: each key echoed, the field read back (#33 §1, §9)', async () => {
+    await onHeadset(async () => {
+      const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+      await page.keyboard.press('ArrowDown');
+      await heard(/^Speech is on\./, 'en');
+      await moveTo(page, /^Nederlands$/);
+      await page.keyboard.press('Enter');
+      await moveTo(page, /^Typ je kaartnummer of code$/);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'type-code-screen' });
+      // Down from the field onto its keyboard: how to type there is said first.
+      const fromKeyboard = espeak.utterances().length;
+      await page.keyboard.press('ArrowDown');
+      await heard(/^Toetsenbord\. Met de pijltjestoetsen .* Enter typt de toets waarop je staat, F2 leest voor wat je hebt getypt\..*\. 1$/, 'nl');
+      const card = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card;
+      // The key is said as the keypad reaches it, and once more as it types (the echo).
+      await findInRow(page, card[0]!);
+      const endsInDigit = new RegExp(`(^|\\. )${card[0]}$`);
+      const saidDigit = () => espeak.utterances().slice(fromKeyboard).filter((said) => said.voice === 'nl' && endsInDigit.test(said.text)).length;
+      await expect.poll(saidDigit).toBeGreaterThan(0);
+      const digitSaid = saidDigit();
+      await page.keyboard.press('Enter');
+      await expect.poll(saidDigit).toBe(digitSaid + 1);
+      await typeByKeypad(page, card.slice(1));
+      await screenshot(page, 'keys-keypad-typing');
+      await expect(page.getByTestId('type-code-screen').locator('input').inputValue()).resolves.toBe(card);
+      // Read back on the repeat key, digit by digit.
+      await page.keyboard.press('F2');
+      await heard(new RegExp(`^Kaartnummer of vouchercode\\. ${[...card].join(' ')}$`), 'nl');
+      await pressKeyByKeypad(page, 'Klaar');
+      await page.getByTestId('voucher-list').waitFor();
+      await heard(/^Welkom terug, s•••@example\.nl/, 'nl');
+      await moveTo(page, /^Ik ben klaar$/);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('attract-screen').waitFor();
+
+      await page.keyboard.press('ArrowDown');
+      await heard(/^Speech is on\./, 'en');
+      await moveTo(page, /^Forgot your card\?$/);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'email-screen' });
+      await page.keyboard.press('ArrowDown');
+      await typeByKeypad(page, 'sanne.devries@example');
+      await pressKeyByKeypad(page, '.nl');
+      await heard(/^dot n l$/, 'en');
+      // A key typed wrong, taken back with the keyboard's own Backspace.
+      await typeByKeypad(page, 'x');
+      await pressKeyByKeypad(page, 'Backspace');
+      await heard(/^x deleted$/, 'en');
+      await page.keyboard.press('F2');
+      await heard(/^E-mail address\. s a n n e dot d e v r i e s at e x a m p l e dot n l$/, 'en');
+      await pressKeyByKeypad(page, 'Done');
+      await page.getByTestId('voucher-list').waitFor();
+      await heard(/^Welcome back, /, 'en');
+      await moveTo(page, /^I’m done$/);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('attract-screen').waitFor();
+      await page.close();
+    });
+  });
+
+  /** `work` with the audio private (a headset): what a shopper types or owns is said in full. */
+  async function onHeadset(work: () => Promise<void>) {
+    const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
+    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'true')).toMatchObject({ code: 0 });
+    try {
+      // The running kiosk takes kioskctl's change from its file a moment later: the visit starts after it has.
+      await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
+      await work();
+    } finally {
+      // Back on the speaker before the next test starts: its visit must not be half on a headset.
+      const restored = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
+      await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'false');
+      await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(restored);
+    }
+  }
 });
