@@ -1,5 +1,5 @@
 import type { BridgeError, BridgeResult, KioskApi, KioskSettingsView } from '../../common/contract.std.ts';
-import { NATIVE_MODES, visitMode, type KioskMode, type Locale } from '../../common/config-schema.std.ts';
+import { KioskMode, NATIVE_MODES, visitMode, type Locale } from '../../common/config-schema.std.ts';
 import type { Scan } from '../../common/scan.std.ts';
 import type {
   LockAnswer,
@@ -39,9 +39,11 @@ export type Screen =
   | { name: 'confirm'; voucher: VoucherView; lock: LockAnswer; deadline: number }
   | { name: 'redeemed'; voucher: VoucherView; redeemedAt: string; proof: RedemptionProof | null; slip: SlipResult }
   | { name: 'amount' }
-  | { name: 'portal'; session: PortalSessionView };
+  /** `mode`: what the hosted page is for, as the screen names it; null for a session reopened without it. */
+  | { name: 'portal'; session: PortalSessionView; mode: KioskMode | null };
 
 const PORTAL_SESSION_KEY = 'kiosk.portalSession';
+const PORTAL_MODE_KEY = 'kiosk.portalMode';
 
 /** The bridge calls a visit makes, and no others. */
 export type VisitBridge = Pick<
@@ -313,14 +315,15 @@ export class Visit {
     const session = await this.#call(() =>
       this.#bridge.startPortalSession({ mode, contactUuid: this.shopper?.contactUuid, amountInCents }),
     );
-    if (session) this.#showSession(session);
+    if (session) this.#showSession(session, mode);
   }
 
-  /** After a renderer reload or from a deep link. */
+  /** After a renderer reload or from a deep link: named as before the reload, when it was this page's. */
   async reopenSession(uuid: string) {
     const session = await this.#call(() => this.#bridge.getPortalSession({ uuid }));
-    if (session) this.#showSession(session);
-    else this.#storage.removeItem(PORTAL_SESSION_KEY);
+    const mode = KioskMode.safeParse(this.#storage.getItem(PORTAL_MODE_KEY));
+    if (session) this.#showSession(session, mode.success && this.rememberedSession() === uuid ? mode.data : null);
+    else this.#forgetSession();
   }
 
   rememberedSession(): string | null {
@@ -355,7 +358,7 @@ export class Visit {
     this.#pending = 0;
     this.#unlinkedCard = null;
     this.#queuedScan = null;
-    this.#storage.removeItem(PORTAL_SESSION_KEY);
+    this.#forgetSession();
     if (held) await this.#bridge.releaseVoucher({ voucherUuid: held, reason: 'idle' });
     await this.#bridge.endVisit();
   }
@@ -405,9 +408,16 @@ export class Visit {
     if (balance && this.shopper === shopper) this.creditBalance = balance.creditBalance;
   }
 
-  #showSession(session: PortalSessionView) {
+  #showSession(session: PortalSessionView, mode: KioskMode | null) {
     this.#storage.setItem(PORTAL_SESSION_KEY, session.uuid);
-    this.screen = { name: 'portal', session };
+    if (mode) this.#storage.setItem(PORTAL_MODE_KEY, mode);
+    else this.#storage.removeItem(PORTAL_MODE_KEY);
+    this.screen = { name: 'portal', session, mode };
+  }
+
+  #forgetSession() {
+    this.#storage.removeItem(PORTAL_SESSION_KEY);
+    this.#storage.removeItem(PORTAL_MODE_KEY);
   }
 
   #takeQueuedScan() {

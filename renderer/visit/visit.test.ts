@@ -57,9 +57,9 @@ function settingsFor(modes: KioskMode[] = ['regular'], locale: Locale = 'nl') {
   });
 }
 
-function visitWith({ modes = ['regular'] as KioskMode[], now = () => NOW } = {}) {
+/** A visit on a fake bridge; `storage` is the page's session storage (a reloaded page's: the one before). */
+function visitWith({ modes = ['regular'] as KioskMode[], now = () => NOW } = {}, storage = new Map<string, string>()) {
   const bridge = new FakeBridge<Name>(usualAnswers());
-  const storage = new Map<string, string>();
   const forgotten: string[] = [];
   const visit = new Visit({
     bridge: bridge.api,
@@ -465,12 +465,21 @@ describe('idle', () => {
 });
 
 describe('hosted sessions', () => {
-  it('remembers the session on screen, so a reload goes back to it', async () => {
-    const { visit, bridge } = visitWith({ modes: ['credit-reception'] });
+  it('remembers the session on screen and what it is for, so a reload goes back to it, named as before (#33 §2)', async () => {
+    const { visit, bridge, storage } = visitWith({ modes: ['credit-reception'] });
     await visit.scan(scan('CARD-1'));
-    expect(visit.screen).toEqual({ name: 'portal', session: SESSION });
+    expect(visit.screen).toEqual({ name: 'portal', session: SESSION, mode: 'credit-reception' });
     expect(bridge.inputsOf('startPortalSession')).toEqual([{ mode: 'credit-reception', contactUuid: SHOPPER.contactUuid }]);
     expect(visit.rememberedSession()).toBe(SESSION.uuid);
+
+    const reloaded = visitWith({ modes: ['credit-reception'] }, storage);
+    reloaded.bridge.answer('getPortalSession', ok('getPortalSession', SESSION));
+    await reloaded.visit.reopenSession(SESSION.uuid);
+    expect(reloaded.visit.screen).toEqual({ name: 'portal', session: SESSION, mode: 'credit-reception' });
+    // A mode some other script left in the storage names nothing.
+    storage.set('kiosk.portalMode', 'no-such-mode');
+    await reloaded.visit.reopenSession(SESSION.uuid);
+    expect(reloaded.visit.screen).toEqual({ name: 'portal', session: SESSION, mode: null });
   });
 
   it('forgets a remembered session the platform no longer has', async () => {

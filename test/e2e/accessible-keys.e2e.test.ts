@@ -257,7 +257,12 @@ describe('accessible kiosk: keys only, with speech', () => {
     await moveTo(page, /^My account/);
     await page.keyboard.press('Enter');
     await page.getByTestId('portal-screen').waitFor();
-    await heard(/^Your loyalty account\. Continue on your phone: scan this code\. You can choose\. I’m done$/, 'en');
+    // Named for what it is, said to be the platform's own page, with the way out (#33 §2).
+    await heard(
+      /^My account\. This is the loyalty platform’s own page: the kiosk cannot read it to you\. To leave it, press Escape or choose I’m done\. Continue on your phone: scan this code\. You can choose\. I’m done$/,
+      'en',
+    );
+    await screenshot(page, 'keys-hosted-page');
     await moveTo(page, /^I’m done$/);
     await heard(/^I’m done\. button\. 1 of 1$/, 'en');
     await page.keyboard.press('ArrowDown');
@@ -310,6 +315,18 @@ describe('accessible kiosk: keys only, with speech', () => {
     // would have main end it a few seconds later, silencing whatever the next test's page says.
     await page.keyboard.press('Escape');
     await page.getByTestId('home-screen').waitFor();
+    await moveTo(page, /^I’m done$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
+  it('a shopper who scanned first starts speech with an arrow: how the keys work, then the screen they are on (#33 §4)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('voucher-list').waitFor();
+    await page.keyboard.press('ArrowDown');
+    await heard(/^Speech is on\. .*Welcome back, /, 'en');
     await moveTo(page, /^I’m done$/);
     await page.keyboard.press('Enter');
     await page.getByTestId('attract-screen').waitFor();

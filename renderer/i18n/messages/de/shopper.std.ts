@@ -131,6 +131,7 @@ export const messages: ShopperMessages = {
   'amount.label': 'Betrag in Euro',
   'amount.continue': 'Weiter',
   'portal.frame': 'Ihr Treuekonto',
+  'portal.guide': 'Dies ist die eigene Seite des Kundenprogramms: Der Kiosk kann sie nicht vorlesen. Zum Verlassen drücken Sie {back} oder wählen Sie {done}.',
   'portal.phone': 'Auf dem Handy weitermachen: diesen Code scannen',
   'portal.done': 'Fertig',
   'idle.title': 'Sind Sie noch da?',

@@ -132,6 +132,7 @@ export const messages = {
   'amount.label': 'Amount in euros',
   'amount.continue': 'Continue',
   'portal.frame': 'Your loyalty account',
+  'portal.guide': 'This is the loyalty platform’s own page: the kiosk cannot read it to you. To leave it, press {back} or choose {done}.',
   'portal.phone': 'Continue on your phone: scan this code',
   'portal.done': 'I’m done',
   'idle.title': 'Are you still there?',

@@ -131,6 +131,7 @@ export const messages: ShopperMessages = {
   'amount.label': 'Montant en euros',
   'amount.continue': 'Continuer',
   'portal.frame': 'Votre compte fidélité',
+  'portal.guide': 'Ceci est la page propre au programme de fidélité : le kiosque ne peut pas la lire à voix haute. Pour la quitter, appuyez sur {back} ou choisissez {done}.',
   'portal.phone': 'Continuez sur votre téléphone : scannez ce code',
   'portal.done': 'J’ai terminé',
   'idle.title': 'Vous êtes toujours là ?',

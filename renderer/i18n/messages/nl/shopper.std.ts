@@ -131,6 +131,7 @@ export const messages: ShopperMessages = {
   'amount.label': 'Bedrag in euro',
   'amount.continue': 'Verder',
   'portal.frame': 'Je spaaraccount',
+  'portal.guide': 'Dit is de eigen pagina van het klantenprogramma: de kiosk kan die niet voorlezen. Om hem te verlaten: druk op {back} of kies {done}.',
   'portal.phone': 'Verder op je telefoon: scan deze code',
   'portal.done': 'Ik ben klaar',
   'idle.title': 'Ben je er nog?',
