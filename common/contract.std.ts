@@ -314,6 +314,8 @@ export const events = {
   openPortalSession: z.object({ uuid: z.uuid() }),
   /** The kiosk fell asleep (quiet hours) or woke. */
   sleep: SleepState,
+  /** A headset was plugged in: speech mode starts (#33 §4). */
+  headsetPlugged: z.object({}).strict(),
 } as const;
 
 export type CallName = keyof typeof calls;

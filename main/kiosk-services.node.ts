@@ -50,6 +50,7 @@ import { LastScan } from './scanner/last-scan.std.ts';
 import { startHeartbeatWatchdog, type HeartbeatWatchdog } from './supervision/heartbeat-watchdog.node.ts';
 import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
 import { SpeechService } from './speech/speech-service.node.ts';
+import { watchHeadset } from './speech/headset-watch.node.ts';
 import { createSpeechHandlers } from './handlers/speech-handlers.node.ts';
 import { dataFiles } from './paths/data-files.node.ts';
 
@@ -182,6 +183,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const reconciler = startReconciler({ ledger, journal, activity, connection, recovered, logger });
   const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
+  const headsetWatch = watchHeadset({ onPlugged: () => events.emit('headsetPlugged', {}), logger });
   const slips = new SlipService({ config: () => config.get(), ledger, previewDir: dataFiles(options.dataDir).slips, kioskId: () => kioskIdOf(config.get()) ?? 'kiosk', logger });
   const stopWatchingPrinter = slips.watch();
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
@@ -230,6 +232,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
         await recovered;
         await redemptions.releaseAll('quit').catch(() => undefined);
         speech.stop();
+        headsetWatch.stop();
         reconciler.close();
         closeRedemptions();
         health.close();

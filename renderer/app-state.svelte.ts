@@ -43,6 +43,8 @@ class AppState {
     kiosk.on('serviceStatus', (status) => this.#setAvailable(status.available));
     kiosk.on('openPortalSession', ({ uuid }) => void this.visit.reopenSession(uuid));
     kiosk.on('scannerStatus', (status) => (this.serialScannerConnected = status.state === 'connected'));
+    // A headset plugged in is a shopper asking to hear the kiosk (ADA 707.5): speech starts, and says how the keys work.
+    kiosk.on('headsetPlugged', () => this.choices.speech.start());
     void kiosk.getScannerStatus().then((status) => status.ok && (this.serialScannerConnected = status.value.state === 'connected'));
     const result = await kiosk.getSettings();
     if (!result.ok) {

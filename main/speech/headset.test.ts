@@ -1,26 +1,8 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { headsetPluggedIn } from './headset.node.ts';
 import { headphonesInUse } from './headset.std.ts';
 import { stubbornProgram } from './stubborn-program.test-support.ts';
-
-/** A laptop's or a kiosk PC's one sound card, as `pactl --format=json list sinks` shows it. */
-function sinks(activePort: string, headphones: 'available' | 'not available' | 'availability unknown') {
-  return JSON.stringify([
-    {
-      name: 'alsa_output.pci-0000_00_1f.3.analog-stereo',
-      active_port: activePort,
-      ports: [
-        { name: 'analog-output-speaker', type: 'Speaker', availability: 'availability unknown' },
-        { name: 'analog-output-headphones', type: 'Headphones', availability: headphones },
-      ],
-    },
-    { name: 'alsa_output.hdmi', active_port: 'hdmi-output-0', ports: [{ name: 'hdmi-output-0', type: 'HDMI', availability: 'available' }] },
-  ]);
-}
-const CARD = 'alsa_output.pci-0000_00_1f.3.analog-stereo';
+import { sinks, SOUND_CARD as CARD, standInPactl } from './stand-in-pactl.test-support.ts';
 
 describe('headphonesInUse', () => {
   it('is a headset when the default output plays on its headphones port with something in the jack', () => {
@@ -40,18 +22,9 @@ describe('headphonesInUse', () => {
 });
 
 describe('headsetPluggedIn', () => {
-  /** A stand-in pactl: the sinks JSON for `list sinks`, the default sink's name for `get-default-sink`. */
-  function standInPactl(sinksJson: string, defaultSink: string): string {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pactl-stand-in-'));
-    fs.writeFileSync(path.join(dir, 'sinks.json'), sinksJson);
-    const program = path.join(dir, 'pactl');
-    fs.writeFileSync(program, `#!/bin/sh\ncase "$*" in\n  *"list sinks"*) cat '${dir}/sinks.json' ;;\n  get-default-sink) echo '${defaultSink}' ;;\n  *) exit 1 ;;\nesac\n`, { mode: 0o755 });
-    return program;
-  }
-
   it('asks pactl which output is in use and whether it is a plugged-in headset', async () => {
-    await expect(headsetPluggedIn(standInPactl(sinks('analog-output-headphones', 'available'), CARD))).resolves.toBe(true);
-    await expect(headsetPluggedIn(standInPactl(sinks('analog-output-speaker', 'available'), CARD))).resolves.toBe(false);
+    await expect(headsetPluggedIn(standInPactl(sinks('analog-output-headphones', 'available'), CARD).program)).resolves.toBe(true);
+    await expect(headsetPluggedIn(standInPactl(sinks('analog-output-speaker', 'available'), CARD).program)).resolves.toBe(false);
   });
 
   it('takes no pactl, or a failing one, for a speaker', async () => {

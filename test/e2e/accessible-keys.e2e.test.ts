@@ -1,7 +1,9 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cardOf, checkShopperScreen, kioskctl, kioskEvents, kioskSuite, openKiosk, scannerBurst, screenshot } from '../support/kiosk-journey.node.ts';
+import path from 'node:path';
 import { recordingEspeak } from '../support/espeak-recorder.node.ts';
+import { sinks, standInPactl } from '../../main/speech/stand-in-pactl.test-support.ts';
 import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
 
 /**
@@ -9,6 +11,9 @@ import { PRIVATE_STAND_IN } from '../../common/speech.std.ts';
  * stand-in for espeak-ng, first on the kiosk's PATH). Nothing is tapped or clicked.
  */
 const espeak = recordingEspeak();
+/** The kiosk's sound server, as pactl tells it: a speaker until a test plugs a headset in. */
+const SPEAKER = sinks('analog-output-speaker', 'not available');
+const pactl = standInPactl(SPEAKER);
 
 /** What the page has focused: its text, whether it shows a focus ring, and the screen it is on. */
 function focusOf(page: Page) {
@@ -83,7 +88,7 @@ async function heard(text: RegExp, voice: string) {
 }
 
 describe('accessible kiosk: keys only, with speech', () => {
-  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' }, { PATH: espeak.path });
+  const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' }, { PATH: `${path.dirname(pactl.program)}${path.delimiter}${espeak.path}` });
 
   it('a Dutch shopper redeems a voucher with keys alone, told every screen, every control and the receipt', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
@@ -330,6 +335,22 @@ describe('accessible kiosk: keys only, with speech', () => {
     await moveTo(page, /^I’m done$/);
     await page.keyboard.press('Enter');
     await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
+  it('a headset plugged in mid-visit starts speech: how the keys work, then the screen, now with what is private (#33 §4)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('voucher-list').waitFor();
+    pactl.change(sinks('analog-output-headphones', 'available'));
+    try {
+      await heard(/^Speech is on\. .*Welcome back, s•••@example\.nl\. Your credits\. [\d,]+/, 'en');
+      await moveTo(page, /^I’m done$/);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('attract-screen').waitFor();
+    } finally {
+      pactl.change(SPEAKER);
+    }
     await page.close();
   });
 
