@@ -215,10 +215,8 @@ export const shopperCalls = {
   speak: { input: Utterance, output: z.null() },
   /** The shopper acted: silence at once. */
   stopSpeech: { input: NoInput, output: z.null() },
-  /** The visit is over: silence, the store's volume again, and nothing left to repeat; then `farewell`, said so (#33 §10). */
+  /** The visit is over: silence, and the store's volume again; then `farewell`, said so (#33 §10). */
   endSpeech: { input: z.object({ farewell: Utterance.optional() }).strict(), output: z.null() },
-  /** The repeat key: the last utterance again. */
-  repeatSpeech: { input: NoInput, output: z.null() },
   /** The volume keys, a step at a time; the store's volume comes back when the visit ends. */
   changeSpeechVolume: { input: z.object({ step: z.union([z.literal(-1), z.literal(1)]) }).strict(), output: SpeechVolume },
 } as const;

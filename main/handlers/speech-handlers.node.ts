@@ -2,7 +2,7 @@ import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { SpeechService } from '../speech/speech-service.node.ts';
 
 /** The screen's speech calls, each handed to the speech feature. */
-export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'repeatSpeech' | 'changeSpeechVolume'> {
+export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'changeSpeechVolume'> {
   return {
     speak: async (utterance) => {
       void speech.say(utterance);
@@ -15,10 +15,6 @@ export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'
     endSpeech: async ({ farewell }) => {
       speech.endVisit();
       if (farewell) void speech.say(farewell);
-      return null;
-    },
-    repeatSpeech: async () => {
-      speech.repeat();
       return null;
     },
     changeSpeechVolume: async ({ step }) => ({ volume: speech.changeVolume(step) }),

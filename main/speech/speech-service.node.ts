@@ -15,12 +15,10 @@ const VOLUME_MAX = 200;
 /**
  * The kiosk's own voice (EN 301 549 5.1.3: a closed terminal brings its speech with it). One
  * utterance at a time: new speech, or the shopper acting, stops the old at once (and kills it if it
- * will not stop: SpeechProcesses). The volume the shopper chose and the last thing said belong to
- * the visit and go with it.
+ * will not stop: SpeechProcesses). The volume the shopper chose belongs to the visit and goes with it.
  */
 export class SpeechService {
   #speaking: ChildProcess | null = null;
-  #last: Utterance | null = null;
   #volume: number | null = null;
   #missingLogged = false;
   /** The OS's answer being awaited: presses while it is asked share it, so one question (pactl) runs at a time. */
@@ -56,7 +54,6 @@ export class SpeechService {
   async say(utterance: Utterance): Promise<void> {
     this.stop();
     const turn = this.#turn;
-    this.#last = utterance;
     const text = spokenText(utterance, await this.#privateListening(utterance));
     if (!text || turn !== this.#turn) return;
     await this.#processes.room();
@@ -93,11 +90,6 @@ export class SpeechService {
     return this.#headsetAnswer;
   }
 
-  /** Says the last utterance again (the repeat key). */
-  repeat(): void {
-    if (this.#last) void this.say(this.#last);
-  }
-
   changeVolume(step: -1 | 1): number {
     this.#volume = Math.min(VOLUME_MAX, Math.max(VOLUME_MIN, this.volume + step * VOLUME_STEP));
     return this.#volume;
@@ -107,10 +99,9 @@ export class SpeechService {
     return this.#volume ?? this.#audio().volume;
   }
 
-  /** The visit is over: silence, the store's volume again, and nothing left to repeat. */
+  /** The visit is over: silence, and the store's volume again. */
   endVisit(): void {
     this.stop();
-    this.#last = null;
     this.#volume = null;
   }
 

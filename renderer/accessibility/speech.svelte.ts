@@ -2,7 +2,7 @@ import type { Locale } from '../../common/config-schema.std.ts';
 import type { KioskApi } from '../../common/contract.std.ts';
 import type { SpeechPart } from '../../common/speech.std.ts';
 
-export type SpeechBridge = Pick<KioskApi, 'speak' | 'stopSpeech' | 'endSpeech' | 'repeatSpeech' | 'changeSpeechVolume'>;
+export type SpeechBridge = Pick<KioskApi, 'speak' | 'stopSpeech' | 'endSpeech' | 'changeSpeechVolume'>;
 
 /**
  * Speech mode: the kiosk talks a shopper who cannot see the screen through every screen, in their
@@ -52,10 +52,6 @@ export class Speech {
   /** The shopper acted: speech stops at once. */
   silence() {
     if (this.on) void this.#bridge.stopSpeech();
-  }
-
-  repeat() {
-    if (this.on) void this.#bridge.repeatSpeech();
   }
 
   /** One step of volume; the new volume (0 to 200), or null where main could not say. */

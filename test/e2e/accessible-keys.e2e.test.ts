@@ -149,7 +149,9 @@ describe('accessible kiosk: keys only, with speech', () => {
     );
     await heard(receipt, 'nl');
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'redeemed-screen', visible: true });
-    // Said again on the repeat key.
+    // Said again on the repeat key, after a volume key too: where she is, not "Volume …" (#33 §10).
+    await page.keyboard.press('PageUp');
+    await heard(/^Volume \d+ procent$/, 'nl');
     const before = espeak.utterances().filter((said) => receipt.test(said.text)).length;
     await page.keyboard.press('F2');
     await expect.poll(() => espeak.utterances().filter((said) => receipt.test(said.text)).length, { timeout: 10_000 }).toBe(before + 1);
