@@ -182,8 +182,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   const { redemptions, recovered, journal, ledger, close: closeRedemptions } = await startRedemptions(options.dataDir, { foundation, visit, connection, health });
   const activity = new KioskActivity({ locksHeld: () => journal.entries().length });
   const reconciler = startReconciler({ ledger, journal, activity, connection, recovered, logger });
-  const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
-  const headsetWatch = watchHeadset({ onPlugged: () => events.emit('headsetPlugged', {}), logger });
+  const { speech, headsetWatch } = startSpeech(foundation);
   const slips = new SlipService({ config: () => config.get(), ledger, previewDir: dataFiles(options.dataDir).slips, kioskId: () => kioskIdOf(config.get()) ?? 'kiosk', logger });
   const stopWatchingPrinter = slips.watch();
   const interruptions = new VisitInterruptions({ activity, endVisit: () => endInterruptedVisit(speech, redemptions, visit, identity), logger });
@@ -248,6 +247,13 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
       dataDirLock.release();
     },
   };
+}
+
+/** The kiosk's voice, and the watch that starts speech mode when a headset is plugged in. */
+function startSpeech({ config, events, logger }: Foundation) {
+  const speech = new SpeechService({ audio: () => config.get().accessibility.audio, logger });
+  const headsetWatch = watchHeadset({ onPlugged: () => events.emit('headsetPlugged', {}), logger });
+  return { speech, headsetWatch };
 }
 
 /** Whether the platform serves: probed now and while idle, its counters carried across restarts. */
