@@ -3,6 +3,7 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 /** The shopper’s screens in German, in ICU MessageFormat. */
 export const messages: ShopperMessages = {
   'language.name': 'Deutsch',
+  'language.current': 'Sprache: {language}',
   'language.choose': 'Sprache wählen',
   'display.speech': 'Sprachausgabe',
   'attract.speech_hint': 'Um den Kiosk zu hören: drücken Sie {key} oder tippen Sie auf Sprachausgabe.',

@@ -4,6 +4,7 @@
  */
 export const messages = {
   'language.name': 'English',
+  'language.current': 'Language: {language}',
   'language.choose': 'Choose your language',
   'display.speech': 'Speech',
   'attract.speech_hint': 'To hear the kiosk, press {key} or touch Speech.',

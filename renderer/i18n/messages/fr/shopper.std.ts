@@ -3,6 +3,7 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 /** The shopper’s screens in French, in ICU MessageFormat. */
 export const messages: ShopperMessages = {
   'language.name': 'Français',
+  'language.current': 'Langue : {language}',
   'language.choose': 'Choisissez votre langue',
   'display.speech': 'Voix',
   'attract.speech_hint': 'Pour entendre la borne : appuyez sur {key} ou touchez Voix.',

@@ -3,6 +3,7 @@ import type { ShopperMessages } from '../en/shopper.std.ts';
 /** The shopper’s screens in Dutch, in ICU MessageFormat. */
 export const messages: ShopperMessages = {
   'language.name': 'Nederlands',
+  'language.current': 'Taal: {language}',
   'language.choose': 'Kies je taal',
   'display.speech': 'Spraak',
   'attract.speech_hint': 'Om de kiosk te horen: druk op {key} of tik op Spraak.',
