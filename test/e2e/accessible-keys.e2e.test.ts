@@ -82,6 +82,11 @@ async function findInRow(page: Page, name: string): Promise<boolean> {
   return false;
 }
 
+/** The background and text colour `selector`'s element is painted in. */
+function paintOf(page: Page, selector: string) {
+  return page.locator(selector).first().evaluate((element) => ({ background: getComputedStyle(element).backgroundColor, color: getComputedStyle(element).color }));
+}
+
 /** Waits until the stand-in was asked to say something in `voice` that matches `text`. */
 async function heard(text: RegExp, voice: string) {
   await expect.poll(() => espeak.utterances().some((said) => said.voice === voice && text.test(said.text)), { timeout: 10_000 }).toBe(true);
@@ -298,12 +303,32 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.getByTestId('voucher-screen').waitFor();
     await expect(colours()).resolves.toEqual({ mode: true, brand: '#000000' });
     await checkShopperScreen(page, 'high-contrast-voucher');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('home-screen').waitFor();
-    await moveTo(page, /^I’m done$/);
+    // No tint left on the confirm countdown or the redeemed screen: black on white (#33 §13).
+    await moveTo(page, /^Redeem$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('confirm-screen').waitFor();
+    await expect(paintOf(page, '.countdown')).resolves.toEqual({ background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
+    await moveTo(page, /^Yes, redeem it$/);
+    await page.keyboard.press('Enter');
+    await page.getByTestId('redeemed-screen').waitFor();
+    await expect(paintOf(page, '[data-testid="redeemed-screen"]')).resolves.toEqual({ background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
+    await checkShopperScreen(page, 'high-contrast-redeemed');
+    await moveTo(page, /^Done$/);
     await page.keyboard.press('Enter');
     await page.getByTestId('attract-screen').waitFor();
     await expect(colours()).resolves.toMatchObject({ mode: false });
+    await page.close();
+  });
+
+  it('high contrast reaches the on-screen keyboard: white keys outlined in black, no grey panel (#33 §13)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await page.getByTestId('high-contrast').tap();
+    await page.getByRole('button', { name: /Type your card number/ }).tap();
+    await page.getByTestId('on-screen-keyboard').waitFor();
+    await expect(paintOf(page, '[data-testid="on-screen-keyboard"]')).resolves.toMatchObject({ background: 'rgb(255, 255, 255)' });
+    await checkShopperScreen(page, 'high-contrast-keyboard');
+    await page.getByRole('button', { name: 'Back', exact: true }).tap();
+    await page.getByTestId('attract-screen').waitFor();
     await page.close();
   });
 
