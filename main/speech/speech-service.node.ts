@@ -20,6 +20,8 @@ const VOLUME_MAX = 200;
 export class SpeechService {
   #speaking: ChildProcess | null = null;
   #volume: number | null = null;
+  /** The headset hint was said this visit: once is enough. */
+  #hinted = false;
   #missingLogged = false;
   /** The OS's answer being awaited: presses while it is asked share it, so one question (pactl) runs at a time. */
   #headsetAnswer: Promise<boolean> | null = null;
@@ -54,8 +56,10 @@ export class SpeechService {
   async say(utterance: Utterance): Promise<void> {
     this.stop();
     const turn = this.#turn;
-    const text = spokenText(utterance, await this.#privateListening(utterance));
+    const privateAudio = await this.#privateListening(utterance);
+    const text = spokenText(utterance, privateAudio, !this.#hinted);
     if (!text || turn !== this.#turn) return;
+    this.#hinted ||= !privateAudio && utterance.parts.some((part) => part.private);
     await this.#processes.room();
     if (turn !== this.#turn) return;
     const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, command: this.#command });
@@ -99,10 +103,11 @@ export class SpeechService {
     return this.#volume ?? this.#audio().volume;
   }
 
-  /** The visit is over: silence, and the store's volume again. */
+  /** The visit is over: silence, the store's volume again, and the headset hint to say again. */
   endVisit(): void {
     this.stop();
     this.#volume = null;
+    this.#hinted = false;
   }
 
   #failed(error: NodeJS.ErrnoException): void {

@@ -68,7 +68,15 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     const speaker = speechWith({ private: false });
     void speaker.speech.say(home);
     await soon(() => speaker.espeak.utterances().length === 1);
+    // The first stand-in of a visit says how to hear what it stands for (#33 §8); later ones do not.
+    expect(speaker.espeak.last()!.text).toBe(`Hello. ${PRIVATE_STAND_IN.en}. Credits. ${PRIVATE_STAND_IN.en}. Plug in a headset to hear them.`);
+    void speaker.speech.say(home);
+    await soon(() => speaker.espeak.utterances().length === 2);
     expect(speaker.espeak.last()!.text).toBe(`Hello. ${PRIVATE_STAND_IN.en}. Credits. ${PRIVATE_STAND_IN.en}`);
+    speaker.speech.endVisit();
+    void speaker.speech.say({ locale: 'nl', parts: [{ text: '1,250', private: true }] });
+    await soon(() => speaker.espeak.utterances().length === 3);
+    expect(speaker.espeak.last()!.text).toBe(`${PRIVATE_STAND_IN.nl}. Sluit een koptelefoon aan om ze te horen.`);
     speaker.speech.stop();
 
     const headset = speechWith({ private: true });

@@ -1,10 +1,12 @@
+import { mainMessages } from '../../common/main-messages.std.ts';
 import { PRIVATE_STAND_IN, type Utterance } from '../../common/speech.std.ts';
 
 /**
  * The words an utterance comes to. On a speaker each run of private parts becomes one stand-in
- * phrase: what the screen shows of a shopper is for their ears only.
+ * phrase: what the screen shows of a shopper is for their ears only. `withHint`: a stand-in is
+ * followed, at the end, by how to hear what it stood for (a headset).
  */
-export function spokenText({ locale, parts }: Utterance, privateAudio: boolean): string {
+export function spokenText({ locale, parts }: Utterance, privateAudio: boolean, withHint = false): string {
   const words: string[] = [];
   let hiding = false;
   for (const part of parts) {
@@ -16,6 +18,7 @@ export function spokenText({ locale, parts }: Utterance, privateAudio: boolean):
     hiding = false;
     words.push(part.text);
   }
+  if (withHint && words.includes(PRIVATE_STAND_IN[locale])) words.push(mainMessages[locale]['speech.private_hint']);
   const cleaned = words.map(onlyWhatIsShown).filter(Boolean);
   // Parts are sentences of their own, with a pause between them, unless one already ends in punctuation.
   return cleaned.reduce((said, word) => (said === '' ? word : /[.,:;!?…]$/.test(said) ? `${said} ${word}` : `${said}. ${word}`), '');

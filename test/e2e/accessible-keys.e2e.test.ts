@@ -25,7 +25,6 @@ function focusOf(page: Page) {
       type: focused instanceof HTMLInputElement ? focused.type : null,
       text: focused?.textContent?.replace(/\s+/g, ' ').trim() ?? '',
       screen: focused?.closest('[data-screen]')?.getAttribute('data-testid') ?? null,
-      onKeys: focused?.closest('[data-key-grid]') != null,
       label: focused?.getAttribute('aria-label') ?? null,
       visible: focused?.matches(':focus-visible') ?? false,
       // WCAG 2.4.13 asks at least 2 px as shown (the page may be scaled to its panel, or to the reach band).
@@ -52,34 +51,45 @@ async function typeByKeypad(page: Page, text: string) {
   for (const character of text) await pressKeyByKeypad(page, character);
 }
 
-/**
- * Finds the on-screen key named `name` (its text or its spoken name) by keypad alone and presses
- * it: along a row with Arrow Right until the key wanted is said, then Enter; down (or, past the
- * last row, up) to the next row when the row has no such key.
- */
+/** Moves to the on-screen key named `name` (its text or its spoken name) by keypad alone, and presses it. */
 async function pressKeyByKeypad(page: Page, name: string) {
-  let rowStep = 'ArrowDown';
-  for (let rows = 0; !(await findInRow(page, name)); rows++) {
-    if (rows > 12) throw new Error(`no key ${name} on the keyboard`);
-    await page.keyboard.press(rowStep);
-    // Off the keyboard's last row: back onto it, and up from there on.
-    if (!(await focusOf(page)).onKeys) {
-      rowStep = rowStep === 'ArrowDown' ? 'ArrowUp' : 'ArrowDown';
-      await page.keyboard.press(rowStep);
-    }
-  }
+  await moveToKey(page, name);
   await page.keyboard.press('Enter');
 }
 
-/** Arrow Right round the focused key's row until the key named `name` has the focus; false when the row has none. */
-async function findInRow(page: Page, name: string): Promise<boolean> {
-  for (let presses = 0; presses < 12; presses++) {
-    const focus = await focusOf(page);
-    if (!focus.onKeys) return false;
-    if (focus.text === name || focus.label === name) return true;
-    await page.keyboard.press('ArrowRight');
+/**
+ * Moves the keypad onto the key named `name`: up or down to its row (the keyboard puts it on the
+ * key under the one it was on), then the shorter way round the row with the left and right arrows.
+ */
+async function moveToKey(page: Page, name: string) {
+  for (let looks = 0; looks < 6; looks++) {
+    const { focused, target } = await keyPositions(page, name);
+    if (!focused || !target) throw new Error(`no key ${name}, or the keypad is not on the keyboard`);
+    if (focused.row === target.row && focused.column === target.column) return;
+    if (focused.row !== target.row) {
+      const key = target.row > focused.row ? 'ArrowDown' : 'ArrowUp';
+      for (let step = 0; step < Math.abs(target.row - focused.row); step++) await page.keyboard.press(key);
+      continue;
+    }
+    const right = (target.column - focused.column + focused.width) % focused.width;
+    const [key, steps] = right <= focused.width - right ? ['ArrowRight', right] : ['ArrowLeft', focused.width - right];
+    for (let step = 0; step < steps; step++) await page.keyboard.press(key);
   }
-  return false;
+  throw new Error(`the keypad did not reach the key ${name}`);
+}
+
+/** Row and column (and the row's width) of the focused key and of the key named `name`, in the keyboard shown. */
+function keyPositions(page: Page, name: string) {
+  return page.evaluate((wanted) => {
+    const rows = [...document.querySelectorAll('[data-key-grid] .row')];
+    const at = (key: Element | null | undefined) => {
+      const row = key?.parentElement;
+      const index = row ? rows.indexOf(row) : -1;
+      return index === -1 ? null : { row: index, column: [...row!.children].indexOf(key!), width: row!.children.length };
+    };
+    const target = rows.flatMap((row) => [...row.children]).find((key) => key.textContent?.trim() === wanted || key.getAttribute('aria-label') === wanted);
+    return { focused: at(document.activeElement), target: at(target) };
+  }, name);
 }
 
 /** The background and text colour `selector`'s element is painted in. */
@@ -118,6 +128,8 @@ describe('accessible kiosk: keys only, with speech', () => {
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'home-screen', visible: true });
     // On a speaker, her e-mail and credits are not said.
     await heard(new RegExp(`^Welkom terug, ${PRIVATE_STAND_IN.nl}\\. Je punten\\. ${PRIVATE_STAND_IN.nl}`), 'nl');
+    // Once a visit, how she could hear them (#33 §8).
+    await heard(new RegExp(`^Welkom terug, ${PRIVATE_STAND_IN.nl}\\..* Sluit een koptelefoon aan om ze te horen\\.$`), 'nl');
     // And how many vouchers she has (#33 §10).
     await heard(new RegExp(`^Welkom terug, .*Je vouchers: ${(await suite.kiosk.platform.listVouchers({ contact_uuid: sanne.uuid, status: 'ACTIVE', limit: 100 })).data.length}\\.`), 'nl');
     expect(espeak.utterances().some((said) => said.text.includes('example.nl'))).toBe(false);
@@ -427,7 +439,7 @@ describe('accessible kiosk: keys only, with speech', () => {
       await heard(/^Toetsenbord\. Met de pijltjestoetsen .* Enter typt de toets waarop je staat, F2 leest voor wat je hebt getypt\..*\. 1$/, 'nl');
       const card = cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card;
       // The key is said as the keypad reaches it, and once more as it types (the echo).
-      await findInRow(page, card[0]!);
+      await moveToKey(page, card[0]!);
       const endsInDigit = new RegExp(`(^|\\. )${card[0]}$`);
       const saidDigit = () => espeak.utterances().slice(fromKeyboard).filter((said) => said.voice === 'nl' && endsInDigit.test(said.text)).length;
       await expect.poll(saidDigit).toBeGreaterThan(0);
