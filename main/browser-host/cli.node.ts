@@ -89,11 +89,11 @@ const services = await starting.catch((error: unknown) => {
   process.stderr.write(failure.line);
   process.exit(failure.exitCode);
 });
-// One write (a pipe delivers it whole): whoever reads the URL line has the sandbox line with it.
+// One write (a pipe delivers it whole): whoever reads the URL line has the sandbox line and the
+// browser's notes so far with it.
 const sandboxLine = services.sandbox ? `Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n` : '';
-process.stdout.write(`Kiosk UI: ${host.url}\n${sandboxLine}`);
+process.stdout.write(`Kiosk UI: ${host.url}\n${sandboxLine}${notesBeforeUrl.splice(0).join('')}`);
 urlLineWritten = true;
-for (const line of notesBeforeUrl.splice(0)) process.stdout.write(line);
 
 /** The services' own bound, and the page server's close: past it the process goes anyway (its exit frees the data folder). */
 const STOP_DEADLINE_MS = SERVICES_CLOSE_MS + 5_000;
