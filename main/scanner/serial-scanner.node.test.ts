@@ -116,9 +116,9 @@ describe('SerialScanner reading a pty', () => {
   it('ends a line after an idle pause when the scanner sends no terminator', async () => {
     const pty = await ptyPair();
     const { values, scanned } = await connectedScanner(pty, { terminator: 'idle', idleGapMs: 60 });
-    await pty.write('12');
-    await sleep(10);
-    await pty.write('34');
+    // One write each: two writes 10 ms apart could reach the scanner further apart than the gap on a
+    // loaded machine. Chunks joined within the gap: the next test, with a gap four times the pause.
+    await pty.write('1234');
     await scanned('1234');
     await pty.write('5678');
     await scanned('5678');
