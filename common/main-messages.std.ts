@@ -10,13 +10,15 @@ const en = {
   'speech.private_stand_in': 'details shown on screen',
   /** Said once a visit after the first stand-in: how to hear what it stood for (#33 §8). */
   'speech.private_hint': 'Plug in a headset to hear them.',
+  /** Said for the dots that hide part of a text (s•••@example.nl), which espeak-ng would skip (#33 §9). */
+  'speech.masked': 'hidden letters',
 } as const;
 
 export type MainMessageKey = keyof typeof en;
 
 export const mainMessages: Record<Locale, Readonly<Record<MainMessageKey, string>>> = {
   en,
-  nl: { 'speech.private_stand_in': 'gegevens op het scherm', 'speech.private_hint': 'Sluit een koptelefoon aan om ze te horen.' },
-  de: { 'speech.private_stand_in': 'Angaben auf dem Bildschirm', 'speech.private_hint': 'Schließen Sie einen Kopfhörer an, um sie zu hören.' },
-  fr: { 'speech.private_stand_in': 'informations affichées à l’écran', 'speech.private_hint': 'Branchez un casque pour les entendre.' },
+  nl: { 'speech.private_stand_in': 'gegevens op het scherm', 'speech.private_hint': 'Sluit een koptelefoon aan om ze te horen.', 'speech.masked': 'verborgen letters' },
+  de: { 'speech.private_stand_in': 'Angaben auf dem Bildschirm', 'speech.private_hint': 'Schließen Sie einen Kopfhörer an, um sie zu hören.', 'speech.masked': 'verborgene Zeichen' },
+  fr: { 'speech.private_stand_in': 'informations affichées à l’écran', 'speech.private_hint': 'Branchez un casque pour les entendre.', 'speech.masked': 'caractères masqués' },
 };

@@ -19,9 +19,14 @@ export function spokenText({ locale, parts }: Utterance, privateAudio: boolean, 
     words.push(part.text);
   }
   if (withHint && words.includes(PRIVATE_STAND_IN[locale])) words.push(mainMessages[locale]['speech.private_hint']);
-  const cleaned = words.map(onlyWhatIsShown).filter(Boolean);
+  const cleaned = words.map((word) => saidMasked(onlyWhatIsShown(word), locale)).filter(Boolean);
   // Parts are sentences of their own, with a pause between them, unless one already ends in punctuation.
   return cleaned.reduce((said, word) => (said === '' ? word : /[.,:;!?…]$/.test(said) ? `${said} ${word}` : `${said}. ${word}`), '');
+}
+
+/** The dots that hide part of a text said as such: "s•••@example.nl" is not "s at example dot nl". */
+function saidMasked(text: string, locale: Utterance['locale']): string {
+  return text.replace(/\s*•+\s*/g, ` ${mainMessages[locale]['speech.masked']} `).trim();
 }
 
 /**

@@ -9,7 +9,12 @@ describe('spoken text', () => {
   };
 
   it('says private parts on a headset', () => {
-    expect(spokenText(home, true)).toBe('Welkom. s•••@example.nl. Punten. 1.250. VRIJ-KOFFIE-7');
+    expect(spokenText(home, true)).toBe('Welkom. s verborgen letters @example.nl. Punten. 1.250. VRIJ-KOFFIE-7');
+  });
+
+  it('says the dots that hide part of a text as hidden, in the language: never as if nothing were missing (#33 §9)', () => {
+    expect(spokenText({ locale: 'en', parts: [{ text: 'Welcome back, s•••@example.nl' }] }, true)).toBe('Welcome back, s hidden letters @example.nl');
+    expect(spokenText({ locale: 'de', parts: [{ text: '•••• 4321' }] }, true)).toBe('verborgene Zeichen 4321');
   });
 
   it('says a neutral phrase in the language for each run of private parts on a speaker, never the data', () => {
