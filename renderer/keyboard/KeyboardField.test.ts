@@ -1,3 +1,4 @@
+import { tick } from 'svelte';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import KeyboardField from './KeyboardField.svelte';
 import { flushSync, mountInBody } from '../mount-for-test.dom.ts';
@@ -50,6 +51,25 @@ describe('with the on-screen keyboard', () => {
     input.blur();
     flushSync();
     expect(keyboard()).toBeNull();
+  });
+
+  it('by keypad, Done closes the keyboard and leaves the focus on the next control, not on the page (#33 §1)', async () => {
+    const onDone = vi.fn();
+    const { input } = show({ enableOnScreenKeyboard: true, onDone });
+    const next = document.createElement('button');
+    next.textContent = 'Find me';
+    document.body.append(next);
+    input.focus();
+    flushSync();
+    const done = [...keyboard()!.querySelectorAll('button')].find((button) => button.textContent?.trim() === 'Done')!;
+    done.focus();
+    flushSync();
+    // The keypad's select: a click with detail 0 on the focused key.
+    done.click();
+    await tick();
+    expect(onDone).toHaveBeenCalledOnce();
+    expect(keyboard()).toBeNull();
+    expect(document.activeElement).toBe(next);
   });
 
   it('labels the field and keeps a tablet’s own keyboard and autofill away', () => {
