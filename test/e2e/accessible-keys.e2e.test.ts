@@ -231,7 +231,8 @@ describe('accessible kiosk: keys only, with speech', () => {
     await heard(/^Please check the e-mail address\.$/, 'en');
     // Back to the field: it is said with what it holds (on a speaker, the stand-in phrase).
     await moveTo(page, aField);
-    await heard(new RegExp(`^E-mail address\\. text field\\. ${PRIVATE_STAND_IN.en}\\. \\d of \\d$`), 'en');
+    // The headset hint comes with the first stand-in heard this visit: here, unless an echo of her typing was heard first.
+    await heard(new RegExp(`^E-mail address\\. text field\\. ${PRIVATE_STAND_IN.en}\\. \\d of \\d(\\. Plug in a headset to hear them\\.)?$`), 'en');
     await page.keyboard.press('End');
     await page.keyboard.type('.devries@example.nl', { delay: 120 });
     await page.keyboard.press('Enter');
