@@ -249,12 +249,16 @@ describe('manager console: restart and quit', () => {
     const page = await openKiosk(browser, kiosk);
     await openConsoleFirstRun(page);
 
+    // The successor takes over the port and token, so the open page finds it and loads afresh
+    // by itself: the test waits for that load rather than navigating across it.
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await confirmOnDiagnostics(page, 'Restart kiosk');
     await expect(kiosk.host.exitCode).resolves.toBe(0);
     await expect.poll(() => kiosk!.host.urls().length, { timeout: 30_000 }).toBe(2);
+    expect(kiosk.host.urls()[1]).toBe(kiosk.host.urls()[0]);
+    await reloaded;
 
     // The new process runs on the same data: the PIN is still set.
-    await page.goto(kiosk.host.urls()[1]!);
     await page.getByTestId('attract-screen').waitFor();
     await openConsoleWithPin(page);
     await confirmOnDiagnostics(page, 'Quit kiosk');
