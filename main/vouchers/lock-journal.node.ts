@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { readBoundedFile } from '../../base/bounded-file.node.ts';
-import { writeFileDurably } from '../../base/durable-file.node.ts';
+import { writeFileDurablySync } from '../../base/durable-file.node.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
 import { IdentifiedBy } from '../../common/report-views.std.ts';
 
@@ -97,10 +97,11 @@ export async function openLockJournal({ dir, logger }: { dir: string; logger: Lo
   const codelessPart = () => (unresolved.size > 0 ? { unresolved: [...unresolved] } : {});
 
   // One write at a time, each of the whole map as it stands when the write starts, so a
-  // later write never lands under an earlier one.
+  // later write never lands under an earlier one. Synchronous on purpose: a Redeem waits for
+  // this write, and the asynchronous one's ten thread-pool hops cost more than its fsyncs (#32).
   const writes = serialQueue();
   const persist = () =>
-    writes.run(() => writeFileDurably(file, `${JSON.stringify({ version: 1, entries: [...held.values()], ...codelessPart() }, null, 2)}\n`));
+    writes.run(() => writeFileDurablySync(file, `${JSON.stringify({ version: 1, entries: [...held.values()], ...codelessPart() }, null, 2)}\n`));
   // The bad file is aside now: the entries read from it must be on disk before anything else.
   if (salvaged) await persist();
 
