@@ -102,8 +102,24 @@ async function heard(text: RegExp, voice: string) {
   await expect.poll(() => espeak.utterances().some((said) => said.voice === voice && text.test(said.text)), { timeout: 10_000 }).toBe(true);
 }
 
+/**
+ * The shopper ends her visit herself, by keys: a page closed mid-visit would have main end it a
+ * few seconds later, silencing whatever the next test's page says.
+ */
+async function endVisitByKeys(page: Page, done = /^I’m done$/) {
+  await moveTo(page, done);
+  await page.keyboard.press('Enter');
+  await page.getByTestId('attract-screen').waitFor();
+}
+
 describe('accessible kiosk: keys only, with speech', () => {
   const suite = kioskSuite({ 'session.scanner_type': 'hand_scanner' }, { PATH: `${path.dirname(pactl.program)}${path.delimiter}${espeak.path}` });
+
+  /** Sanne's card scanned: her home, with her vouchers. */
+  async function sanneAtHome(page: Page) {
+    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+    await page.getByTestId('voucher-list').waitFor();
+  }
 
   it('a Dutch shopper redeems a voucher with keys alone, told every screen, every control and the receipt', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
@@ -238,9 +254,7 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('voucher-list').waitFor();
     await heard(/^Welcome back, /, 'en');
-    await moveTo(page, /^I’m done$/);
-    await page.keyboard.press('Enter');
-    await page.getByTestId('attract-screen').waitFor();
+    await endVisitByKeys(page);
 
     // Joining: the field, the consent box (Space ticks it) and Join, all by keys.
     await page.keyboard.press('ArrowDown');
@@ -308,8 +322,7 @@ describe('accessible kiosk: keys only, with speech', () => {
     const colours = () => page.evaluate(() => ({ mode: document.querySelector('main.kiosk')!.classList.contains('high-contrast'), brand: getComputedStyle(document.querySelector('main.kiosk')!).getPropertyValue('--brand') }));
     await expect(colours()).resolves.toEqual({ mode: true, brand: '#000000' });
     await checkShopperScreen(page, 'high-contrast-attract');
-    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
-    await page.getByTestId('voucher-list').waitFor();
+    await sanneAtHome(page);
     await checkShopperScreen(page, 'high-contrast-home');
     await moveTo(page, /Gratis koffie|Free coffee/);
     await page.keyboard.press('Enter');
@@ -326,9 +339,7 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.getByTestId('redeemed-screen').waitFor();
     await expect(paintOf(page, '[data-testid="redeemed-screen"]')).resolves.toEqual({ background: 'rgb(255, 255, 255)', color: 'rgb(0, 0, 0)' });
     await checkShopperScreen(page, 'high-contrast-redeemed');
-    await moveTo(page, /^Done$/);
-    await page.keyboard.press('Enter');
-    await page.getByTestId('attract-screen').waitFor();
+    await endVisitByKeys(page, /^Done$/);
     await expect(colours()).resolves.toMatchObject({ mode: false });
     await page.close();
   });
@@ -358,38 +369,29 @@ describe('accessible kiosk: keys only, with speech', () => {
     await expect
       .poll(() => espeak.utterances().slice(saidBefore).map((said) => said.text))
       .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Back\. Redeem\./));
-    // Back goes to her home now: she is known. She ends her visit herself: a page closed mid-visit
-    // would have main end it a few seconds later, silencing whatever the next test's page says.
+    // Back goes to her home now: she is known.
     await page.keyboard.press('Escape');
     await page.getByTestId('home-screen').waitFor();
-    await moveTo(page, /^I’m done$/);
-    await page.keyboard.press('Enter');
-    await page.getByTestId('attract-screen').waitFor();
+    await endVisitByKeys(page);
     await page.close();
   });
 
   it('a shopper who scanned first starts speech with an arrow: how the keys work, then the screen they are on (#33 §4)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
-    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
-    await page.getByTestId('voucher-list').waitFor();
+    await sanneAtHome(page);
     await page.keyboard.press('ArrowDown');
     await heard(/^Speech is on\. .*Welcome back, /, 'en');
-    await moveTo(page, /^I’m done$/);
-    await page.keyboard.press('Enter');
-    await page.getByTestId('attract-screen').waitFor();
+    await endVisitByKeys(page);
     await page.close();
   });
 
   it('a headset plugged in mid-visit starts speech: how the keys work, then the screen, now with what is private (#33 §4)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
-    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
-    await page.getByTestId('voucher-list').waitFor();
+    await sanneAtHome(page);
     pactl.change(sinks('analog-output-headphones', 'available'));
     try {
       await heard(/^Speech is on\. .*Welcome back, s hidden letters @example\.nl\. Your credits\. [\d,]+/, 'en');
-      await moveTo(page, /^I’m done$/);
-      await page.keyboard.press('Enter');
-      await page.getByTestId('attract-screen').waitFor();
+      await endVisitByKeys(page);
     } finally {
       pactl.change(SPEAKER);
     }
@@ -456,9 +458,7 @@ describe('accessible kiosk: keys only, with speech', () => {
       await pressKeyByKeypad(page, 'Klaar');
       await page.getByTestId('voucher-list').waitFor();
       await heard(/^Welkom terug, s verborgen letters @example\.nl/, 'nl');
-      await moveTo(page, /^Ik ben klaar$/);
-      await page.keyboard.press('Enter');
-      await page.getByTestId('attract-screen').waitFor();
+      await endVisitByKeys(page, /^Ik ben klaar$/);
 
       await page.keyboard.press('ArrowDown');
       await heard(/^Speech is on\./, 'en');
@@ -478,9 +478,7 @@ describe('accessible kiosk: keys only, with speech', () => {
       await pressKeyByKeypad(page, 'Done');
       await page.getByTestId('voucher-list').waitFor();
       await heard(/^Welcome back, /, 'en');
-      await moveTo(page, /^I’m done$/);
-      await page.keyboard.press('Enter');
-      await page.getByTestId('attract-screen').waitFor();
+      await endVisitByKeys(page);
       await page.close();
     });
   });
