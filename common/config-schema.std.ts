@@ -318,6 +318,8 @@ export const KioskConfig = z
             repeat: keyList(['F2']),
             volumeUp: keyList(['AudioVolumeUp', 'PageUp']),
             volumeDown: keyList(['AudioVolumeDown', 'PageDown']),
+            slower: keyList(['F3']),
+            faster: keyList(['F4']),
             help: keyList(['F1']),
           })
           .prefault({}),

@@ -3,7 +3,7 @@ import { KioskConfig, KioskMode, Locale } from './config-schema.std.ts';
 import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import { BusinessDay, RedemptionEventView, ShiftReport, SlipRecord, ZSummary } from './report-views.std.ts';
-import { SpeechVolume, Utterance } from './speech.std.ts';
+import { SpeechLevel, SpeechSetting, Utterance } from './speech.std.ts';
 import {
   DemoSamples,
   LockAnswer,
@@ -109,7 +109,7 @@ const ExportedFile = z.object({
   savedTo: z.string().optional(),
 });
 
-const ReleaseReason = z.enum(['cancel', 'back', 'timeout', 'idle']);
+const ReleaseReason = z.enum(['cancel', 'timeout', 'idle']);
 
 /** Typed codes: this many unknown ones in a row, and typing pauses for this long. */
 export const TYPED_GUESS_LIMIT = 5;
@@ -142,6 +142,11 @@ export const shopperCalls = {
    * before it updates, restarts or sleeps.
    */
   reportScreen: { input: z.object({ screen: KioskScreen }).strict(), output: z.null() },
+  /**
+   * A shopper told to ask staff asks the kiosk to call them (#33 §11): the kiosk says so aloud, in
+   * the shopper's language, and the fleet's health shows the call. `reason`: the problem on screen.
+   */
+  callStaff: { input: z.object({ reason: z.string().regex(/^[a-z][a-z_.]{0,79}$/), locale: Locale }).strict(), output: z.null() },
   /** Whether the kiosk sleeps (quiet hours): a renderer that loads then comes back asleep. */
   getSleepState: { input: NoInput, output: SleepState },
   /** The first touch, key or scan on the sleeping kiosk: it wakes (and that input is swallowed). */
@@ -217,8 +222,8 @@ export const shopperCalls = {
   stopSpeech: { input: NoInput, output: z.null() },
   /** The visit is over: silence, and the store's volume again; then `farewell`, said so (#33 §10). */
   endSpeech: { input: z.object({ farewell: Utterance.optional() }).strict(), output: z.null() },
-  /** The volume keys, a step at a time; the store's volume comes back when the visit ends. */
-  changeSpeechVolume: { input: z.object({ step: z.union([z.literal(-1), z.literal(1)]) }).strict(), output: SpeechVolume },
+  /** The volume and speed keys, a step at a time; the store's volume and the normal speed come back when the visit ends. */
+  changeSpeech: { input: z.object({ setting: SpeechSetting, step: z.union([z.literal(-1), z.literal(1)]) }).strict(), output: SpeechLevel },
 } as const;
 
 /** The PIN pad's calls: open while the console is locked, since they are how it gets unlocked. */

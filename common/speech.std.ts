@@ -16,5 +16,9 @@ export type Utterance = z.infer<typeof Utterance>;
 /** Said on a speaker where private data would have been: main's catalogue (common/main-messages.std.ts). */
 export const PRIVATE_STAND_IN = Object.fromEntries(LOCALES.map((locale) => [locale, mainMessages[locale]['speech.private_stand_in']])) as Readonly<Record<Locale, string>>;
 
-/** The volume steps a shopper can take from the store's setting, each way. */
-export const SpeechVolume = z.object({ volume: z.number().int().min(0).max(200) });
+/** What a shopper's keys change of the voice, a step at a time: its volume, or its speed (#33). */
+export const SpeechSetting = z.enum(['volume', 'rate']);
+export type SpeechSetting = z.infer<typeof SpeechSetting>;
+
+/** The new level after a step: a percent of full volume, or of the normal speed. */
+export const SpeechLevel = z.object({ percent: z.number().int().min(0).max(400) });

@@ -52,6 +52,7 @@ import { VisitInterruptions } from './supervision/visit-interruptions.std.ts';
 import { SpeechService } from './speech/speech-service.node.ts';
 import { watchHeadset } from './speech/headset-watch.node.ts';
 import { createSpeechHandlers } from './handlers/speech-handlers.node.ts';
+import { createStaffCallHandlers } from './handlers/staff-call-handlers.node.ts';
 import { dataFiles } from './paths/data-files.node.ts';
 
 export interface KioskServicesOptions {
@@ -522,5 +523,6 @@ function callHandlers(
     }),
     ...createVoucherHandlers({ redemptions, slips, visit, identity, logger, shopperAction: (action) => withTimeBudget(actionBudgetMs, action) }),
     ...createSpeechHandlers(speech),
+    ...createStaffCallHandlers({ activity, speech, logger }),
   };
 }

@@ -13,8 +13,16 @@ export interface KioskActivityOptions {
  * lock is in the journal. Screens report themselves (reportScreen); a screen that goes away
  * (a closed browser tab) is forgotten, so it cannot keep the kiosk busy for ever.
  */
+/** A shopper's call for staff (#33 §11): when, and the problem on their screen that asked for it. */
+export interface StaffCall {
+  since: number;
+  reason: string;
+}
+
 export class KioskActivity {
   readonly #screens = new Map<BridgeConnection, KioskScreen>();
+  /** Each screen's call for staff, with what that screen showed when it called. */
+  readonly #staffCalls = new Map<BridgeConnection, StaffCall & { on: KioskScreen | 'none' }>();
   readonly #listeners = new Set<() => void>();
   readonly #locksHeld: () => number;
   readonly #now: () => number;
@@ -29,11 +37,27 @@ export class KioskActivity {
     if (screen === 'attract') this.#attractReachedAt ??= this.#now();
     if (this.#screens.get(connection) === screen) return;
     this.#screens.set(connection, screen);
+    // The shopper who called has moved on (their visit ended, or another began), or a manager is here.
+    if (this.#staffCalls.get(connection)?.on !== screen) this.#staffCalls.delete(connection);
+    if (screen === 'console') this.#staffCalls.clear();
     this.#changed();
   }
 
   forget(connection: BridgeConnection): void {
-    if (this.#screens.delete(connection)) this.#changed();
+    const called = this.#staffCalls.delete(connection);
+    if (this.#screens.delete(connection) || called) this.#changed();
+  }
+
+  /** A shopper at `connection`'s screen asked for staff; it stands until that screen shows something else. */
+  callStaff(connection: BridgeConnection, reason: string): void {
+    this.#staffCalls.set(connection, { since: this.#now(), reason, on: this.screenOf(connection) });
+    this.#changed();
+  }
+
+  /** The oldest call for staff still standing, or null. */
+  staffCall(): StaffCall | null {
+    const [oldest] = [...this.#staffCalls.values()].sort((a, b) => a.since - b.since);
+    return oldest ? { since: oldest.since, reason: oldest.reason } : null;
   }
 
   /** What each screen shows now: `visit` wins over `console`, which wins over `attract`. */

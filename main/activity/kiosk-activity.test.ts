@@ -27,6 +27,44 @@ describe('KioskActivity', () => {
     expect(activity.isIdle()).toBe(false);
   });
 
+  it('keeps a call for staff until the calling screen moves on, a manager comes, or the screen goes (#33 §11)', () => {
+    let now = 100;
+    const activity = new KioskActivity({ locksHeld: () => 0, now: () => now });
+    const [window, tab] = [new BridgeConnection('window-1'), new BridgeConnection('ws-1')];
+    const changes: Array<ReturnType<KioskActivity['staffCall']>> = [];
+    activity.onChange(() => changes.push(activity.staffCall()));
+    activity.report(window, 'attract');
+    activity.report(tab, 'visit');
+
+    // Called from the attract screen (a blocked card): it stands while that screen shows attract.
+    activity.callStaff(window, 'problem.card.inactive');
+    now = 200;
+    activity.callStaff(tab, 'problem.redeem.unavailable');
+    expect(activity.staffCall()).toEqual({ since: 100, reason: 'problem.card.inactive' });
+    activity.report(window, 'attract');
+    expect(activity.staffCall()).toEqual({ since: 100, reason: 'problem.card.inactive' });
+    // The next shopper starts a visit there: that call is over; the other screen's stands.
+    activity.report(window, 'visit');
+    expect(activity.staffCall()).toEqual({ since: 200, reason: 'problem.redeem.unavailable' });
+    activity.forget(tab);
+    expect(activity.staffCall()).toBeNull();
+
+    activity.callStaff(window, 'problem.printer.unavailable');
+    activity.report(tab, 'console');
+    expect(activity.staffCall()).toBeNull();
+    // Each change was told, for the fleet's health.
+    expect(changes.map((call) => call?.reason ?? null)).toEqual([
+      null,
+      null,
+      'problem.card.inactive',
+      'problem.card.inactive',
+      'problem.redeem.unavailable',
+      null,
+      'problem.printer.unavailable',
+      null,
+    ]);
+  });
+
   it('whenIdle resolves at the next idle moment, from a screen change or a released lock, or gives up', async () => {
     let locks = 1;
     const activity = new KioskActivity({ locksHeld: () => locks });

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
+import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { FileLogSink } from '../logging/file-logger.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
@@ -50,6 +51,15 @@ describe('fleet health (#23 §1)', () => {
   it('says how the receipt printer was when last asked: a roll running low reaches head office before it runs out (#31 §3)', async () => {
     const health = FleetHealth.parse(await fleetHealth(healthParts({ now: false }).parts, Date.now()));
     expect(health.printer).toEqual({ kind: 'network', state: 'paper_near_end', checkedAt: 1_700_000_000_000 });
+  });
+
+  it('says a shopper\'s call for staff while it stands, for Home Assistant to notify (#33 §11)', async () => {
+    const { parts } = healthParts({ now: false });
+    const screen = new BridgeConnection('window-1');
+    parts.activity.report(screen, 'visit');
+    expect(FleetHealth.parse(await fleetHealth(parts, Date.now())).staffCalled).toBeNull();
+    parts.activity.callStaff(screen, 'problem.redeem.unavailable');
+    expect(FleetHealth.parse(await fleetHealth(parts, Date.now())).staffCalled).toEqual({ since: expect.any(Number), reason: 'problem.redeem.unavailable' });
   });
 
   it('says whether the redemption ledger can be written, and when a damaged one was kept aside (#30 §1)', async () => {

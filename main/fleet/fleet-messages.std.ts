@@ -40,6 +40,11 @@ export const FleetHealth = z
     /** Voucher locks in the journal: held, or being taken. */
     locksHeld: z.number().int().min(0),
     /**
+     * A shopper's call for staff still standing (#33 §11): since when (epoch ms) and the problem on
+     * their screen; null when none. Absent from kiosks older than the call.
+     */
+    staffCalled: z.object({ since: z.number().int(), reason: z.string().max(80) }).strict().nullable().optional(),
+    /**
      * The redemption ledger: `writable` false means the kiosk refuses redemptions (`problem` says
      * why); `setAside`: a damaged ledger file was kept aside at this start; `mismatches`: where
      * the platform disagreed with the newest reconciled Z; `unreconciledShifts`: closed shifts not

@@ -283,6 +283,7 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
     outOfServiceMinutes: Math.round(counters.outOfServiceMs / 6_000) / 10,
     screen: parts.activity.screen(),
     locksHeld: parts.activity.locksHeld(),
+    staffCalled: parts.activity.staffCall(),
     ledger: ledgerHealth(parts.ledger.status()),
     printer: parts.slips.health(),
     scanner: { connection: scanner.connection, state: scanner.state, lastScanAt: parts.lastScan.latest()?.at ?? null },

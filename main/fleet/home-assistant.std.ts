@@ -70,6 +70,8 @@ export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, versi
       'Platform latency',
       fromHealth('{{ value_json.platformProbe.latencyMs if value_json.platformProbe else None }}', { unit_of_measurement: 'ms', device_class: 'duration', state_class: 'measurement' }),
     ],
+    // A notification's trigger: a shopper at this kiosk asked for staff.
+    ['binary_sensor', 'staff_called', 'Staff called', fromHealth("{{ 'ON' if value_json.staffCalled else 'OFF' }}", { device_class: 'problem', icon: 'mdi:account-alert' })],
     ['sensor', 'locks_held', 'Voucher locks held', fromHealth('{{ value_json.locksHeld }}', { state_class: 'measurement', icon: 'mdi:lock' })],
     [
       'sensor',

@@ -20,6 +20,11 @@ describe('Home Assistant discovery (#23)', () => {
     expect(printer).toMatchObject({ component: 'sensor', config: { device_class: 'enum', options: [...PRINTER_HEALTH_STATES] } });
   });
 
+  it('has a Staff called problem sensor, on while a shopper\'s call stands (#33 §11)', () => {
+    const staff = configs.find(({ topic }) => topic.endsWith('/staff_called/config'));
+    expect(staff).toMatchObject({ component: 'binary_sensor', config: { name: 'Staff called', device_class: 'problem', value_template: "{{ 'ON' if value_json.staffCalled else 'OFF' }}" } });
+  });
+
   it('makes one device, available by the kiosk status topic', () => {
     for (const { config } of configs) {
       expect(config).toMatchObject({

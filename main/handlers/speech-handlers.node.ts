@@ -2,7 +2,7 @@ import type { InputOnlyHandlers } from '../bridge/dispatcher.std.ts';
 import type { SpeechService } from '../speech/speech-service.node.ts';
 
 /** The screen's speech calls, each handed to the speech feature. */
-export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'changeSpeechVolume'> {
+export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'speak' | 'stopSpeech' | 'endSpeech' | 'changeSpeech'> {
   return {
     speak: async (utterance) => {
       void speech.say(utterance);
@@ -17,6 +17,6 @@ export function createSpeechHandlers(speech: SpeechService): InputOnlyHandlers<'
       if (farewell) void speech.say(farewell);
       return null;
     },
-    changeSpeechVolume: async ({ step }) => ({ volume: speech.changeVolume(step) }),
+    changeSpeech: async ({ setting, step }) => ({ percent: speech.change(setting, step) }),
   };
 }

@@ -2,24 +2,30 @@ import type { ChildProcess } from 'node:child_process';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import type { Utterance } from '../../common/speech.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { startEspeak } from './espeak.node.ts';
+import type { SpeechSetting } from '../../common/speech.std.ts';
+import { NORMAL_WORDS_PER_MINUTE, startEspeak } from './espeak.node.ts';
 import { headsetPluggedIn } from './headset.node.ts';
 import { SpeechProcesses } from './speech-processes.node.ts';
 import { spokenText } from './spoken-text.std.ts';
 
-/** One press of a volume key moves espeak-ng's amplitude this much (of 0 to 200). */
-const VOLUME_STEP = 20;
-const VOLUME_MIN = 10;
-const VOLUME_MAX = 200;
+/**
+ * How far one press of a volume or speed key moves espeak-ng's amplitude (of 0 to 200) or its words
+ * per minute, and the bounds: from barely audible to full, from slow and clear to fast.
+ */
+const STEPS: Readonly<Record<SpeechSetting, { step: number; min: number; max: number }>> = {
+  volume: { step: 20, min: 10, max: 200 },
+  rate: { step: 20, min: 100, max: 280 },
+};
 
 /**
  * The kiosk's own voice (EN 301 549 5.1.3: a closed terminal brings its speech with it). One
  * utterance at a time: new speech, or the shopper acting, stops the old at once (and kills it if it
- * will not stop: SpeechProcesses). The volume the shopper chose belongs to the visit and goes with it.
+ * will not stop: SpeechProcesses). The volume and speed the shopper chose belong to the visit and go with it.
  */
 export class SpeechService {
   #speaking: ChildProcess | null = null;
   #volume: number | null = null;
+  #rate: number | null = null;
   /** The headset hint was said this visit: once is enough. */
   #hinted = false;
   #missingLogged = false;
@@ -62,7 +68,7 @@ export class SpeechService {
     this.#hinted ||= !privateAudio && utterance.parts.some((part) => part.private);
     await this.#processes.room();
     if (turn !== this.#turn) return;
-    const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, command: this.#command });
+    const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, rate: this.rate, command: this.#command });
     this.#processes.track(child);
     this.#speaking = child;
     return new Promise((resolve) => {
@@ -94,19 +100,29 @@ export class SpeechService {
     return this.#headsetAnswer;
   }
 
-  changeVolume(step: -1 | 1): number {
-    this.#volume = Math.min(VOLUME_MAX, Math.max(VOLUME_MIN, this.volume + step * VOLUME_STEP));
-    return this.#volume;
+  /** One step of the volume or the speed, within its bounds: the new level, as a percent of full volume or of the normal speed. */
+  change(setting: SpeechSetting, direction: -1 | 1): number {
+    const { step, min, max } = STEPS[setting];
+    const level = Math.min(max, Math.max(min, (setting === 'volume' ? this.volume : this.rate) + direction * step));
+    if (setting === 'volume') this.#volume = level;
+    else this.#rate = level;
+    return Math.round((level * 100) / (setting === 'volume' ? STEPS.volume.max : NORMAL_WORDS_PER_MINUTE));
   }
 
   get volume(): number {
     return this.#volume ?? this.#audio().volume;
   }
 
-  /** The visit is over: silence, the store's volume again, and the headset hint to say again. */
+  /** Words per minute. */
+  get rate(): number {
+    return this.#rate ?? NORMAL_WORDS_PER_MINUTE;
+  }
+
+  /** The visit is over: silence, the store's volume and speed again, and the headset hint to say again. */
   endVisit(): void {
     this.stop();
     this.#volume = null;
+    this.#rate = null;
     this.#hinted = false;
   }
 

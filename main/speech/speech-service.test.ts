@@ -43,23 +43,29 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     await soon(() => espeak.utterances()[1]!.stopped);
   });
 
-  it('changes the volume in steps until the visit ends', async () => {
+  it('changes the volume and the speed in steps, within bounds, until the visit ends', async () => {
     const { speech, espeak } = speechWith({ volume: 100 });
     void speech.say({ locale: 'en', parts: [{ text: 'Your voucher' }] });
     await soon(() => espeak.utterances().length === 1);
-    expect(speech.changeVolume(1)).toBe(120);
-    expect(speech.changeVolume(1)).toBe(140);
+    expect(espeak.last()).toMatchObject({ volume: 100, rate: 160 });
+    // In percent: of full volume (amplitude 200), of the normal speed (160 words a minute).
+    expect(speech.change('volume', 1)).toBe(60);
+    expect(speech.change('volume', 1)).toBe(70);
+    expect(speech.change('rate', 1)).toBe(113);
     void speech.say({ locale: 'en', parts: [{ text: 'Your voucher' }] });
     await soon(() => espeak.utterances().length === 2);
-    expect(espeak.last()).toMatchObject({ text: 'Your voucher', volume: 140 });
-    for (let step = 0; step < 20; step++) speech.changeVolume(-1);
-    expect(speech.volume).toBe(10);
+    expect(espeak.last()).toMatchObject({ text: 'Your voucher', volume: 140, rate: 180 });
+    for (let step = 0; step < 20; step++) speech.change('volume', -1);
+    for (let step = 0; step < 20; step++) speech.change('rate', -1);
+    expect([speech.volume, speech.rate]).toEqual([10, 100]);
+    for (let step = 0; step < 20; step++) speech.change('rate', 1);
+    expect(speech.rate).toBe(280);
 
     speech.endVisit();
-    expect(speech.volume).toBe(100);
+    expect([speech.volume, speech.rate]).toEqual([100, 160]);
     void speech.say({ locale: 'en', parts: [{ text: 'Next shopper' }] });
     await soon(() => espeak.last()?.text === 'Next shopper');
-    expect(espeak.last()).toMatchObject({ volume: 100 });
+    expect(espeak.last()).toMatchObject({ volume: 100, rate: 160 });
     speech.stop();
   });
 

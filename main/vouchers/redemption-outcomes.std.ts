@@ -33,7 +33,7 @@ export type ReleaseResult = LetGoResult | { outcome: 'not_held' };
 /** kept: still journaled, and the voucher not locked again, until Find Voucher can settle it. */
 export type Settlement = LetGoResult | { outcome: 'kept' };
 
-export type ReleaseReason = 'cancel' | 'back' | 'timeout' | 'idle' | 'quit' | 'startup' | 'refused' | 'relock' | 'lock_failed' | 'confirm';
+export type ReleaseReason = 'cancel' | 'timeout' | 'idle' | 'quit' | 'startup' | 'refused' | 'relock' | 'lock_failed' | 'confirm';
 
 export interface SettledLock {
   voucherUuid: string;

@@ -35,7 +35,7 @@ export class ShopperChoices {
   /** Whether anything differs from the store's defaults: an idle attract screen then ends the visit too. */
   get personal(): boolean {
     const storeLocale = this.#storeLocale();
-    return this.speech.on || this.highContrast || this.largeText || this.lowReach || (storeLocale !== null && this.#language.locale !== storeLocale);
+    return this.speech.on || this.speech.declined || this.highContrast || this.largeText || this.lowReach || (storeLocale !== null && this.#language.locale !== storeLocale);
   }
 
   forget() {

@@ -1,8 +1,8 @@
 import type { Locale } from '../../common/config-schema.std.ts';
 import type { KioskApi } from '../../common/contract.std.ts';
-import type { SpeechPart } from '../../common/speech.std.ts';
+import type { SpeechPart, SpeechSetting } from '../../common/speech.std.ts';
 
-export type SpeechBridge = Pick<KioskApi, 'speak' | 'stopSpeech' | 'endSpeech' | 'changeSpeechVolume'>;
+export type SpeechBridge = Pick<KioskApi, 'speak' | 'stopSpeech' | 'endSpeech' | 'changeSpeech'>;
 
 /**
  * Speech mode: the kiosk talks a shopper who cannot see the screen through every screen, in their
@@ -11,6 +11,11 @@ export type SpeechBridge = Pick<KioskApi, 'speak' | 'stopSpeech' | 'endSpeech' |
  */
 export class Speech {
   on = $state(false);
+  /**
+   * The shopper turned speech off: a navigation key no longer starts it (a sighted shopper's keys
+   * move, #33 §12); the help key, the toggle or a headset still do. Forgotten with the visit.
+   */
+  declined = $state(false);
   readonly #bridge: SpeechBridge;
   readonly #locale: () => Locale;
   readonly #farewell: () => SpeechPart[];
@@ -30,12 +35,14 @@ export class Speech {
   off() {
     void this.#bridge.stopSpeech();
     this.on = false;
+    this.declined = true;
   }
 
   /** The visit is over: silence, said so in speech mode, and speech mode off until the next shopper asks for it. */
   end() {
     const farewell = this.on ? { locale: this.#locale(), parts: this.#farewell() } : undefined;
     this.on = false;
+    this.declined = false;
     void this.#bridge.endSpeech({ farewell });
   }
 
@@ -54,9 +61,9 @@ export class Speech {
     if (this.on) void this.#bridge.stopSpeech();
   }
 
-  /** One step of volume; the new volume (0 to 200), or null where main could not say. */
-  async changeVolume(step: -1 | 1): Promise<number | null> {
-    const changed = await this.#bridge.changeSpeechVolume({ step });
-    return changed.ok ? changed.value.volume : null;
+  /** One step of the volume or the speed; the new level in percent, or null where main could not say. */
+  async change(setting: SpeechSetting, step: -1 | 1): Promise<number | null> {
+    const changed = await this.#bridge.changeSpeech({ setting, step });
+    return changed.ok ? changed.value.percent : null;
   }
 }

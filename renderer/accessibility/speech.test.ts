@@ -6,7 +6,10 @@ import { ShopperChoices } from './shopper-choices.svelte.ts';
 /** A bridge that only records what the visit's end asked of main. */
 function recordingBridge() {
   const ended: unknown[] = [];
-  const bridge = { endSpeech: async (input: unknown) => (ended.push(input), { ok: true, value: null }) } as unknown as SpeechBridge;
+  const bridge = {
+    endSpeech: async (input: unknown) => (ended.push(input), { ok: true, value: null }),
+    stopSpeech: async () => ({ ok: true, value: null }),
+  } as unknown as SpeechBridge;
   return { bridge, ended };
 }
 
@@ -24,5 +27,18 @@ describe('the end of a visit in speech mode (#33 §10)', () => {
 
     choices.forget();
     expect(ended.at(-1)).toEqual({ farewell: undefined });
+  });
+});
+
+describe('speech turned off by the shopper (#33 §12)', () => {
+  it('stays declined, which an idle attract screen counts as personal, until the visit ends', () => {
+    const { bridge } = recordingBridge();
+    const speech = new Speech(bridge, () => 'en', () => []);
+    const choices = new ShopperChoices({ speech, language: { locale: 'en', use: () => undefined }, storeLocale: () => 'en' });
+    speech.start();
+    speech.off();
+    expect({ on: speech.on, declined: speech.declined, personal: choices.personal }).toEqual({ on: false, declined: true, personal: true });
+    choices.forget();
+    expect({ declined: speech.declined, personal: choices.personal }).toEqual({ declined: false, personal: false });
   });
 });

@@ -25,11 +25,18 @@ export function activeRoot(document: Document): HTMLElement | null {
   return document.querySelector<HTMLElement>('[aria-modal="true"]') ?? [...document.querySelectorAll<HTMLElement>('[data-screen]')].at(-1) ?? null;
 }
 
-/** The controls a shopper can reach in `root`, in the order Tab visits them (the DOM's: no positive tabindex is used). */
+/**
+ * The controls a shopper can reach in `root`, in the order Tab visits them (the DOM's: no positive
+ * tabindex is used). In speech mode, the shorter list a listener needs (#33 §12): no visual-mode
+ * toggles (`data-visual-mode`), and the way back (`data-back`) after the screen's own actions.
+ */
 export function controlsOf(root: ParentNode): HTMLElement[] {
-  return [...root.querySelectorAll<HTMLElement>(CONTROLS)].filter(
+  const reachable = [...root.querySelectorAll<HTMLElement>(CONTROLS)].filter(
     (control) => control.tabIndex >= 0 && !control.matches(':disabled') && !control.closest('[hidden], [inert], [aria-hidden="true"]'),
   );
+  if (!(root instanceof Element && root.closest('.kiosk.speech-mode'))) return reachable;
+  const heard = reachable.filter((control) => !control.matches('[data-visual-mode]'));
+  return [...heard.filter((control) => !control.matches('[data-back]')), ...heard.filter((control) => control.matches('[data-back]'))];
 }
 
 /** The control after (or before) `from` in `root`, round the end. */

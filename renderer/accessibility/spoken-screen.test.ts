@@ -71,6 +71,17 @@ describe('what a control says', () => {
     expect(neighbourOf(root, null, 1)).toBe(a);
   });
 
+  it('in speech mode, leaves the visual modes out and puts the way back after the screen\'s actions (#33 §12)', () => {
+    const screen = `<section data-screen><button data-back>Back</button><button>Redeem</button><button data-visual-mode>High contrast</button><button>Speech</button></section>`;
+    const names = (root: ParentNode) => controlsOf(root).map((control) => control.textContent);
+    expect(names(show(screen))).toEqual(['Back', 'Redeem', 'High contrast', 'Speech']);
+    document.body.innerHTML = `<main class="kiosk speech-mode">${screen}</main>`;
+    const root = activeRoot(document)!;
+    expect(names(root)).toEqual(['Redeem', 'Speech', 'Back']);
+    expect(controlParts(root.querySelector('[data-back]')!, root, t).at(-1)).toEqual({ text: '3 of 3' });
+    expect(screenParts(root, t).slice(-3)).toEqual([{ text: 'Redeem' }, { text: 'Speech' }, { text: 'Back' }]);
+  });
+
   it('runs inline text on, and pauses between blocks', () => {
     const root = show(`<section data-screen><div data-speak><p>Redeemed on <b>26 November</b></p><p>Enjoy</p></div></section>`);
     expect(partsOf(root.querySelector('[data-speak]')!)).toEqual([{ text: 'Redeemed on 26 November, Enjoy' }]);

@@ -61,6 +61,7 @@ export type VisitBridge = Pick<
   | 'endVisit'
   | 'startPortalSession'
   | 'getPortalSession'
+  | 'callStaff'
 >;
 
 /** What a visit needs from the world outside it; the kiosk passes the real ones, a test its fakes. */
@@ -94,6 +95,8 @@ export class Visit {
   problem = $state<ProblemKey | null>(null);
   /** What became of a voucher lock the shopper let go of; cleared by the next action. */
   notice = $state<ReleaseNoticeKey | null>(null);
+  /** The problem staff were called about (#33 §11): called once per problem, and said to be. */
+  staffCalledFor = $state<ProblemKey | null>(null);
   /** Calls of this visit still on their way (home loads its vouchers and credits at once). */
   #pending = $state(0);
   readonly #bridge: VisitBridge;
@@ -254,8 +257,8 @@ export class Visit {
     if (outcome?.outcome === 'lock_lost') this.problem = 'problem.voucher.lock_lost';
   }
 
-  /** Cancel, back or the countdown: the lock goes back before anything else happens. */
-  async cancelConfirm(reason: 'cancel' | 'back' | 'timeout') {
+  /** Cancel (the back key too) or the countdown: the lock goes back before anything else happens. */
+  async cancelConfirm(reason: 'cancel' | 'timeout') {
     // A confirm on its way decides the voucher's fate; its answer, not a release, is what to show.
     if (this.screen.name !== 'confirm' || this.busy) return;
     const { voucher } = this.screen;
@@ -339,6 +342,14 @@ export class Visit {
    * Idle, done or out of service: every lock goes back and nothing of this shopper stays on screen,
    * not even their language or speech mode.
    */
+  /** The shopper asks the kiosk to call staff about `problem`, on screen; a call that did not go can be made again. */
+  async callStaff(problem: ProblemKey) {
+    if (this.staffCalledFor === problem) return;
+    this.staffCalledFor = problem;
+    const called = await this.#bridge.callStaff({ reason: problem, locale: this.#locale() });
+    if (!called.ok && this.staffCalledFor === problem) this.staffCalledFor = null;
+  }
+
   async reset() {
     this.#choices.forget();
     await this.#startOver();
@@ -355,6 +366,7 @@ export class Visit {
     this.vouchers = null;
     this.problem = null;
     this.notice = null;
+    this.staffCalledFor = null;
     this.#pending = 0;
     this.#unlinkedCard = null;
     this.#queuedScan = null;

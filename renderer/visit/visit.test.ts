@@ -43,6 +43,7 @@ const USUAL: { [N in Name]: CallOutput<N> } = {
   endVisit: null,
   startPortalSession: SESSION,
   getPortalSession: SESSION,
+  callStaff: null,
 };
 const NAMES = Object.keys(USUAL) as Name[];
 /** The usual answers, as the bridge gives them. */
@@ -153,7 +154,7 @@ describe('confirming a voucher', () => {
 });
 
 describe('letting go of a locked voucher', () => {
-  it.each(['cancel', 'back', 'timeout'] as const)('waits for a confirm already on its way instead of releasing on %s', async (reason) => {
+  it.each(['cancel', 'timeout'] as const)('waits for a confirm already on its way instead of releasing on %s', async (reason) => {
     const { visit, bridge } = await onConfirm();
     const redeem = bridge.hold('redeemVoucher');
     const confirming = visit.confirm();
@@ -168,7 +169,7 @@ describe('letting go of a locked voucher', () => {
   });
 
 
-  it.each(['cancel', 'back', 'timeout'] as const)('gives the lock back on %s, leaving the confirm screen at once', async (reason) => {
+  it.each(['cancel', 'timeout'] as const)('gives the lock back on %s, leaving the confirm screen at once', async (reason) => {
     const { visit, bridge } = await onConfirm();
     const release = bridge.hold('releaseVoucher');
     const letGo = visit.cancelConfirm(reason);
@@ -519,5 +520,24 @@ describe('hosted sessions', () => {
       { contactUuid: SHOPPER.contactUuid },
       { mode: 'pay-prepaid', contactUuid: SHOPPER.contactUuid },
     ]);
+  });
+});
+
+describe('calling staff (#33 §11)', () => {
+  it('calls once per problem, in the shopper\'s language; a call that failed can be made again; a new visit forgets it', async () => {
+    const { visit, bridge } = visitWith();
+    bridge.answer('callStaff', refused('unavailable'), ok('callStaff', null));
+    await visit.callStaff('problem.card.inactive');
+    expect(visit.staffCalledFor).toBeNull();
+    await visit.callStaff('problem.card.inactive');
+    await visit.callStaff('problem.card.inactive');
+    expect(visit.staffCalledFor).toBe('problem.card.inactive');
+    expect(bridge.inputsOf('callStaff')).toEqual([
+      { reason: 'problem.card.inactive', locale: 'nl' },
+      { reason: 'problem.card.inactive', locale: 'nl' },
+    ]);
+
+    await visit.reset();
+    expect(visit.staffCalledFor).toBeNull();
   });
 });

@@ -157,8 +157,8 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('voucher-screen').waitFor();
     await expect.poll(() => focusOf(page)).toMatchObject({ screen: 'voucher-screen', visible: true });
-    // What the voucher is, and what can be done with it.
-    await heard(/^Gratis koffie\. Een gratis kop koffie .*Je kunt kiezen uit\. Terug\. Inwisselen\. Taal: Nederlands$/, 'nl');
+    // What the voucher is, and what can be done with it: the action first, the way back last (#33 §12).
+    await heard(/^Gratis koffie\. Een gratis kop koffie .*Je kunt kiezen uit\. Inwisselen\. Taal: Nederlands\. Terug$/, 'nl');
 
     await moveTo(page, /^Inwisselen$/);
     await screenshot(page, 'keys-voucher-focus');
@@ -315,7 +315,14 @@ describe('accessible kiosk: keys only, with speech', () => {
 
   it('high contrast: one key on the attract screen, kept through the visit, axe-clean and whole in both orientations, gone with the visit', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    // The first arrow starts speech, whose shorter list has no visual modes (#33 §12): a sighted
+    // shopper turns it off again, and the visual modes are there.
     await page.keyboard.press('ArrowDown');
+    await heard(/^Speech is on\./, 'en');
+    await expect(moveTo(page, /High contrast$/, 'ArrowDown', 20)).rejects.toThrow(/no control like/);
+    await moveTo(page, /Speech$/);
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('speech').getAttribute('aria-pressed')).resolves.toBe('false');
     await moveTo(page, /High contrast$/);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('high-contrast').getAttribute('aria-pressed')).resolves.toBe('true');
@@ -368,7 +375,7 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
     await expect
       .poll(() => espeak.utterances().slice(saidBefore).map((said) => said.text))
-      .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Back\. Redeem\./));
+      .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Redeem\./));
     // Back goes to her home now: she is known.
     await page.keyboard.press('Escape');
     await page.getByTestId('home-screen').waitFor();
@@ -376,12 +383,41 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.close();
   });
 
-  it('a shopper who scanned first starts speech with an arrow: how the keys work, then the screen they are on (#33 §4)', async () => {
+  it('a blocked card: the kiosk calls staff when asked, says so aloud, and logs the call (#33 §11)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await page.keyboard.press('ArrowDown');
+    await heard(/^Speech is on\./, 'en');
+    await scannerBurst(page, suite.kiosk.manifest.inactive_identifiers![0]!);
+    await page.getByTestId('notice-screen').waitFor();
+    await heard(/^This card is blocked\. Please ask a member of staff\..*You can choose\. Call staff\./, 'en');
+    await moveTo(page, /^Call staff$/);
+    await page.keyboard.press('Enter');
+    await heard(/^Staff have been called to this kiosk\. Someone will come to help you\.$/, 'en');
+    await expect(page.getByTestId('staff-called').textContent()).resolves.toBe('Staff have been called.');
+    expect(kioskEvents(suite.kiosk.dataDir, 'staff.called').at(-1)).toMatchObject({ reason: 'problem.card.inactive' });
+    await endVisitByKeys(page, /^Start over$/);
+    await page.close();
+  });
+
+  it('a shopper who scanned first starts speech with an arrow, and sets her own speed for the visit (#33 §4)', async () => {
     const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
     await sanneAtHome(page);
     await page.keyboard.press('ArrowDown');
-    await heard(/^Speech is on\. .*Welcome back, /, 'en');
-    await endVisitByKeys(page);
+    await heard(/^Speech is on\. .*F3 and F4 the speed.*Welcome back, /, 'en');
+    // Her own speed, a step at a time, said at the new speed; the next visit starts at the normal one.
+    const saidAt = (text: RegExp) => espeak.utterances().filter((said) => text.test(said.text)).map((said) => said.rate);
+    await page.keyboard.press('F4');
+    await expect.poll(() => saidAt(/^Speed 113 percent$/)).toEqual([180]);
+    await page.keyboard.press('F3');
+    await page.keyboard.press('F3');
+    await expect.poll(() => saidAt(/^Speed 88 percent$/)).toEqual([140]);
+    await moveTo(page, /^I’m done$/);
+    expect(espeak.last()).toMatchObject({ rate: 140 });
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attract-screen').waitFor();
+    const welcomes = saidAt(/^Speech is on\./).length;
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => saidAt(/^Speech is on\./).slice(welcomes)).toEqual([160]);
     await page.close();
   });
 

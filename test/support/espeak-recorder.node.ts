@@ -2,10 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-/** One utterance the stand-in was asked to say: its voice, amplitude and words. */
+/** One utterance the stand-in was asked to say: its voice, amplitude, speed and words. */
 export interface RecordedUtterance {
   voice: string;
   volume: number;
+  /** Words per minute. */
+  rate: number;
   text: string;
   /** Whether it was cut off (SIGTERM) before it had finished. */
   stopped: boolean;
@@ -43,7 +45,7 @@ export function recordingEspeak(speakingSeconds = 5) {
       .map(([, pid, args, text]) => {
         const words = args!.split(' ');
         const option = (name: string) => words[words.indexOf(name) + 1]!;
-        return { voice: option('-v'), volume: Number(option('-a')), text: text ?? '', stopped: stopped.has(pid!) };
+        return { voice: option('-v'), volume: Number(option('-a')), rate: Number(option('-s')), text: text ?? '', stopped: stopped.has(pid!) };
       });
   };
   return {
