@@ -9,6 +9,7 @@ import {
   openKiosk,
   openKioskRecordingCalls,
   scannerBurst,
+  screenshot,
   stopPageClock,
 } from '../support/kiosk-journey.node.ts';
 
@@ -128,6 +129,28 @@ describe('shopper visit: idle attract, card notices, Dutch, voucher pages', () =
     await page.getByTestId('attract-screen').waitFor();
     await expect(heading(page)).resolves.toBe('Scan your loyalty card');
     await expect(page.locator('html').getAttribute('lang')).resolves.toBe('en');
+    await page.close();
+  });
+
+  it('a home taller than its screen (large text, low reach) says "More below" at its bottom edge until scrolled there (#33 §13)', async () => {
+    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+    await page.getByTestId('large-text').tap();
+    await page.getByTestId('low-reach').tap();
+    await scannerBurst(page, sanne().card);
+    await page.getByTestId('voucher-list').waitFor();
+    const content = page.getByTestId('home-screen').locator('.content');
+    const cue = () =>
+      content.evaluate((element) => {
+        const after = getComputedStyle(element, '::after');
+        return { overflows: element.scrollHeight > element.clientHeight, text: after.content, shown: Number(after.opacity) > 0.9 };
+      });
+    // Said on the edge in words, and kept from assistive technology (empty alt text after the slash).
+    await expect.poll(cue).toEqual({ overflows: true, text: '"↓ More below" / ""', shown: true });
+    await screenshot(page, 'home-more-below');
+    await content.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+    await expect.poll(async () => (await cue()).shown).toBe(false);
+    await page.getByRole('button', { name: 'I’m done' }).tap();
+    await page.getByTestId('attract-screen').waitFor();
     await page.close();
   });
 

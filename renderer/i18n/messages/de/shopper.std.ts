@@ -47,6 +47,7 @@ export const messages: ShopperMessages = {
   'common.cancel': 'Abbrechen',
   'common.close': 'Schließen',
   'common.start_over': 'Neu beginnen',
+  'common.more_below': 'Weiter unten mehr',
   'common.busy': 'Einen Moment…',
   'common.try_again': 'Erneut versuchen',
   'problem.voucher.redeemed': 'Dieser Gutschein wurde bereits eingelöst.',

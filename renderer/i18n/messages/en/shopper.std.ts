@@ -48,6 +48,7 @@ export const messages = {
   'common.cancel': 'Cancel',
   'common.close': 'Close',
   'common.start_over': 'Start over',
+  'common.more_below': 'More below',
   'common.busy': 'One moment…',
   'common.try_again': 'Try again',
   'problem.voucher.redeemed': 'This voucher has already been used.',

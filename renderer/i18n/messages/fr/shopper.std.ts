@@ -47,6 +47,7 @@ export const messages: ShopperMessages = {
   'common.cancel': 'Annuler',
   'common.close': 'Fermer',
   'common.start_over': 'Recommencer',
+  'common.more_below': 'Suite plus bas',
   'common.busy': 'Un instant…',
   'common.try_again': 'Réessayer',
   'problem.voucher.redeemed': 'Ce bon a déjà été utilisé.',

@@ -47,6 +47,7 @@ export const messages: ShopperMessages = {
   'common.cancel': 'Annuleren',
   'common.close': 'Sluiten',
   'common.start_over': 'Opnieuw beginnen',
+  'common.more_below': 'Meer hieronder',
   'common.busy': 'Een moment…',
   'common.try_again': 'Probeer opnieuw',
   'problem.voucher.redeemed': 'Deze voucher is al gebruikt.',
