@@ -1,8 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
-import type { Utterance } from '../../common/speech.std.ts';
+import { languageRuns, type SpeechSetting, type Utterance } from '../../common/speech.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import type { SpeechSetting } from '../../common/speech.std.ts';
 import { NORMAL_WORDS_PER_MINUTE, startEspeak } from './espeak.node.ts';
 import { headsetPluggedIn } from './headset.node.ts';
 import { SpeechProcesses } from './speech-processes.node.ts';
@@ -58,17 +57,27 @@ export class SpeechService {
     this.#processes = new SpeechProcesses(options.stopGraceMs);
   }
 
-  /** Says `utterance`, cutting off what was being said; settles when it has been said, stopped or failed. */
+  /**
+   * Says `utterance`, cutting off what was being said, each run of it in its language's voice, one
+   * after the other; settles when it has been said, stopped or failed.
+   */
   async say(utterance: Utterance): Promise<void> {
     this.stop();
     const turn = this.#turn;
     const privateAudio = await this.#privateListening(utterance);
-    const text = spokenText(utterance, privateAudio, !this.#hinted);
-    if (!text || turn !== this.#turn) return;
-    this.#hinted ||= !privateAudio && utterance.parts.some((part) => part.private);
+    for (const run of languageRuns(utterance)) {
+      if (turn !== this.#turn) return;
+      await this.#sayRun(run, privateAudio, turn);
+    }
+  }
+
+  async #sayRun(run: Utterance, privateAudio: boolean, turn: number): Promise<void> {
+    const text = spokenText(run, privateAudio, !this.#hinted);
+    if (!text) return;
+    this.#hinted ||= !privateAudio && run.parts.some((part) => part.private);
     await this.#processes.room();
     if (turn !== this.#turn) return;
-    const child = startEspeak(text, { locale: utterance.locale, volume: this.volume, rate: this.rate, command: this.#command });
+    const child = startEspeak(text, { locale: run.locale, volume: this.volume, rate: this.rate, command: this.#command });
     this.#processes.track(child);
     this.#speaking = child;
     return new Promise((resolve) => {

@@ -33,6 +33,26 @@ describe('the kiosk\'s voice (espeak-ng)', () => {
     speech.stop();
   });
 
+  it('says each part marked with another language in that language\'s voice, after what comes before it, and none of it once stopped (#33 §7)', async () => {
+    const espeak = recordingEspeak(0);
+    const speech = new SpeechService({ audio: () => defaultConfig().accessibility.audio, logger: silentLogger, command: espeak.program });
+    const welcome = { locale: 'en' as const, parts: [{ text: 'Speech is on' }, { text: 'Voor Nederlands: kies Taal.', locale: 'nl' as const }, { text: 'Scan your card' }] };
+    await speech.say(welcome);
+    expect(espeak.utterances().map(({ voice, text }) => ({ voice, text }))).toEqual([
+      { voice: 'en', text: 'Speech is on' },
+      { voice: 'nl', text: 'Voor Nederlands: kies Taal.' },
+      { voice: 'en', text: 'Scan your card' },
+    ]);
+
+    const slow = recordingEspeak(5);
+    const stopped = new SpeechService({ audio: () => defaultConfig().accessibility.audio, logger: silentLogger, command: slow.program });
+    const saying = stopped.say(welcome);
+    await soon(() => slow.utterances().length === 1);
+    stopped.stop();
+    await saying;
+    expect(slow.utterances().map(({ voice }) => voice)).toEqual(['en']);
+  });
+
   it('stops what it is saying when new speech starts, and when told to', async () => {
     const { speech, espeak } = speechWith();
     void speech.say({ locale: 'en', parts: [{ text: 'first' }] });

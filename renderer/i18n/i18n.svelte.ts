@@ -24,7 +24,10 @@ class I18n {
   readonly #compiled = new Map<string, IntlMessageFormat>();
 
   /** The message `key` in the current language, its ICU arguments (and plurals) filled from `values`. */
-  t: Translate = <K extends MessageKey>(key: K, ...[values]: MessageArgs<K>): string => String(this.#compile(key).format(values));
+  t: Translate = <K extends MessageKey>(key: K, ...[values]: MessageArgs<K>): string => this.tIn(this.locale, key, ...([values] as MessageArgs<K>));
+
+  /** The message `key` in `locale`, whatever the shopper's language: the welcome's offer of each other language (#33 §7). */
+  tIn = <K extends MessageKey>(locale: Locale, key: K, ...[values]: MessageArgs<K>): string => String(this.#compile(key, locale).format(values));
 
   /** Whether `key` names a message (of the shopper's or of a loaded area). */
   has = (key: string): key is MessageKey => this.#catalogues.some((catalogue) => Object.hasOwn(catalogue.en, key));
@@ -55,19 +58,19 @@ class I18n {
     }
   }
 
-  #compile(key: MessageKey): IntlMessageFormat {
-    const id = `${this.locale}:${key}`;
+  #compile(key: MessageKey, locale: Locale): IntlMessageFormat {
+    const id = `${locale}:${key}`;
     const known = this.#compiled.get(id);
     if (known) return known;
-    const compiled = new IntlMessageFormat(this.#template(key), this.locale);
+    const compiled = new IntlMessageFormat(this.#template(key, locale), locale);
     this.#compiled.set(id, compiled);
     return compiled;
   }
 
-  #template(key: MessageKey): string {
+  #template(key: MessageKey, locale: Locale): string {
     const catalogue = this.#catalogues.find((candidate) => Object.hasOwn(candidate.en, key));
     if (!catalogue) throw new Error(`No message ${key}: is its area's catalogue loaded?`);
-    return catalogue[this.locale][key]!;
+    return catalogue[locale][key]!;
   }
 }
 

@@ -434,16 +434,20 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.close();
   });
 
-  it('the attract screen says how to hear the kiosk, and a touch on Speech starts it, in both orientations (#33 §4)', async () => {
+  it('the attract screen says how to hear the kiosk, and a touch on Speech starts it, then offers Dutch in Dutch, in both orientations (#33 §4, §7)', async () => {
     for (const viewport of ['portrait', 'landscape'] as const) {
       const page = await openKiosk(suite.browser, suite.kiosk, viewport);
       await expect(page.getByTestId('speech-hint').textContent()).resolves.toBe('To hear the kiosk, press Arrow Down or touch Speech.');
       const toggle = page.getByTestId('speech');
       const welcomes = () => espeak.utterances().filter((said) => /^Speech is on\..*To hear the kiosk, press Arrow Down or touch Speech\./.test(said.text)).length;
       const before = welcomes();
+      const offers = () => espeak.utterances().filter((said) => said.voice === 'nl' && said.text === 'Voor Nederlands: kies Language: English.').length;
+      const offered = offers();
       await toggle.tap();
       await expect.poll(welcomes).toBe(before + 1);
       await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('true');
+      // Then each other language, in its own words and voice, once the store's has been said (#33 §7).
+      await expect.poll(offers, { timeout: 20_000 }).toBe(offered + 1);
       await checkShopperScreen(page, 'attract-speech-on');
       await toggle.tap();
       await expect(toggle.getAttribute('aria-pressed')).resolves.toBe('false');

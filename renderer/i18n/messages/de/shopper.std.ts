@@ -176,6 +176,7 @@ export const messages: ShopperMessages = {
   'speech.choices': 'Sie können wählen',
   'speech.choices.count': '{count} Auswahlmöglichkeiten. Wechseln Sie mit den Pfeiltasten.',
   'speech.welcome': 'Die Sprachausgabe ist an. {next} geht zur nächsten Auswahl, {previous} zur vorigen, {select} wählt, {back} geht zurück. {repeat} wiederholt, {volumeUp} und {volumeDown} ändern die Lautstärke, {slower} und {faster} das Tempo, {help} erklärt die Tasten.',
+  'speech.language_offer': 'Für Deutsch: wählen Sie {choice}.',
   'key.ArrowDown': 'Pfeil nach unten',
   'key.ArrowRight': 'Pfeil nach rechts',
   'key.ArrowUp': 'Pfeil nach oben',

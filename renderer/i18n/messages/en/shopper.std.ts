@@ -177,6 +177,7 @@ export const messages = {
   'speech.choices': 'You can choose',
   'speech.choices.count': '{count} choices. Move between them with the arrow keys.',
   'speech.welcome': 'Speech is on. {next} moves to the next choice, {previous} to the one before, {select} chooses, {back} goes back. {repeat} says it again, {volumeUp} and {volumeDown} change the volume, {slower} and {faster} the speed, {help} explains the keys.',
+  'speech.language_offer': 'For English, choose {choice}.',
   'key.ArrowDown': 'Arrow Down',
   'key.ArrowRight': 'Arrow Right',
   'key.ArrowUp': 'Arrow Up',

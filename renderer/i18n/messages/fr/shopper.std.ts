@@ -176,6 +176,7 @@ export const messages: ShopperMessages = {
   'speech.choices': 'Vous pouvez choisir',
   'speech.choices.count': '{count} choix. Passez de l’un à l’autre avec les flèches.',
   'speech.welcome': 'La voix est activée. {next} passe au choix suivant, {previous} au précédent, {select} choisit, {back} revient en arrière. {repeat} répète, {volumeUp} et {volumeDown} règlent le volume, {slower} et {faster} la vitesse, {help} explique les touches.',
+  'speech.language_offer': 'Pour le français : choisissez {choice}.',
   'key.ArrowDown': 'Flèche bas',
   'key.ArrowRight': 'Flèche droite',
   'key.ArrowUp': 'Flèche haut',

@@ -176,6 +176,7 @@ export const messages: ShopperMessages = {
   'speech.choices': 'Je kunt kiezen uit',
   'speech.choices.count': '{count} keuzes. Ga ertussen heen en weer met de pijltjestoetsen.',
   'speech.welcome': 'Spraak staat aan. {next} gaat naar de volgende keuze, {previous} naar de vorige, {select} kiest, {back} gaat terug. {repeat} herhaalt, {volumeUp} en {volumeDown} veranderen het volume, {slower} en {faster} de snelheid, {help} legt de toetsen uit.',
+  'speech.language_offer': 'Voor Nederlands: kies {choice}.',
   'key.ArrowDown': 'Pijl omlaag',
   'key.ArrowRight': 'Pijl rechts',
   'key.ArrowUp': 'Pijl omhoog',
