@@ -49,9 +49,11 @@ export function attachWedgeListener(
  * focused the keys have nowhere to go; a burst that reads as a scan is no person's) and buys
  * safety: a busy machine can hand a scanner's keys to the page further apart than they were
  * pressed, and settling early would split the code. The keys' own timestamps still decide
- * whether they belong to the burst.
+ * whether they belong to the burst. A second: a loaded CI machine handed over a scan's first key
+ * at once and the rest more than 250 ms later, fresh, so lateBy could not stretch the wait. Only a
+ * scanner with no terminator (Enter, Tab) ever waits it out.
  */
-const SCAN_SETTLE_MS = 250;
+const SCAN_SETTLE_MS = 1_000;
 
 function waitBeforeSettling(detector: WedgeDetector, document: Document): number {
   const { endGapMs } = detector.options;

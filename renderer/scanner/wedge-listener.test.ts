@@ -68,7 +68,7 @@ describe('a fast burst', () => {
 
   it('without a terminator, scans once the scanner has stayed quiet', () => {
     type([...code], 4);
-    vi.advanceTimersByTime(200);
+    vi.advanceTimersByTime(950);
     expect(onScan).not.toHaveBeenCalled();
     vi.advanceTimersByTime(50);
     expect(onScan).toHaveBeenCalledOnce();
@@ -107,9 +107,20 @@ describe('a machine that hands over keys late', () => {
     expect(onScan).toHaveBeenCalledWith(expect.objectContaining({ value: code }));
   });
 
+  it('does not split a scan whose first key came at once and the rest 600 ms later, fresh', () => {
+    const pressedAt = performance.now();
+    [...code, 'Enter'].forEach((key, index) => {
+      const event = new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'timeStamp', { value: pressedAt + index * 4 });
+      if (index === 1) vi.advanceTimersByTime(600);
+      window.dispatchEvent(event);
+    });
+    expect(onScan).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ value: code }));
+  });
+
   it('still settles a burst without a terminator once the late keys have stopped coming', () => {
     lateBurst([...code], 500, 4);
-    vi.advanceTimersByTime(250);
+    vi.advanceTimersByTime(1_000);
     expect(onScan).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1_000);
     expect(onScan).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ value: code }));
