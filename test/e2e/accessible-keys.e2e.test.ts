@@ -523,6 +523,52 @@ describe('accessible kiosk: keys only, with speech', () => {
     });
   });
 
+  it('joins and pays with a giftcard (in Dutch) by keypad alone: the consent box ticked with the select key, the amount typed on its keypad (#33 §1)', async () => {
+    const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
+    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'kiosk.modes', 'regular,redeem-giftcards')).toMatchObject({ code: 0 });
+    await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
+    try {
+      const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
+      await page.keyboard.press('ArrowDown');
+      await heard(/^Speech is on\./, 'en');
+      await moveTo(page, /^English$/);
+      await page.keyboard.press('Enter');
+      await moveTo(page, /^Word lid$/);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => focusOf(page)).toMatchObject({ tag: 'INPUT', screen: 'register-screen' });
+      await page.keyboard.press('ArrowDown');
+      await typeByKeypad(page, 'keypad.lid@example');
+      await pressKeyByKeypad(page, '.nl');
+      await pressKeyByKeypad(page, 'Klaar');
+      // A keypad's select key is Enter: on the consent box it ticks it, as Space would.
+      await moveTo(page, (focus) => focus.type === 'checkbox');
+      await page.keyboard.press('Enter');
+      await heard(/selectievakje, aangevinkt/, 'nl');
+      await moveTo(page, /^Lid worden$/);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('home-screen').waitFor();
+      expect((await suite.kiosk.platform.findContactByEmail({ email: 'keypad.lid@example.nl' })).data).toMatchObject({ email: 'keypad.lid@example.nl' });
+
+      // Her home's tile for a giftcard asks the amount first, typed on its own keypad.
+      await moveTo(page, /^Betalen met een cadeaukaart/);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('amount-screen').waitFor();
+      await moveTo(page, (focus) => focus.screen === 'amount-screen' && /^\d$/.test(focus.text));
+      await typeByKeypad(page, '1250');
+      await expect(page.getByTestId('amount').textContent()).resolves.toMatch(/^€\s?12,50$/);
+      await pressKeyByKeypad(page, 'Klaar');
+      await page.getByTestId('portal-screen').waitFor();
+      await heard(/^Betalen met een cadeaukaart\./, 'nl');
+      await page.keyboard.press('Escape');
+      await page.getByTestId('attract-screen').waitFor();
+      await page.close();
+    } finally {
+      const restored = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
+      await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'kiosk.modes', 'regular');
+      await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(restored);
+    }
+  });
+
   /** `work` with the audio private (a headset): what a shopper types or owns is said in full. */
   async function onHeadset(work: () => Promise<void>) {
     const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
