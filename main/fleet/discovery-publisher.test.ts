@@ -60,6 +60,31 @@ describe('the Home Assistant discovery record (#28 §9, §12)', () => {
     expect(left?.fields?.topics).toEqual(configsOf('store-1').map(({ topic }) => topic));
   });
 
+  it('removes every config when switched off right after it was switched on, the first run still writing its record (ci31)', async () => {
+    const record = recordIn();
+    const publish = discoveryPublisher(record, recordingLogger());
+    const kiosk = await login('store-2');
+    const retainedByKiosk = retainedPublish(kiosk);
+    // As two fleet links, one closing as the next connects: neither waits for the other.
+    const switchedOn = publish(configsOf('store-2'), retainedByKiosk);
+    const switchedOff = publish([], retainedByKiosk);
+    await Promise.all([switchedOn, switchedOff]);
+    await kiosk.endAsync();
+    await until(() => [...retained].filter(([topic]) => topic.includes('/loyalty-kiosk-store-2/')).length === configsOf('store-2').length && keptFor('store-2') === 0);
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual([]);
+  });
+
+  it('remembers each config before it goes out: a run cut short still leaves them on record to remove', async () => {
+    const record = recordIn();
+    const publish = discoveryPublisher(record, recordingLogger());
+    let sent = 0;
+    const cutShort: RetainedPublish = async () => {
+      if (++sent > 2) throw new Error('the link closed');
+    };
+    await expect(publish(configsOf('store-1'), cutShort)).rejects.toThrow('the link closed');
+    expect(JSON.parse(fs.readFileSync(record, 'utf8'))).toEqual(configsOf('store-1').map(({ topic }) => topic));
+  });
+
   it('sets aside a record that names a wildcard, is damaged, too large or a link: the kiosk stays connected and publishes its configs', async () => {
     const elsewhere = path.join(os.tmpdir(), `discovery-elsewhere-${process.pid}.json`);
     fs.writeFileSync(elsewhere, JSON.stringify(['homeassistant/sensor/loyalty-kiosk-store-2/version/config']));
