@@ -7,18 +7,19 @@ export interface KioskActivityOptions {
   now?: () => number;
 }
 
-/**
- * The one answer to "may the kiosk do something disruptive now?" (install an update, restart,
- * reload, sleep for quiet hours): idle means every screen shows the attract screen and no voucher
- * lock is in the journal. Screens report themselves (reportScreen); a screen that goes away
- * (a closed browser tab) is forgotten, so it cannot keep the kiosk busy for ever.
- */
 /** A shopper's call for staff (#33 §11): when, and the problem on their screen that asked for it. */
 export interface StaffCall {
   since: number;
   reason: string;
 }
 
+/**
+ * The one answer to "may the kiosk do something disruptive now?" (install an update, restart,
+ * reload, sleep for quiet hours): idle means every screen shows the attract screen and no voucher
+ * lock is in the journal. Screens report themselves (reportScreen); a screen that goes away
+ * (a closed browser tab) is forgotten, so it cannot keep the kiosk busy for ever. It also keeps
+ * each screen's call for staff, for the fleet's health.
+ */
 export class KioskActivity {
   readonly #screens = new Map<BridgeConnection, KioskScreen>();
   /** Each screen's call for staff, with what that screen showed when it called. */

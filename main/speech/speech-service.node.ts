@@ -9,11 +9,12 @@ import { spokenText } from './spoken-text.std.ts';
 
 /**
  * How far one press of a volume or speed key moves espeak-ng's amplitude (of 0 to 200) or its words
- * per minute, and the bounds: from barely audible to full, from slow and clear to fast.
+ * per minute, and the bounds: from barely audible to full, from slow and clear to fast. `whole`:
+ * the level said as 100 percent (full volume, the normal speed).
  */
-const STEPS: Readonly<Record<SpeechSetting, { step: number; min: number; max: number }>> = {
-  volume: { step: 20, min: 10, max: 200 },
-  rate: { step: 20, min: 100, max: 280 },
+const STEPS: Readonly<Record<SpeechSetting, { step: number; min: number; max: number; whole: number }>> = {
+  volume: { step: 20, min: 10, max: 200, whole: 200 },
+  rate: { step: 20, min: 100, max: 280, whole: NORMAL_WORDS_PER_MINUTE },
 };
 
 /**
@@ -23,8 +24,8 @@ const STEPS: Readonly<Record<SpeechSetting, { step: number; min: number; max: nu
  */
 export class SpeechService {
   #speaking: ChildProcess | null = null;
-  #volume: number | null = null;
-  #rate: number | null = null;
+  /** What the shopper's keys set this visit; unset, the store's volume and the normal speed. */
+  #chosen: Partial<Record<SpeechSetting, number>> = {};
   /** The headset hint was said this visit: once is enough. */
   #hinted = false;
   #missingLogged = false;
@@ -111,27 +112,25 @@ export class SpeechService {
 
   /** One step of the volume or the speed, within its bounds: the new level, as a percent of full volume or of the normal speed. */
   change(setting: SpeechSetting, direction: -1 | 1): number {
-    const { step, min, max } = STEPS[setting];
-    const level = Math.min(max, Math.max(min, (setting === 'volume' ? this.volume : this.rate) + direction * step));
-    if (setting === 'volume') this.#volume = level;
-    else this.#rate = level;
-    return Math.round((level * 100) / (setting === 'volume' ? STEPS.volume.max : NORMAL_WORDS_PER_MINUTE));
+    const { step, min, max, whole } = STEPS[setting];
+    const level = Math.min(max, Math.max(min, this[setting] + direction * step));
+    this.#chosen[setting] = level;
+    return Math.round((level * 100) / whole);
   }
 
   get volume(): number {
-    return this.#volume ?? this.#audio().volume;
+    return this.#chosen.volume ?? this.#audio().volume;
   }
 
   /** Words per minute. */
   get rate(): number {
-    return this.#rate ?? NORMAL_WORDS_PER_MINUTE;
+    return this.#chosen.rate ?? NORMAL_WORDS_PER_MINUTE;
   }
 
   /** The visit is over: silence, the store's volume and speed again, and the headset hint to say again. */
   endVisit(): void {
     this.stop();
-    this.#volume = null;
-    this.#rate = null;
+    this.#chosen = {};
     this.#hinted = false;
   }
 
