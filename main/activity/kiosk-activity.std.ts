@@ -49,10 +49,16 @@ export class KioskActivity {
     if (this.#screens.delete(connection) || called) this.#changed();
   }
 
-  /** A shopper at `connection`'s screen asked for staff; it stands until that screen shows something else. */
-  callStaff(connection: BridgeConnection, reason: string): void {
+  /**
+   * A shopper at `connection`'s screen asked for staff; it stands until that screen shows something
+   * else. False when that same call already stands: staff are not called twice for it.
+   */
+  callStaff(connection: BridgeConnection, reason: string): boolean {
+    const standing = this.#staffCalls.get(connection);
+    if (standing?.reason === reason && standing.on === this.screenOf(connection)) return false;
     this.#staffCalls.set(connection, { since: this.#now(), reason, on: this.screenOf(connection) });
     this.#changed();
+    return true;
   }
 
   /** The oldest call for staff still standing, or null. */

@@ -37,9 +37,11 @@ describe('KioskActivity', () => {
     activity.report(tab, 'visit');
 
     // Called from the attract screen (a blocked card): it stands while that screen shows attract.
-    activity.callStaff(window, 'problem.card.inactive');
+    expect(activity.callStaff(window, 'problem.card.inactive')).toBe(true);
     now = 200;
-    activity.callStaff(tab, 'problem.redeem.unavailable');
+    // The same call again from the same screen is not a new one: it keeps its time, and nobody is told.
+    expect(activity.callStaff(window, 'problem.card.inactive')).toBe(false);
+    expect(activity.callStaff(tab, 'problem.redeem.unavailable')).toBe(true);
     expect(activity.staffCall()).toEqual({ since: 100, reason: 'problem.card.inactive' });
     activity.report(window, 'attract');
     expect(activity.staffCall()).toEqual({ since: 100, reason: 'problem.card.inactive' });

@@ -12,7 +12,8 @@ import type { SpeechService } from '../speech/speech-service.node.ts';
 export function createStaffCallHandlers({ activity, speech, logger }: { activity: KioskActivity; speech: SpeechService; logger: Logger }): Pick<CallHandlers, 'callStaff'> {
   return {
     callStaff: async ({ reason, locale }, from) => {
-      activity.callStaff(from, reason);
+      // A screen cannot make the kiosk call out again and again for one problem.
+      if (!activity.callStaff(from, reason)) return null;
       logger.warn('a shopper called staff', { event: 'staff.called', reason });
       void speech.say({ locale, parts: [{ text: mainMessages[locale]['staff.callout'] }] });
       return null;

@@ -27,11 +27,6 @@ export type ProblemKey =
   | 'problem.connection'
   | 'problem.generic';
 
-/** Problems whose words tell the shopper to ask staff: there the kiosk offers to call them (#33 §11). */
-const ASKS_FOR_STAFF: ReadonlySet<ProblemKey> = new Set(['problem.card.inactive', 'problem.redeem.unavailable', 'problem.printer.unavailable', 'problem.portal.refused']);
-
-export const asksForStaff = (problem: ProblemKey) => ASKS_FOR_STAFF.has(problem);
-
 const byPlatformCode: Record<number, ProblemKey> = {
   [platformErrors.voucherAlreadyRedeemed.code]: 'problem.voucher.redeemed',
   [platformErrors.voucherExpired.code]: 'problem.voucher.expired',

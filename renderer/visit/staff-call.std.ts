@@ -1,10 +1,24 @@
 import type { ProblemKey } from './problem-messages.std.ts';
 
+/** What a shopper may call staff about: a problem on their screen, or the kiosk out of service. */
+export type StaffReason = ProblemKey | 'error.unavailable';
+
+/** Screens whose words tell the shopper to ask staff: there the kiosk offers to call them (#33 §11). */
+const ASKS_FOR_STAFF: ReadonlySet<StaffReason> = new Set([
+  'problem.card.inactive',
+  'problem.redeem.unavailable',
+  'problem.printer.unavailable',
+  'problem.portal.refused',
+  'error.unavailable',
+]);
+
+export const asksForStaff = (reason: StaffReason) => ASKS_FOR_STAFF.has(reason);
+
 /** The screens' way to call staff (#33 §11), given by the app (Svelte context) to wherever a problem shows. */
 export const STAFF_CALL = Symbol('staff call');
 
 export interface StaffCaller {
-  /** The problem staff were called about in this visit, or null. */
-  readonly staffCalledFor: ProblemKey | null;
-  callStaff(problem: ProblemKey): Promise<void>;
+  /** What staff were called about in this visit, or null. */
+  readonly staffCalledFor: StaffReason | null;
+  callStaff(reason: StaffReason): Promise<void>;
 }

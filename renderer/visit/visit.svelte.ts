@@ -14,6 +14,7 @@ import type {
   VoucherView,
 } from '../../common/shopper-views.std.ts';
 import { problemForError, problemForStatus, type ProblemKey } from './problem-messages.std.ts';
+import type { StaffReason } from './staff-call.std.ts';
 
 /** What the shopper is told once a held voucher is let go of: each outcome in its own words. */
 export type ReleaseNoticeKey = `release.${ReleaseOutcome['outcome']}`;
@@ -96,7 +97,7 @@ export class Visit {
   /** What became of a voucher lock the shopper let go of; cleared by the next action. */
   notice = $state<ReleaseNoticeKey | null>(null);
   /** The problem staff were called about (#33 §11): called once per problem, and said to be. */
-  staffCalledFor = $state<ProblemKey | null>(null);
+  staffCalledFor = $state<StaffReason | null>(null);
   /** Calls of this visit still on their way (home loads its vouchers and credits at once). */
   #pending = $state(0);
   readonly #bridge: VisitBridge;
@@ -338,18 +339,18 @@ export class Visit {
     this.screen = { name: 'interrupted' };
   }
 
+  /** The shopper asks the kiosk to call staff about `reason`, on screen; a call that did not go can be made again. */
+  async callStaff(reason: StaffReason) {
+    if (this.staffCalledFor === reason) return;
+    this.staffCalledFor = reason;
+    const called = await this.#bridge.callStaff({ reason, locale: this.#locale() });
+    if (!called.ok && this.staffCalledFor === reason) this.staffCalledFor = null;
+  }
+
   /**
    * Idle, done or out of service: every lock goes back and nothing of this shopper stays on screen,
    * not even their language or speech mode.
    */
-  /** The shopper asks the kiosk to call staff about `problem`, on screen; a call that did not go can be made again. */
-  async callStaff(problem: ProblemKey) {
-    if (this.staffCalledFor === problem) return;
-    this.staffCalledFor = problem;
-    const called = await this.#bridge.callStaff({ reason: problem, locale: this.#locale() });
-    if (!called.ok && this.staffCalledFor === problem) this.staffCalledFor = null;
-  }
-
   async reset() {
     this.#choices.forget();
     await this.#startOver();

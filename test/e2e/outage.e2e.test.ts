@@ -123,6 +123,11 @@ describe('outage: a connected kiosk goes out of service with its platform and co
     await page.getByTestId('out-of-service').waitFor({ timeout: 10_000 });
     await expect(page.getByTestId('home-screen').count()).resolves.toBe(0);
     await checkShopperScreen(page, 'outage-out-of-service');
+    // It asks the shopper to ask staff, so it calls them (#33 §11); a screen cannot make it call twice.
+    await page.getByTestId('call-staff').click();
+    await expect(page.getByTestId('staff-called').textContent()).resolves.toBe('Staff have been called.');
+    await expect(page.evaluate(() => window.kiosk.callStaff({ reason: 'error.unavailable', locale: 'en' }))).resolves.toEqual({ ok: true, value: null });
+    expect(kioskEvents(dataDir, 'staff.called').map((event) => event.reason)).toEqual(['error.unavailable']);
     // It stays out of service while the platform is away (several probes fail meanwhile).
     await new Promise((resolve) => setTimeout(resolve, RETRY_MS * 3));
     await expect(page.getByTestId('out-of-service').isVisible()).resolves.toBe(true);
