@@ -93,11 +93,15 @@ function roleOf(control: HTMLElement, t: Translate): string {
   return t('speech.role.button');
 }
 
-/** What a field holds, spelled out (a card number digit by digit), for its owner's ears only; a password is never said. */
+/**
+ * What a field holds, for its owner's ears only: spelled out (a card number digit by digit), or what
+ * it means where the field says (`data-spoken-value`: cents typed as at a till are an amount). A
+ * password is never said.
+ */
 function valueOf(control: HTMLElement, t: Translate): SpeechPart[] {
   const field = control instanceof HTMLInputElement || control instanceof HTMLTextAreaElement ? control : null;
   if (!field || field.type === 'password' || field.type === 'checkbox' || !field.value) return [];
-  return [{ text: spelledOut(field.value, t), private: true }];
+  return [{ text: field.getAttribute('data-spoken-value') ?? spelledOut(field.value, t), private: true }];
 }
 
 /** A text field, and what it holds, read back on request (#33 §9): its name, then each character, or that it is empty. */

@@ -106,10 +106,13 @@ describe('typing by keypad (#33 §1, §9)', () => {
         <label>Card number <input value="2400"></label>
         <label>E-mail <input value=""></label>
         <label>PIN <input type="password" value="1234"></label>
+        <label>Amount <input value="1250" data-spoken-value="€12.50"></label>
       </section>`);
-    const [card, email, pin] = root.querySelectorAll('input');
+    const [card, email, pin, amount] = root.querySelectorAll('input');
     expect(readBackParts(card!, t)).toEqual([{ text: 'Card number' }, { text: '2 4 0 0', private: true }]);
     expect(readBackParts(email!, t)).toEqual([{ text: 'E-mail' }, { text: 'empty' }]);
     expect(readBackParts(pin!, t)).toEqual([{ text: 'PIN' }]);
+    // A field whose digits mean something else (cents typed as at a till) says what they mean.
+    expect(readBackParts(amount!, t)).toEqual([{ text: 'Amount' }, { text: '€12.50', private: true }]);
   });
 });
