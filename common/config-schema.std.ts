@@ -61,6 +61,13 @@ export type CameraFormat = z.infer<typeof CameraFormat>;
 /** What loyalty cards and vouchers carry: a QR code, Code 128, EAN-13. */
 export const DEFAULT_CAMERA_FORMATS: readonly CameraFormat[] = ['qr', 'code128', 'ean13'];
 
+/**
+ * Where a scanning device sits, seen from the shopper facing the screen: said with the screen's
+ * instruction to scan, so a shopper who cannot see it can find it (#33 §12).
+ */
+export const ScanPlacement = z.enum(['unstated', 'above', 'below', 'left', 'right']);
+export type ScanPlacement = z.infer<typeof ScanPlacement>;
+
 /** Finds a USB-CDC scanner again after a replug renumbers its path (ttyACM0 → ttyACM1). */
 export const UsbIdentity = z.object({
   /** Hex as `SerialPort.list()` reports it, e.g. `05e0`; compared case-insensitively. */
@@ -259,6 +266,8 @@ export const KioskConfig = z
     scanner: z
       .object({
         connection: z.enum(['keyboard', 'serial']).default('keyboard'),
+        /** Where the hand scanner is. */
+        placement: ScanPlacement.default('unstated'),
         serial: SerialScannerConfig.prefault({}),
         wedge: z
           .object({
@@ -273,6 +282,8 @@ export const KioskConfig = z
               .min(1)
               .refine((formats) => new Set(formats).size === formats.length, 'each format once')
               .default([...DEFAULT_CAMERA_FORMATS]),
+            /** Where the camera is. */
+            placement: ScanPlacement.default('unstated'),
           })
           .prefault({}),
       })

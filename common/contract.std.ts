@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { KioskConfig, KioskMode, Locale } from './config-schema.std.ts';
+import { KioskConfig, KioskMode, Locale, ScanPlacement } from './config-schema.std.ts';
 import { Email, Pin } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import { BusinessDay, RedemptionEventView, ShiftReport, SlipRecord, ZSummary } from './report-views.std.ts';
@@ -52,6 +52,8 @@ export const KioskSettingsView = z.object({
   wedgeMaxAverageIntervalMs: KioskConfig.shape.scanner.unwrap().shape.wedge.unwrap().shape.maxAverageIntervalMs,
   /** The barcode formats the camera reads (scanner.camera.formats). */
   cameraFormats: KioskConfig.shape.scanner.unwrap().shape.camera.unwrap().shape.formats,
+  /** Where each scanning device is (scanner.placement, scanner.camera.placement). */
+  scanPlacement: z.object({ camera: ScanPlacement, hand_scanner: ScanPlacement }),
   idleTimeoutSeconds: z.number().int(),
   /** The idle time on home after "Another voucher" (idle.afterRedeemSeconds). */
   idleAfterRedeemSeconds: z.number().int(),

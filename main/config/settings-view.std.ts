@@ -10,6 +10,7 @@ export function settingsView(current: KioskConfig): KioskSettingsView {
     scannerConnection: current.scanner.connection,
     wedgeMaxAverageIntervalMs: current.scanner.wedge.maxAverageIntervalMs,
     cameraFormats: current.scanner.camera.formats,
+    scanPlacement: { camera: current.scanner.camera.placement, hand_scanner: current.scanner.placement },
     idleTimeoutSeconds: current.idle.timeoutSeconds,
     idleAfterRedeemSeconds: current.idle.afterRedeemSeconds,
     proofSeconds: current.idle.proofSeconds,

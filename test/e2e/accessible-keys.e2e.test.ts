@@ -363,24 +363,27 @@ describe('accessible kiosk: keys only, with speech', () => {
     await page.close();
   });
 
-  it('a paper voucher that needs a card says so, and the card scanned for it says the voucher again, ready to redeem (#33 §3)', async () => {
-    const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
-    await page.keyboard.press('ArrowDown');
-    await heard(/^Speech is on\./, 'en');
-    await scannerBurst(page, 'KF9R4TBZ');
-    await page.getByTestId('voucher-screen').waitFor();
-    await heard(/^Gratis koffie\. .*Scan your loyalty card to use this voucher\./, 'en');
-    const saidBefore = espeak.utterances().length;
-    await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
-    await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
-    await expect
-      .poll(() => espeak.utterances().slice(saidBefore).map((said) => said.text))
-      .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Redeem\./));
-    // Back goes to her home now: she is known.
-    await page.keyboard.press('Escape');
-    await page.getByTestId('home-screen').waitFor();
-    await endVisitByKeys(page);
-    await page.close();
+  it('a paper voucher that needs a card says so, and where the scanner is; the card scanned for it says the voucher again, ready to redeem (#33 §3, §12)', async () => {
+    await withSetting('scanner.placement', 'below', 'unstated', async () => {
+      const page = await openKiosk(suite.browser, suite.kiosk, 'portrait');
+      await expect(page.getByTestId('scan-hint').textContent()).resolves.toMatch(/ The scanner is below the screen\.$/);
+      await page.keyboard.press('ArrowDown');
+      await heard(/^Speech is on\./, 'en');
+      await scannerBurst(page, 'KF9R4TBZ');
+      await page.getByTestId('voucher-screen').waitFor();
+      await heard(/^Gratis koffie\. .*Scan your loyalty card to use this voucher\. The scanner is below the screen\./, 'en');
+      const saidBefore = espeak.utterances().length;
+      await scannerBurst(page, cardOf(suite.kiosk.manifest, 'sanne.devries@example.nl').card);
+      await page.getByTestId('redeem').and(page.locator(':enabled')).waitFor();
+      await expect
+        .poll(() => espeak.utterances().slice(saidBefore).map((said) => said.text))
+        .toContainEqual(expect.stringMatching(/^Gratis koffie\. (?!.*Scan your loyalty card).*You can choose\. Redeem\./));
+      // Back goes to her home now: she is known.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('home-screen').waitFor();
+      await endVisitByKeys(page);
+      await page.close();
+    });
   });
 
   it('a blocked card: the kiosk calls staff when asked, says so aloud, and logs the call (#33 §11)', async () => {
@@ -524,10 +527,7 @@ describe('accessible kiosk: keys only, with speech', () => {
   });
 
   it('joins and pays with a giftcard (in Dutch) by keypad alone: the consent box ticked with the select key, the amount typed on its keypad (#33 §1)', async () => {
-    const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
-    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'kiosk.modes', 'regular,redeem-giftcards')).toMatchObject({ code: 0 });
-    await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
-    try {
+    await withSetting('kiosk.modes', 'regular,redeem-giftcards', 'regular', async () => {
       const page = await openKiosk(suite.browser, suite.kiosk, 'landscape');
       await page.keyboard.press('ArrowDown');
       await heard(/^Speech is on\./, 'en');
@@ -562,25 +562,26 @@ describe('accessible kiosk: keys only, with speech', () => {
       await page.keyboard.press('Escape');
       await page.getByTestId('attract-screen').waitFor();
       await page.close();
-    } finally {
-      const restored = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
-      await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'kiosk.modes', 'regular');
-      await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(restored);
-    }
+    });
   });
 
   /** `work` with the audio private (a headset): what a shopper types or owns is said in full. */
-  async function onHeadset(work: () => Promise<void>) {
+  const onHeadset = (work: () => Promise<void>) => withSetting('accessibility.audio.private', 'true', 'false', work);
+
+  /**
+   * `work` with `key` set to `value` in the running kiosk, and `key` back to `restore` before the
+   * next test starts (its visit must not run half on this setting).
+   */
+  async function withSetting(key: string, value: string, restore: string, work: () => Promise<void>) {
     const reloads = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
-    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'true')).toMatchObject({ code: 0 });
+    expect(await kioskctl(suite.kiosk.dataDir, 'config', 'set', key, value)).toMatchObject({ code: 0 });
     try {
       // The running kiosk takes kioskctl's change from its file a moment later: the visit starts after it has.
       await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(reloads);
       await work();
     } finally {
-      // Back on the speaker before the next test starts: its visit must not be half on a headset.
       const restored = kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length;
-      await kioskctl(suite.kiosk.dataDir, 'config', 'set', 'accessibility.audio.private', 'false');
+      await kioskctl(suite.kiosk.dataDir, 'config', 'set', key, restore);
       await expect.poll(() => kioskEvents(suite.kiosk.dataDir, 'config.reloaded').length).toBeGreaterThan(restored);
     }
   }

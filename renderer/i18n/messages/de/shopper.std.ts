@@ -101,6 +101,7 @@ export const messages: ShopperMessages = {
   'home.done': 'Fertig',
   'home.scan_voucher': 'Einen Papiergutschein? Jetzt scannen.',
   'home.scan_voucher.camera': 'Papiergutschein scannen',
+  'scan.placement': '{device, select, camera {Die Kamera ist} other {Der Scanner ist}} {where, select, above {über dem Bildschirm} below {unter dem Bildschirm} left {links vom Bildschirm} other {rechts vom Bildschirm}}.',
   'session.start.regular': 'Mein Konto',
   'session.start.credit-reception': 'Punkte sammeln',
   'session.start.redeem-giftcards': 'Mit Geschenkkarte bezahlen',

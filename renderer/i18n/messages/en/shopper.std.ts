@@ -102,6 +102,7 @@ export const messages = {
   'home.done': 'I’m done',
   'home.scan_voucher': 'Got a paper voucher? Scan it now.',
   'home.scan_voucher.camera': 'Scan a paper voucher',
+  'scan.placement': '{device, select, camera {The camera} other {The scanner}} is {where, select, above {above the screen} below {below the screen} left {to the left of the screen} other {to the right of the screen}}.',
   'session.start.regular': 'My account',
   'session.start.credit-reception': 'Collect credits',
   'session.start.redeem-giftcards': 'Pay with a giftcard',

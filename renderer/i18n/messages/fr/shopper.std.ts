@@ -101,6 +101,7 @@ export const messages: ShopperMessages = {
   'home.done': 'J’ai terminé',
   'home.scan_voucher': 'Un bon papier ? Scannez-le maintenant.',
   'home.scan_voucher.camera': 'Scanner un bon papier',
+  'scan.placement': '{device, select, camera {La caméra est} other {Le lecteur est}} {where, select, above {au-dessus de l’écran} below {sous l’écran} left {à gauche de l’écran} other {à droite de l’écran}}.',
   'session.start.regular': 'Mon compte',
   'session.start.credit-reception': 'Cumuler des points',
   'session.start.redeem-giftcards': 'Payer avec une carte cadeau',

@@ -101,6 +101,7 @@ export const messages: ShopperMessages = {
   'home.done': 'Ik ben klaar',
   'home.scan_voucher': 'Een papieren voucher? Scan hem nu.',
   'home.scan_voucher.camera': 'Scan een papieren voucher',
+  'scan.placement': '{device, select, camera {De camera} other {De scanner}} zit {where, select, above {boven het scherm} below {onder het scherm} left {links van het scherm} other {rechts van het scherm}}.',
   'session.start.regular': 'Mijn account',
   'session.start.credit-reception': 'Punten sparen',
   'session.start.redeem-giftcards': 'Betalen met een cadeaukaart',
