@@ -365,6 +365,11 @@ export const KioskConfig = z
          * kioskctl pin set. The keychain's secrets are kept either way.
          */
         secretsUnchecked: z.boolean().default(false),
+        /**
+         * A first run's wizard changed the connection and has set no PIN yet. Should it end without
+         * one (Cancel, timeout, a crash), the kiosk goes back to the demo, as it was before.
+         */
+        setupUnfinished: z.boolean().default(false),
       })
       .prefault({}),
     fleet: z

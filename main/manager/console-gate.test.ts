@@ -111,4 +111,47 @@ describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () =>
     expect(answers.filter((answer) => !answer.ok)).toEqual([locked]);
     await expect(pinIs(services, set[0]!)).resolves.toBe(true);
   });
+
+  describe('a wizard left before its PIN leaves the kiosk as it was (#34 §2)', () => {
+    const connect = async (services: KioskServices, wizard: BridgeConnection) => {
+      await expect(services.dispatch('updateSettings', { values: { 'api.baseUrl': 'https://platform.example/api' } }, wizard)).resolves.toMatchObject({ ok: true });
+      await expect(services.dispatch('setSecret', { name: 'apiKey', value: 'k'.repeat(56) }, wizard)).resolves.toMatchObject({ ok: true });
+      expect(services.config.get().manager.setupUnfinished).toBe(true);
+    };
+    const backToDemo = async (services: KioskServices, wizard: BridgeConnection) => {
+      // The next look at the console finds a fresh kiosk: the wizard, not a pad that asks for kioskctl.
+      await expect(services.dispatch('managerStatus', {}, wizard)).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: null } });
+      expect(services.config.get().api).toMatchObject({ baseUrl: null, shopUuid: null });
+      expect(services.config.get().manager.setupUnfinished).toBe(false);
+      expect(Object.values((await services.secrets.status()).stored).some(Boolean)).toBe(false);
+    };
+
+    it('Cancel after connecting: the connection and its key are gone, and the wizard opens again', async () => {
+      const services = await kiosk();
+      const wizard = new BridgeConnection('wizard');
+      await connect(services, wizard);
+      await expect(services.dispatch('lockManager', {}, wizard)).resolves.toMatchObject({ ok: true });
+      await backToDemo(services, wizard);
+      await expect(services.dispatch('getConsoleSettings', {}, wizard)).resolves.toMatchObject({ ok: true });
+    });
+
+    it('a wizard cut short (the kiosk restarted) is undone at the next start; a PIN set ends the undoing', async () => {
+      const first = await kiosk();
+      await connect(first, new BridgeConnection('wizard'));
+      await first.close();
+      running.splice(running.indexOf(first), 1);
+      const dataDir = first.dataDir;
+      const again = await startKioskServices({ dataDir, version: 'test', keychainService, host: { restart: () => {}, quit: () => {} } });
+      running.push(again);
+      await backToDemo(again, new BridgeConnection('after the restart'));
+
+      const finished = new BridgeConnection('finished wizard');
+      await connect(again, finished);
+      await expect(again.dispatch('setManagerPin', { pin: '2580' }, finished)).resolves.toMatchObject({ ok: true });
+      await expect(again.dispatch('lockManager', {}, finished)).resolves.toMatchObject({ ok: true });
+      await expect(again.dispatch('managerStatus', {}, finished)).resolves.toMatchObject({ ok: true, value: { pinSet: true } });
+      expect(again.config.get().api.baseUrl).toBe('https://platform.example/api');
+      expect((await again.secrets.status()).stored).toMatchObject({ apiKey: true });
+    });
+  });
 });

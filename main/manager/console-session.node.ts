@@ -8,6 +8,7 @@ import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-vie
 import type { ManagerCallName } from '../../common/contract.std.ts';
 import { hashPin, verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
+import { SECRET_NAMES } from '../secrets/secret-store.node.ts';
 
 /** Each bridge connection's console session: the PIN pad's state, and the gate every manager call passes. */
 export interface ConsoleSession extends ConsoleGate {
@@ -44,7 +45,9 @@ export function createConsoleSession(options: {
   const { currentPin } = sessions;
   /** A PIN set while the keychain could not be read opens the demo's console only, until kioskctl pin set. */
   const pinDemoOnly = () => config.get().manager.secretsUnchecked;
-  const setup = () => firstRunSetup(config, secrets);
+  const unfinished = unfinishedSetup({ config, secrets, logger, now });
+  // Any wizard left unfinished is undone before a first run is judged.
+  const setup = () => unfinished.undoIfAbandoned().then(() => firstRunSetup(config, secrets));
 
   const status = async (connection: BridgeConnection): Promise<ManagerStatus> => {
     const allowed = await setup();
@@ -83,7 +86,7 @@ export function createConsoleSession(options: {
     const session = sessions.of(connection);
     if (!session) throw new BridgeFailure('forbidden', 'the console is locked');
     const demoOnly = session.pinHash === null ? allowed === 'demo' : pinDemoOnly();
-    config.setMany({ 'manager.pinHash': pinHash, 'manager.secretsUnchecked': demoOnly });
+    config.setMany({ 'manager.pinHash': pinHash, 'manager.secretsUnchecked': demoOnly, 'manager.setupUnfinished': false });
     sessions.open(connection, pinHash);
     logger.info('manager PIN set', { demoOnly });
     return status(connection);
@@ -95,7 +98,11 @@ export function createConsoleSession(options: {
   return {
     status,
     setPin,
-    lock: (connection) => sessions.close(connection),
+    lock(connection) {
+      // Cancel on a first run's wizard: what it changed is undone (the session it closes was the one open).
+      if (sessions.of(connection)?.pinHash === null) void unfinished.ended();
+      sessions.close(connection);
+    },
     unlock(pin, connection) {
       // One attempt at a time: otherwise parallel guesses all pass the lockout check during the
       // ~50 ms scrypt, before any failure is counted.
@@ -121,6 +128,7 @@ export function createConsoleSession(options: {
       }
       if (allowed === 'demo') keepToDemo(call, 'the keychain cannot be read: a first run keeps the demo and sets the PIN, nothing more');
       sessions.open(connection, null);
+      unfinished.keepOpen(call);
     },
   };
 }
@@ -152,6 +160,50 @@ function openSessions(config: ConfigStore, now: () => number) {
  * first run whose keychain cannot be read may call, and all that the PIN it set opens.
  */
 const DEMO_CONSOLE_CALLS: ReadonlySet<ManagerCallName> = new Set(['getConsoleSettings', 'setManagerPin']);
+
+/**
+ * A first run's wizard that changed the connection (SETUP_CHANGES) and has set no PIN: when it ends
+ * without one (Cancel, its session timed out, the kiosk restarted), the kiosk goes back to the demo,
+ * as before it: the secrets it stored removed, the platform address and shop cleared. Else a kiosk
+ * left with credentials and no PIN would stay locked to everyone but IT with a shell.
+ */
+function unfinishedSetup({ config, secrets, logger, now }: { config: ConfigStore; secrets: SecretStore; logger: Logger; now: () => number }) {
+  /** Until when a setup session (any connection's) stays open: none past this moment. */
+  let openUntil = 0;
+  const undoing = serialQueue();
+  const undoIfAbandoned = () =>
+    undoing.run(async () => {
+      const { manager } = config.get();
+      if (manager.pinHash !== null || !manager.setupUnfinished || openUntil > now()) return;
+      try {
+        for (const name of SECRET_NAMES) await secrets.remove(name);
+        const reset = Object.fromEntries(['api.baseUrl', 'api.shopUuid'].filter((key) => !config.isLocked(key)).map((key) => [key, null]));
+        config.setMany({ ...reset, 'manager.setupUnfinished': false });
+        logger.warn('first-run setup ended before a PIN was set: the kiosk is back to the demo, its credentials removed', { event: 'setup.undone' });
+      } catch (error) {
+        // Tried again at the next status or call; meanwhile the kiosk stays locked.
+        logger.error('could not undo an unfinished first-run setup', { error: String(error) });
+      }
+    });
+  // A wizard cut short by a crash or a power cut is undone at once: no session of it survives a start.
+  void undoIfAbandoned();
+  return {
+    undoIfAbandoned,
+    /** A setup session admitted `call`: it stays open a while, and a change of the connection is marked. */
+    keepOpen(call: ManagerCallName) {
+      openUntil = now() + CONSOLE_TIMEOUT_MS;
+      if (SETUP_CHANGES.has(call) && !config.get().manager.setupUnfinished) config.set('manager.setupUnfinished', true);
+    },
+    /** The wizard was left (Cancel, lock): what it changed is undone now. */
+    ended() {
+      openUntil = 0;
+      return undoIfAbandoned();
+    },
+  };
+}
+
+/** The calls by which a first run's wizard changes the connection: undone if it ends without a PIN. */
+const SETUP_CHANGES: ReadonlySet<ManagerCallName> = new Set(['updateSettings', 'setSecret', 'removeSecret', 'importSettings']);
 
 /** Refuses, saying `why`, any call beyond the demo's console. */
 function keepToDemo(call: ManagerCallName, why: string) {

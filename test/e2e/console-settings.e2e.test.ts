@@ -468,6 +468,46 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await platform?.close();
   });
 
+  it('Cancel after connecting, before the PIN, asks, then leaves the kiosk as it was: the demo, no key, the wizard again (#34 §2)', async () => {
+    const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.landscape, hasTouch: true });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await page.getByTestId('wizard-connect').tap();
+    const form = page.getByTestId('connect-form');
+    await type(form.getByLabel('API base URL', { exact: true }), platform.baseUrl);
+    await type(form.getByLabel('API key', { exact: true }), api_key);
+    await type(form.getByLabel('Access token', { exact: true }), access_token);
+    await type(form.getByLabel('Personal access token', { exact: true }), personal_access_token);
+    await type(form.getByLabel('Shop id', { exact: true }), platform.manifest.shops[0]!.uuid);
+    await form.getByTestId('connect-test').tap();
+    await form.locator('[data-testid="connection-checks"][data-ok="true"]').waitFor();
+    await form.getByTestId('connect-save').tap();
+    await page.getByTestId('pin-setter').waitFor();
+    await expect(secrets.get('apiKey')).resolves.toBe(api_key);
+
+    // Back to the connection, then Cancel: it asks first, saying what leaving does.
+    await page.getByTestId('wizard-back').tap();
+    await form.waitFor();
+    await page.getByTestId('wizard-cancel').tap();
+    await expect(page.getByRole('alertdialog').textContent()).resolves.toContain('the kiosk goes back to the demo');
+    await shootBoth(page, 'console-wizard-leave');
+    await page.getByTestId('wizard-leave').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await expect.poll(() => readConfig(dataDir).api).toEqual({ baseUrl: null, shopUuid: null });
+    await expect(secrets.get('apiKey')).resolves.toBeNull();
+    await page.getByTestId('demo-badge').waitFor();
+    expect(kioskEvents(dataDir, 'setup.undone')).toHaveLength(1);
+
+    // Not locked out: the corner opens the wizard again, not a PIN pad that asks for kioskctl.
+    for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await page.getByTestId('wizard-connect').waitFor();
+    await page.getByTestId('wizard-cancel').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
   it('checks the address, tests the credentials typed, stores them write-only, and cards work against it', async () => {
     const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
     const shop = platform.manifest.shops[1]!;

@@ -39,6 +39,8 @@ export const messages: ConsoleMessages = {
   'console.wizard.pin': 'Verwaltungs-PIN wählen',
   'console.wizard.pin.explain': 'Damit öffnen Verantwortliche diese Konsole: die linke obere Bildschirmecke 3 Sekunden gedrückt halten oder fünfmal antippen.',
   'console.wizard.finish': 'PIN festlegen und Konsole öffnen',
+  'console.wizard.leave': 'Einrichtung verlassen? Die eingegebene Verbindung wird mit ihrem Schlüssel entfernt: Der Kiosk kehrt zur Demo zurück, wie er vorher war.',
+  'console.wizard.leave.confirm': 'Einrichtung verlassen',
   'console.connect.base_url': 'API-Basis-URL',
   'console.connect.base_url.help': 'Zum Beispiel https://api.example.com. Einfaches http nur zu diesem Computer selbst.',
   'console.connect.shop_uuid': 'Filial-ID',

@@ -40,6 +40,8 @@ export const messages = {
   'console.wizard.pin': 'Choose the manager PIN',
   'console.wizard.pin.explain': 'Managers enter it to open this console: hold the top-left corner of the screen for 3 seconds, or tap it five times.',
   'console.wizard.finish': 'Set PIN and open the console',
+  'console.wizard.leave': 'Leave setup? The connection you entered is removed, with its key: the kiosk goes back to the demo, as it was before.',
+  'console.wizard.leave.confirm': 'Leave setup',
   'console.connect.base_url': 'API base URL',
   'console.connect.base_url.help': 'For example https://api.example.com. Plain http only to this computer itself.',
   'console.connect.shop_uuid': 'Shop id',

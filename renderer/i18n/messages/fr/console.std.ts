@@ -39,6 +39,8 @@ export const messages: ConsoleMessages = {
   'console.wizard.pin': 'Choisissez le code PIN du responsable',
   'console.wizard.pin.explain': 'Les responsables le saisissent pour ouvrir cette console : maintenez le coin supérieur gauche de l’écran 3 secondes, ou touchez-le cinq fois.',
   'console.wizard.finish': 'Définir le code PIN et ouvrir la console',
+  'console.wizard.leave': 'Quitter la configuration ? La connexion saisie est supprimée, avec sa clé : la borne revient à la démo, comme avant.',
+  'console.wizard.leave.confirm': 'Quitter la configuration',
   'console.connect.base_url': 'URL de base de l’API',
   'console.connect.base_url.help': 'Par exemple https://api.example.com. Le http simple uniquement vers cet ordinateur.',
   'console.connect.shop_uuid': 'Identifiant du magasin',

@@ -39,6 +39,8 @@ export const messages: ConsoleMessages = {
   'console.wizard.pin': 'Kies de beheerders-pincode',
   'console.wizard.pin.explain': 'Beheerders voeren deze in om de console te openen: houd de linkerbovenhoek van het scherm 3 seconden ingedrukt, of tik er vijf keer op.',
   'console.wizard.finish': 'Pincode instellen en console openen',
+  'console.wizard.leave': 'Installatie verlaten? De verbinding die u invoerde wordt verwijderd, met de sleutel: de kiosk gaat terug naar de demo, zoals hij was.',
+  'console.wizard.leave.confirm': 'Installatie verlaten',
   'console.connect.base_url': 'API-basis-URL',
   'console.connect.base_url.help': 'Bijvoorbeeld https://api.example.com. Gewoon http alleen naar deze computer zelf.',
   'console.connect.shop_uuid': 'Winkel-id',
