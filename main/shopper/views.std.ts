@@ -1,14 +1,7 @@
 import type { ContactRef } from '../../api/contacts.std.ts';
 import type { Voucher, VoucherWithRedemptions } from '../../api/vouchers.std.ts';
 import type { PromotionMedia, ShopperView, VoucherView } from '../../common/shopper-views.std.ts';
-
-/** `sanne.devries@example.nl` → `s•••@example.nl`: the shopper recognises it, a passer-by learns nothing. */
-export function maskEmail(email: string | null): string | null {
-  if (!email) return null;
-  const at = email.lastIndexOf('@');
-  if (at < 1) return '•••';
-  return `${email[0]}•••${email.slice(at)}`;
-}
+import { maskEmail } from '../../common/masked-email.std.ts';
 
 export function toShopperView(contact: Pick<ContactRef, 'uuid' | 'email'>): ShopperView {
   return { contactUuid: contact.uuid, maskedEmail: maskEmail(contact.email) };

@@ -1,4 +1,5 @@
 import type { AdminVoucher } from '../../../common/manager-views.std.ts';
+import { maskEmail } from '../../../common/masked-email.std.ts';
 
 /**
  * Something to pick by name that the platform wants by uuid. The platform has no list of
@@ -20,6 +21,10 @@ export function promotionsOf(vouchers: readonly AdminVoucher[]): Choice[] {
   return vouchers.map(({ promotion }) => ({ uuid: promotion.uuid, label: promotion.name }));
 }
 
+/**
+ * Contacts by their masked e-mail, as the console's lists sit on a shop-floor screen (#34 §2), told
+ * apart by the start of their uuid (two addresses may mask alike).
+ */
 export function contactsOf(vouchers: readonly AdminVoucher[]): Choice[] {
-  return vouchers.flatMap(({ contact }) => (contact ? [{ uuid: contact.uuid, label: contact.email }] : []));
+  return vouchers.flatMap(({ contact }) => (contact ? [{ uuid: contact.uuid, label: `${maskEmail(contact.email) ?? '•••'} (${contact.uuid.slice(0, 8)})` }] : []));
 }
