@@ -133,6 +133,17 @@ describe('manager console: settings on a demo kiosk', () => {
     await shootBoth(page, 'console-settings-problem', 'kiosk');
 
     await type(idle, '10');
+    // The help says the warning the kiosk gives; after a redemption and the schedule are here too (#34 §2).
+    await expect(setting(page, 'idle.timeoutSeconds').textContent()).resolves.toContain('and 20 seconds later');
+    await type(setting(page, 'idle.afterRedeemSeconds').getByLabel('Start over after a redemption (seconds)'), '15');
+    const restart = setting(page, 'schedule.nightlyRestart').getByLabel('Nightly restart at');
+    await type(restart, '4:30');
+    await page.getByTestId('settings-save').tap();
+    await expect(page.getByTestId('save-problem').textContent()).resolves.toContain('Some settings need a look');
+    expect(readConfig(kiosk.dataDir).schedule?.nightlyRestart ?? null).toBeNull();
+    await type(restart, '04:30');
+    await type(setting(page, 'schedule.quietHours.sunday').getByLabel('Quiet hours on Sunday'), '18:00-09:00');
+    await shootBoth(page, 'console-settings-schedule', 'schedule');
     // The modes are an ordered multi-select: a ticked mode joins the end of the list, and one always stays.
     const modes = setting(page, 'kiosk.modes');
     await modes.getByRole('checkbox', { name: 'Pay with prepaid balance', exact: true }).check();
@@ -159,7 +170,8 @@ describe('manager console: settings on a demo kiosk', () => {
     const config = readConfig(kiosk.dataDir);
     expect(config).toMatchObject({
       kiosk: { modes: ['top-up-giftcards'] },
-      idle: { timeoutSeconds: 10 },
+      idle: { timeoutSeconds: 10, afterRedeemSeconds: 15 },
+      schedule: { nightlyRestart: '04:30', quietHours: { sunday: '18:00-09:00' } },
       session: {
         scanner_type: 'hand_scanner',
         enable_email_identification: true,
