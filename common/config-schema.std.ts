@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BRAND_MIN_CONTRAST, contrastWithWhite } from './brand-contrast.std.ts';
 import { CreatePortalSessionBody, CreateRedeemGiftcardsPortalSessionBody } from '../api/portal-sessions.std.ts';
 import { LocalTime, LocalTimeRange } from './local-time.std.ts';
 import { pngSize } from './png-image.std.ts';
@@ -349,10 +350,13 @@ export const KioskConfig = z
     brand: z
       .object({
         name: z.string().min(1).max(60).default('Loyalty Kiosk'),
-        /** Accent colour; the default passes WCAG AA against white text. */
+        /** Accent colour: white text on it and it as text on white, so it must reach WCAG AA against white. */
         color: z
           .string()
           .regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1f5fbf')
+          .refine((hex) => !/^#[0-9a-fA-F]{6}$/.test(hex) || contrastWithWhite(hex) >= BRAND_MIN_CONTRAST, {
+            error: (issue) => `contrast ${contrastWithWhite(String(issue.input)).toFixed(1)}:1 with white; shopper screens need ${BRAND_MIN_CONTRAST}:1: choose a darker colour`,
+          })
           .default('#1f5fbf'),
       })
       .prefault({}),

@@ -14,14 +14,3 @@ export function visibleControls(text: string): string {
     return `[${name}]`;
   });
 }
-
-/**
- * WCAG contrast of white text on `hex` (#rrggbb): the brand colour carries white text on the
- * shopper's buttons, so below 4.5 it is hard to read.
- */
-export function contrastWithWhite(hex: string): number {
-  const channels = [1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16) / 255);
-  const [r, g, b] = channels.map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
-  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  return 1.05 / (luminance + 0.05);
-}

@@ -5,15 +5,22 @@ import { fieldKind } from './settings-schema.std.ts';
 /** What is wrong with one field: a console message, or main's own words when nothing fits. */
 export type FieldProblem = { key: MessageKey; params?: MessageValues } | { text: string };
 
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
 /** Fields whose rule is more than a type or a range: their own sentence. */
 const RULES: Record<string, MessageKey> = {
   'brand.color': 'console.problem.color',
   'locale.default': 'console.problem.default_language',
   'locale.enabled': 'console.problem.one_language',
+  'schedule.nightlyRestart': 'console.problem.time',
+  'schedule.zReportAt': 'console.problem.time',
+  ...Object.fromEntries(WEEKDAYS.map((day) => [`schedule.quietHours.${day}`, 'console.problem.time_range'] as const)),
 };
 
 /** A schema issue in plain words for the manager, by the kind of field it is on. */
 function problemForIssue(field: string, issue: z.core.$ZodIssue): FieldProblem {
+  // A well-formed brand colour refused is one white text cannot be read on.
+  if (field === 'brand.color' && issue.code === 'custom') return { key: 'console.problem.color_contrast' };
   const rule = RULES[field];
   if (rule) return { key: rule };
   const kind = fieldKind(field);

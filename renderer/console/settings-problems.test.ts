@@ -36,6 +36,15 @@ describe('settings problems by field', () => {
     expect(problemsFromIssues(issuesOf({ 'locale.enabled': [] }), FIELDS).fields['locale.enabled']).toEqual({ key: 'console.problem.one_language' });
   });
 
+  it('says a colour white text cannot be read on, and a time or a range by its form (#34 §2)', () => {
+    const fields = [...FIELDS, 'schedule.nightlyRestart', 'schedule.quietHours.sunday'];
+    expect(problemsFromIssues(issuesOf({ 'brand.color': '#f5c400', 'schedule.nightlyRestart': '4:30', 'schedule.quietHours.sunday': '18-9' }), fields).fields).toEqual({
+      'brand.color': { key: 'console.problem.color_contrast' },
+      'schedule.nightlyRestart': { key: 'console.problem.time' },
+      'schedule.quietHours.sunday': { key: 'console.problem.time_range' },
+    });
+  });
+
   it('keeps issues of fields the form does not show apart', () => {
     expect(problemsFromIssues(issuesOf({ 'api.shopUuid': 'shop-1' }), FIELDS)).toMatchObject({ fields: {}, rest: [expect.any(String)] });
   });

@@ -37,12 +37,12 @@ describe('the vouchers admin', () => {
     const { bridge, admin } = adminWith();
     await admin.list({ page: 1, limit: 25 });
     expect(admin.promotions).toEqual([{ uuid: 'p2', label: 'Gratis koffie' }]);
-    expect(admin.contacts).toEqual([{ uuid: 'c1', label: 'sanne@example.nl' }]);
+    expect(admin.contacts).toEqual([{ uuid: 'c1', label: 's•••@example.nl (c1)' }]);
 
     await admin.find('PIE');
     await admin.find('PIE');
     expect(admin.promotions.map((choice) => choice.label)).toEqual(['Appeltaart', 'Gratis koffie']);
-    expect(admin.contacts).toEqual([{ uuid: 'c1', label: 'sanne@example.nl' }]);
+    expect(admin.contacts).toEqual([{ uuid: 'c1', label: 's•••@example.nl (c1)' }]);
 
     bridge.answer('adminFindVoucher', refused('not_found'));
     await admin.find('GONE');
