@@ -52,6 +52,12 @@ export function packagedAutostartSource(execPath: string, env: NodeJS.ProcessEnv
   return { sourceDir: path.join(path.dirname(execPath), 'autostart'), executable: env.APPIMAGE || execPath };
 }
 
+/** The program a checkout's shipped unit starts: its ExecStart, the deb's /usr/bin/loyalty-kiosk. */
+export function shippedUnitExecutable(): string {
+  const shipped = fs.readFileSync(path.join(CHECKOUT_SOURCE.sourceDir, UNIT), 'utf8');
+  return /^ExecStart=(\S+)/m.exec(shipped)?.[1] ?? '';
+}
+
 /** Copies the unit and the entry into place; running it again rewrites them with the shipped text. */
 export function enableAutostart(home: string, source: AutostartSource = CHECKOUT_SOURCE): AutostartFile[] {
   for (const { name, target } of targets(home)) {

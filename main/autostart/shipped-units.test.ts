@@ -32,11 +32,12 @@ describe.each(['loyalty-kiosk.service', 'loyalty-kiosk-browser.service'])('shipp
     expect(verify(unitFile)).toEqual({ status: 0, stderr: '' });
   });
 
-  it('restarts always, 2 s apart, within a start limit, in the graphical session', () => {
+  it('restarts always, 5 s apart, and never gives up for good, in the graphical session (#34 §1)', () => {
     expect(setting(unitFile, 'Restart')).toEqual(['always']);
-    expect(setting(unitFile, 'RestartSec')).toEqual(['2']);
-    expect(setting(unitFile, 'StartLimitBurst')).toHaveLength(1);
-    expect(setting(unitFile, 'StartLimitIntervalSec')).toHaveLength(1);
+    expect(setting(unitFile, 'RestartSec')).toEqual(['5']);
+    // 0 turns the start limit off: after five fast failures systemd would otherwise stop it for good.
+    expect(setting(unitFile, 'StartLimitIntervalSec')).toEqual(['0']);
+    expect(setting(unitFile, 'StartLimitBurst')).toEqual([]);
     expect(setting(unitFile, 'WantedBy')).toEqual(['graphical-session.target']);
   });
 });

@@ -456,13 +456,22 @@ describe('Electron app: --kioskctl', () => {
       entry: fs.readFileSync(path.join(configHome, 'autostart/loyalty-kiosk.desktop'), 'utf8'),
     });
 
-    it('writes units that start the installed executable, from the install folder\'s autostart files', async () => {
+    it('writes units that start the installed executable, from the install folder\'s autostart files; status shows them, disable removes them; each twice', async () => {
       const { executable, configHome } = installedApp();
-      const { code } = await runKioskctl(['autostart', 'enable'], { isPackaged: true, env: { XDG_CONFIG_HOME: configHome, APPIMAGE: '' } });
-      expect(code).toBe(0);
-      const { unit, entry } = installed(configHome);
-      expect(unit).toContain(`\nExecStart="${executable}"\n`);
-      expect(entry).toContain(`\nExec="${executable}"\n`);
+      const env = { XDG_CONFIG_HOME: configHome, APPIMAGE: '' };
+      for (let round = 0; round < 2; round++) {
+        const { code } = await runKioskctl(['autostart', 'enable'], { isPackaged: true, env });
+        expect(code).toBe(0);
+        const { unit, entry } = installed(configHome);
+        expect(unit).toContain(`\nExecStart="${executable}"\n`);
+        expect(entry).toContain(`\nExec="${executable}"\n`);
+      }
+      const status = await runKioskctl(['autostart', 'status'], { isPackaged: true, env });
+      expect(status.output).toMatch(/loyalty-kiosk\.service\s+installed\s+\S*systemd\/user\/loyalty-kiosk\.service/);
+      expect(status.output).toMatch(/loyalty-kiosk\.desktop\s+installed\s+\S*autostart\/loyalty-kiosk\.desktop/);
+      for (let round = 0; round < 2; round++) expect((await runKioskctl(['autostart', 'disable'], { isPackaged: true, env })).code).toBe(0);
+      expect(fs.existsSync(path.join(configHome, 'systemd/user/loyalty-kiosk.service'))).toBe(false);
+      expect(fs.existsSync(path.join(configHome, 'autostart/loyalty-kiosk.desktop'))).toBe(false);
     });
 
     it('an AppImage\'s units start the AppImage file ($APPIMAGE), not the mount it runs from', async () => {

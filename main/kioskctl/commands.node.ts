@@ -12,7 +12,7 @@ import { hashPin } from '../manager/pin-hash.node.ts';
 import { Pin, PIN_RULE } from '../../common/input-rules.std.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
-import { autostartStatus, configHome, disableAutostart, enableAutostart, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
+import { autostartStatus, configHome, disableAutostart, enableAutostart, shippedUnitExecutable, type AutostartFile, type AutostartSource } from '../autostart/autostart.node.ts';
 import { appVersion } from '../paths/build-output.node.ts';
 import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node.ts';
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
@@ -304,6 +304,13 @@ const commands: Record<string, Command> = {
     args: [],
     readOnly: true,
     run: (context) => {
+      // A source checkout's kioskctl installs the shipped unit: without the package it would fail at every boot.
+      const executable = shippedUnitExecutable();
+      if (!context.autostart && !fs.existsSync(executable)) {
+        throw new Refused(
+          `${executable} does not exist here: the unit starts the installed package, and this is a source checkout. Install the package, or run this checkout's browser host as a user unit (loyalty-kiosk-browser.service, docs/kioskctl.md); nothing was installed`,
+        );
+      }
       printAutostart(context, enableAutostart(configHome(), context.autostart));
       context.stdout('to start it now: systemctl --user daemon-reload && systemctl --user enable --now loyalty-kiosk.service\n');
       return EXIT.ok;

@@ -325,12 +325,12 @@ describe('kioskctl on a kiosk\'s own files', () => {
   it('config show and config get never print the PIN hash, only whether one is set', async () => {
     const dir = tempDir();
     const unset = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
-    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set', secretsUnchecked: false });
+    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set', secretsUnchecked: false, setupUnfinished: false });
     expect(unset[1]).toMatchObject({ code: 0, stdout: '"not set"\n' });
     expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
     const hash = JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).manager.pinHash as string;
     const [shown, got] = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
-    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set', secretsUnchecked: false });
+    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set', secretsUnchecked: false, setupUnfinished: false });
     expect(got).toMatchObject({ code: 0, stdout: '"set"\n' });
     for (const run of [shown, got]) expect(run.stdout + run.stderr).not.toContain(hash.split('$').at(-1));
   });
@@ -560,31 +560,21 @@ describe('kioskctl doctor: the fleet broker', () => {
 });
 
 describe('kioskctl autostart', () => {
-  const shipped = (name: string) => fs.readFileSync(path.join('build/linux', name), 'utf8');
-
-  it('enable installs the user unit and the autostart entry, status shows them, disable removes them; each twice', async () => {
+  it('from a checkout without the installed package, enable refuses and installs nothing; status and disable are safe (#34 §1)', async () => {
     const dataDir = path.join(tempDir(), 'data');
     const configHome = tempDir();
     const env = { XDG_CONFIG_HOME: configHome };
     const unit = path.join(configHome, 'systemd/user/loyalty-kiosk.service');
     const entry = path.join(configHome, 'autostart/loyalty-kiosk.desktop');
+    expect(fs.existsSync('/usr/bin/loyalty-kiosk')).toBe(false);
 
-    for (let round = 0; round < 2; round++) {
-      const enabled = await kioskctl(dataDir, ['autostart', 'enable'], { env });
-      expect(enabled.code).toBe(0);
-      expect(fs.readFileSync(unit, 'utf8')).toBe(shipped('loyalty-kiosk.service'));
-      expect(fs.readFileSync(entry, 'utf8')).toBe(shipped('loyalty-kiosk.desktop'));
-    }
-    const status = await kioskctl(dataDir, ['autostart', 'status'], { env });
-    expect(status.stdout).toMatch(/loyalty-kiosk\.service\s+installed\s+\S*systemd\/user\/loyalty-kiosk\.service/);
-    expect(status.stdout).toMatch(/loyalty-kiosk\.desktop\s+installed\s+\S*autostart\/loyalty-kiosk\.desktop/);
-
-    for (let round = 0; round < 2; round++) {
-      expect((await kioskctl(dataDir, ['autostart', 'disable'], { env })).code).toBe(0);
-      expect(fs.existsSync(unit)).toBe(false);
-      expect(fs.existsSync(entry)).toBe(false);
-    }
+    const enabled = await kioskctl(dataDir, ['autostart', 'enable'], { env });
+    expect(enabled.code).toBe(2);
+    expect(enabled.stderr).toContain('/usr/bin/loyalty-kiosk does not exist here');
+    expect(enabled.stderr).toContain('loyalty-kiosk-browser.service');
+    expect([fs.existsSync(unit), fs.existsSync(entry)]).toEqual([false, false]);
     expect((await kioskctl(dataDir, ['autostart', 'status'], { env })).stdout).not.toMatch(/installed/);
+    for (let round = 0; round < 2; round++) expect((await kioskctl(dataDir, ['autostart', 'disable'], { env })).code).toBe(0);
     // Autostart is the user's session, not the kiosk's data: the data folder is left alone.
     expect(fs.existsSync(dataDir)).toBe(false);
   });

@@ -111,8 +111,9 @@ export function createConsoleSession(options: {
     /**
      * The PIN, recently, and each admitted call extends the session. A fresh kiosk's first run
      * (no PIN yet) opens a setup session instead, which lasts like an unlock while there is no PIN:
-     * the wizard may store credentials before it sets the PIN, but once the session ends (lock,
-     * cancel, timeout, a PIN set by anyone) a kiosk left with credentials and no PIN stays locked.
+     * the wizard may store credentials before it sets the PIN. Once the session ends without one
+     * (lock, cancel, timeout, a restart), what it stored is undone (unfinishedSetup); a PIN set by
+     * anyone ends every setup session.
      */
     async admit(connection, call) {
       const session = sessions.of(connection);

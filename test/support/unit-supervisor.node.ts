@@ -13,15 +13,17 @@ export interface RestartPolicy {
 /** The [Unit]/[Service] restart settings of a shipped unit file. */
 export function restartPolicyOf(unitFile: string): RestartPolicy {
   const text = fs.readFileSync(unitFile, 'utf8');
+  const optional = (key: string) => new RegExp(`^${key}=(.+)$`, 'm').exec(text)?.[1]?.trim() ?? null;
   const value = (key: string) => {
-    const match = new RegExp(`^${key}=(.+)$`, 'm').exec(text);
-    if (!match) throw new Error(`${unitFile} has no ${key}=`);
-    return match[1]!.trim();
+    const found = optional(key);
+    if (found === null) throw new Error(`${unitFile} has no ${key}=`);
+    return found;
   };
   return {
     restart: value('Restart'),
     restartSec: Number(value('RestartSec')),
-    startLimitBurst: Number(value('StartLimitBurst')),
+    // systemd's own default burst; an interval of 0 turns the limit off whatever the burst.
+    startLimitBurst: Number(optional('StartLimitBurst') ?? 5),
     startLimitIntervalSec: Number(value('StartLimitIntervalSec')),
   };
 }
