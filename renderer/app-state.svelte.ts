@@ -16,8 +16,11 @@ class AppState {
   unavailable = $state(false);
   /** The loyalty platform answers; when not, the kiosk is out of service until it does. */
   serviceAvailable = $state(true);
-  /** A serial scanner main reports connected (a keyboard-wedge one is invisible until it types). */
-  serialScannerConnected = $state(false);
+  /**
+   * A serial scanner main reports connected (a keyboard-wedge one is invisible until it types);
+   * null until main first says, so a start does not flash "the scanner is not working".
+   */
+  serialScannerConnected = $state<boolean | null>(null);
   readonly choices = new ShopperChoices({
     speech: new Speech(kiosk, () => i18n.locale, () => [{ text: i18n.t('visit.ended') }]),
     language: i18n,
@@ -81,7 +84,7 @@ class AppState {
    * any time (the kiosk cannot tell), a serial one when main has it connected.
    */
   get handScannerUsable(): boolean {
-    return this.settings?.scannerConnection === 'keyboard' || this.serialScannerConnected;
+    return this.settings?.scannerConnection === 'keyboard' || this.serialScannerConnected !== false;
   }
 
   /** Idle, outage or a console opened: the visit ends. */

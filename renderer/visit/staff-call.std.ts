@@ -1,7 +1,7 @@
 import type { ProblemKey } from './problem-messages.std.ts';
 
-/** What a shopper may call staff about: a problem on their screen, or the kiosk out of service. */
-export type StaffReason = ProblemKey | 'error.unavailable';
+/** What a shopper may call staff about: a problem on their screen, the kiosk out of service, or no way in. */
+export type StaffReason = ProblemKey | 'error.unavailable' | 'attract.scanner_lost.ask_staff';
 
 /** Screens whose words tell the shopper to ask staff: there the kiosk offers to call them (#33 §11). */
 const ASKS_FOR_STAFF: ReadonlySet<StaffReason> = new Set([
@@ -10,6 +10,7 @@ const ASKS_FOR_STAFF: ReadonlySet<StaffReason> = new Set([
   'problem.printer.unavailable',
   'problem.portal.refused',
   'error.unavailable',
+  'attract.scanner_lost.ask_staff',
 ]);
 
 export const asksForStaff = (reason: StaffReason) => ASKS_FOR_STAFF.has(reason);

@@ -52,6 +52,10 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
 
     const connection = await kioskctl(kiosk.dataDir, 'config', 'set', 'scanner.connection', 'serial');
     expect(connection).toMatchObject({ code: 0, stdout: 'scanner.connection = "serial"\n' });
+    // No port yet: the attract screen does not ask for a scan nobody can make; it points to the other ways in (#34 §2).
+    const heading = page.getByTestId('attract-screen').getByRole('heading', { level: 1 });
+    await expect.poll(() => heading.textContent(), { timeout: 10_000 }).toBe('The scanner is not working right now');
+    await expect(page.getByTestId('scan-hint').textContent()).resolves.toBe('Please use one of the other ways below.');
     const port = await kioskctl(kiosk.dataDir, 'config', 'set', 'scanner.serial.path', pty.scannerPath);
     expect(port).toMatchObject({ code: 0, stdout: `scanner.serial.path = ${JSON.stringify(pty.scannerPath)}\n` });
 
@@ -59,6 +63,7 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
     await expect
       .poll(() => page.evaluate(() => window.kiosk.getScannerStatus()), { timeout: 10_000 })
       .toMatchObject({ ok: true, value: { connection: 'serial', state: 'connected', path: pty.scannerPath } });
+    await expect.poll(() => heading.textContent()).toBe('Scan your loyalty card');
     await screenshot(page, 'serial-attract');
 
     const sanne = cardOf(kiosk.manifest, 'sanne.devries@example.nl');
