@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KioskConfig, KioskMode, Locale, ScanPlacement } from './config-schema.std.ts';
-import { Email, Pin } from './input-rules.std.ts';
+import { Email, Pin, SetupCode } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import { BusinessDay, RedemptionEventView, ShiftReport, SlipRecord, ZSummary } from './report-views.std.ts';
 import { SpeechLevel, SpeechSetting, Utterance } from './speech.std.ts';
@@ -232,6 +232,8 @@ export const shopperCalls = {
 export const consoleSessionCalls = {
   managerStatus: { input: NoInput, output: ManagerStatus },
   unlockManager: { input: z.object({ pin: Pin }).strict(), output: ManagerStatus },
+  /** A fresh kiosk's wizard opens with the setup code only (#34 §2): nobody takes over a kiosk by touch alone. */
+  startSetup: { input: z.object({ code: SetupCode }).strict(), output: ManagerStatus },
   lockManager: { input: NoInput, output: z.null() },
 } as const;
 

@@ -10,6 +10,7 @@ import { VisitInterruptions } from '../supervision/visit-interruptions.std.ts';
 import { openBridge, startInProcessHost, type InProcessHost } from '../../test/support/browser-host-in-process.node.ts';
 import { rawExchange } from '../../test/support/raw-http.node.ts';
 import { startBrowserHost } from './browser-host.node.ts';
+import { setupCode } from '../manager/setup-code.node.ts';
 import { PAGE_RELOAD_EVENT } from '../../common/browser-bridge-protocol.std.ts';
 
 describe('browser host bridge connections', () => {
@@ -25,6 +26,7 @@ describe('browser host bridge connections', () => {
   it('unlocks the console only for the WebSocket that entered the PIN', async () => {
     const [manager, other] = [await openBridge(running.host), await openBridge(running.host)];
     try {
+      await expect(manager.call('startSetup', { code: setupCode(running.services.dataDir) })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
       await expect(manager.call('setManagerPin', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
       await expect(manager.call('getConsoleSettings')).resolves.toMatchObject({ ok: true });
       await expect(other.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: false } });

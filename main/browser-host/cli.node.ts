@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { firstRunNotice } from '../manager/setup-code.node.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseCliArgs } from '../process/cli-args.node.ts';
@@ -92,7 +93,7 @@ const services = await starting.catch((error: unknown) => {
 // One write (a pipe delivers it whole): whoever reads the URL line has the sandbox line and the
 // browser's notes so far with it.
 const sandboxLine = services.sandbox ? `Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n` : '';
-process.stdout.write(`Kiosk UI: ${host.url}\n${sandboxLine}${notesBeforeUrl.splice(0).join('')}`);
+process.stdout.write(`Kiosk UI: ${host.url}\n${sandboxLine}${firstRunNotice(dataDir, services.config)}${notesBeforeUrl.splice(0).join('')}`);
 urlLineWritten = true;
 
 /** The services' own bound, and the page server's close: past it the process goes anyway (its exit frees the data folder). */

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { firstRunNotice } from '../manager/setup-code.node.ts';
 import path from 'node:path';
 import type * as Electron from 'electron';
 import { DEEP_LINK_SCHEME, PortalSessionLinks, portalSessionFromArgv, portalSessionFromDeepLink } from './deep-link.std.ts';
@@ -128,6 +129,8 @@ async function start(parts: ElectronKioskParts, dataDir: string, portalSessions:
     },
   });
   const logger = services.logger.child({ host: 'electron' });
+  // To the terminal only, never the log: whoever started the kiosk sets it up.
+  process.stdout.write(firstRunNotice(dataDir, services.config));
 
   registerAppProtocol(protocol, buildOutput.rendererDir, () => services.platformOrigin(), () => services.frameOrigins.list());
   installSessionSecurity(session.defaultSession, logger, framedCameraOf(services));

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { defaultConfig } from '../../common/config-schema.std.ts';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { vi } from 'vitest';
@@ -169,7 +170,9 @@ export function fakeKioskServices() {
   const activity = new KioskActivity({ locksHeld: () => 0 });
   const endVisit = vi.fn(async () => {});
   const interruptions = new VisitInterruptions({ activity, endVisit, logger });
-  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null, activity, interruptions } as unknown as KioskServices;
+  // Settings of a kiosk already set up (not the demo, a PIN): nothing for a first run to say at start.
+  const config = { get: () => defaultConfig(), isDemo: () => false };
+  const services = { dataDir: '/nonexistent', dispatch, events: new EventBus(), logger, close, platformOrigin: () => null, activity, interruptions, config } as unknown as KioskServices;
   return { services, dispatch, logger, close, events: services.events, activity, endVisit };
 }
 

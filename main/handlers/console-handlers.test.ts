@@ -9,6 +9,7 @@ import { SECRET_NAMES, KeytarSecretStore } from '../secrets/secret-store.node.ts
 import { silentLogger } from '../logging/logger.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { hashPin, verifyPin } from '../manager/pin-hash.node.ts';
+import { firstRunNotice, setupCode } from '../manager/setup-code.node.ts';
 
 // The console's rules, through the same dispatcher both hosts use, on a real demo kiosk and keychain.
 const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
@@ -20,7 +21,10 @@ async function kiosk(dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kiosk-mana
   /** Calls as one bridge connection (one window, one WebSocket) would. */
   const caller = (connection: BridgeConnection) => (name: string, input: unknown = {}) =>
     services.dispatch(name, input, connection) as Promise<{ ok: boolean; value?: any; error?: any }>;
-  return { services, call: caller(new BridgeConnection('console')), caller, dataDir };
+  const call = caller(new BridgeConnection('console'));
+  // As IT would at a fresh kiosk: the wizard's setup session, opened with the setup code (refused on a kiosk that is not fresh).
+  await call('startSetup', { code: setupCode(dataDir) });
+  return { services, call, caller, dataDir };
 }
 
 afterEach(async () => {
@@ -43,6 +47,28 @@ describe('PIN hashing', () => {
 });
 
 describe('manager console in main', () => {
+  it('opens a fresh kiosk\'s first run only with the setup code: touch alone sets nothing up, and wrong codes count (#34 §2)', async () => {
+    const { caller, dataDir, services } = await kiosk();
+    // Said where only whoever started the kiosk looks: its terminal (never the log).
+    expect(firstRunNotice(dataDir, services.config)).toBe(`Console setup code (first run; also: kioskctl setup-code): ${setupCode(dataDir)}\n`);
+    expect(fs.readFileSync(path.join(dataDir, 'logs', 'kiosk.log'), 'utf8')).not.toContain(setupCode(dataDir));
+    expect(fs.statSync(path.join(dataDir, 'setup-code')).mode & 0o077).toBe(0);
+    const stranger = caller(new BridgeConnection('stranger at the screen'));
+    const refused = { ok: false, error: { code: 'forbidden', message: expect.stringMatching(/setup code/) } };
+    await expect(stranger('getConsoleSettings')).resolves.toMatchObject(refused);
+    await expect(stranger('setManagerPin', { pin: '2580' })).resolves.toMatchObject(refused);
+    await expect(stranger('updateSettings', { values: { 'api.baseUrl': 'https://attacker.example/api' } })).resolves.toMatchObject(refused);
+    await expect(stranger('startSetup', { code: '1234' })).resolves.toMatchObject({ ok: false, error: { code: 'invalid_payload' } });
+    const wrong = setupCode(dataDir) === '00000000' ? '11111111' : '00000000';
+    await expect(stranger('startSetup', { code: wrong })).resolves.toMatchObject({ ok: true, value: { unlocked: false, attemptsLeft: 4 } });
+    await expect(stranger('startSetup', { code: setupCode(dataDir) })).resolves.toMatchObject({ ok: true, value: { unlocked: true, pinSet: false } });
+    await expect(stranger('getConsoleSettings')).resolves.toMatchObject({ ok: true });
+    await expect(stranger('setManagerPin', { pin: '2580' })).resolves.toMatchObject({ ok: true, value: { pinSet: true } });
+    // With a PIN the setup code opens nothing, and the terminal no longer shows it.
+    await expect(stranger('startSetup', { code: setupCode(dataDir) })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(firstRunNotice(dataDir, services.config)).toBe('');
+  });
+
   it('is open on a first run only until a PIN is set, then needs the PIN', async () => {
     const { call } = await kiosk();
     await expect(call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false } });
@@ -259,6 +285,8 @@ describe('manager console without a PIN', () => {
     await abandoned.call('lockManager');
     await expect(abandoned.call('managerStatus')).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: null } });
     await expect(keychain().get('apiKey')).resolves.toBeNull();
-    await expect(abandoned.call('getConsoleSettings')).resolves.toMatchObject({ ok: true });
+    // A fresh kiosk again: its wizard opens with the setup code, not only by kioskctl pin set.
+    await expect(abandoned.call('getConsoleSettings')).resolves.toMatchObject({ ok: false, error: { message: expect.stringMatching(/setup code/) } });
+    await expect(abandoned.call('startSetup', { code: setupCode(abandoned.dataDir) })).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
   });
 });

@@ -6,6 +6,7 @@ export function createPinSessionHandlers({ session }: { session: ConsoleSession 
   return {
     managerStatus: async (_input, connection) => session.status(connection),
     unlockManager: ({ pin }, connection) => session.unlock(pin, connection),
+    startSetup: ({ code }, connection) => session.startSetup(code, connection),
     lockManager: async (_input, connection) => {
       session.lock(connection);
       return null;

@@ -9,6 +9,7 @@ import { silentLogger, type Logger } from '../logging/logger.std.ts';
 import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node.ts';
 import { EXIT } from '../process/exit-codes.std.ts';
 import { hashPin } from '../manager/pin-hash.node.ts';
+import { setupCode } from '../manager/setup-code.node.ts';
 import { Pin, PIN_RULE } from '../../common/input-rules.std.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
@@ -59,6 +60,7 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   secrets status              which credentials are stored, never their values
   secrets remove <name>       remove a credential from the keychain
   pin set                     set the manager PIN (4 to 8 digits), read from stdin
+  setup-code                  the code a fresh kiosk's setup wizard asks for (no PIN set yet)
   doctor                      check settings, keychain, credentials, API, scanner, fleet broker and ledger
   report x                    the open shift's redemptions so far (an X report: changes nothing)
   report z                    close the shift with a Z report (through the running kiosk when
@@ -297,6 +299,18 @@ const commands: Record<string, Command> = {
       tools.config().setMany({ [PIN_HASH_KEY]: await hashPin(pin), 'manager.secretsUnchecked': false });
       tools.logger.info('manager PIN set by kioskctl');
       context.stdout('manager PIN set\n');
+      return EXIT.ok;
+    },
+  },
+  'setup-code': {
+    args: [],
+    run: (context, tools) => {
+      // Only IT, at this computer, reads it: the wizard at the screen asks for it, so touch alone takes over nothing.
+      if (tools.config().get().manager.pinHash !== null) {
+        context.stdout('a manager PIN is set: the console opens with it, and no setup code is needed\n');
+        return EXIT.ok;
+      }
+      context.stdout(`${setupCode(context.dataDir)}\n`);
       return EXIT.ok;
     },
   },

@@ -559,6 +559,17 @@ describe('kioskctl doctor: the fleet broker', () => {
   }, 30_000);
 });
 
+describe('kioskctl setup-code (#34 §2)', () => {
+  it('prints a fresh kiosk\'s setup code, the same each time; once a PIN is set, that none is needed', async () => {
+    const dir = tempDir();
+    const first = await kioskctl(dir, ['setup-code']);
+    expect(first).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d{8}\n$/) });
+    await expect(kioskctl(dir, ['setup-code'])).resolves.toMatchObject({ code: 0, stdout: first.stdout });
+    expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
+    await expect(kioskctl(dir, ['setup-code'])).resolves.toMatchObject({ code: 0, stdout: 'a manager PIN is set: the console opens with it, and no setup code is needed\n' });
+  });
+});
+
 describe('kioskctl autostart', () => {
   it('from a checkout without the installed package, enable refuses and installs nothing; status and disable are safe (#34 §1)', async () => {
     const dataDir = path.join(tempDir(), 'data');

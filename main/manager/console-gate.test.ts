@@ -10,6 +10,7 @@ import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { MANAGER_CALL_SAMPLES } from '../bridge/manager-call-samples.test-support.ts';
 import { runKioskctl } from '../kioskctl/commands.node.ts';
 import { verifyPin } from './pin-hash.node.ts';
+import { setupCode } from './setup-code.node.ts';
 
 // Every call of the contract's manager table, on real demo services: a new call is walked by being there.
 const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
@@ -32,6 +33,9 @@ async function answersTo(services: KioskServices, connection: BridgeConnection) 
   return answers;
 }
 
+/** The wizard's setup session, opened with the setup code as IT would give it (#34 §2). */
+const openWizard = (services: KioskServices, wizard: BridgeConnection) => services.dispatch('startSetup', { code: setupCode(services.dataDir) }, wizard);
+
 const everyCall = (answer: unknown) => Object.fromEntries(Object.keys(MANAGER_CALL_SAMPLES).map((call) => [call, answer]));
 
 afterEach(async () => {
@@ -44,6 +48,7 @@ describe('console gate on every manager call', () => {
   it('refuses each one while the console is locked, and none of them does anything', async () => {
     const services = await kiosk();
     const manager = new BridgeConnection('manager');
+    await openWizard(services, manager);
     await services.dispatch('setManagerPin', { pin: '2580' }, manager);
     await services.dispatch('lockManager', {}, manager);
     const before = services.config.get();
@@ -73,6 +78,7 @@ describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () =>
   it('refuses each call of a wizard opened before kioskctl pin set, the very next moment: it neither replaces the PIN nor changes a setting', async () => {
     const services = await kiosk();
     const wizard = new BridgeConnection('wizard');
+    await openWizard(services, wizard);
     await expect(services.dispatch('getConsoleSettings', {}, wizard)).resolves.toMatchObject({ ok: true });
     // The admin's PIN, written to config.json by kioskctl's own settings store (as from another process).
     const exit = await runKioskctl({ dataDir: services.dataDir, args: ['pin', 'set'], stdin: { isTTY: false, read: async () => '9999' }, stdout: () => {}, stderr: () => {} });
@@ -90,7 +96,7 @@ describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () =>
   it('ends a second wizard beside the first when the first sets the PIN: the second can neither replace it nor move api.baseUrl', async () => {
     const services = await kiosk();
     const [first, second] = [new BridgeConnection('first tab'), new BridgeConnection('second tab')];
-    for (const wizard of [first, second]) await expect(services.dispatch('getConsoleSettings', {}, wizard)).resolves.toMatchObject({ ok: true });
+    for (const wizard of [first, second]) await expect(openWizard(services, wizard)).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
     await expect(services.dispatch('setManagerPin', { pin: '2580' }, first)).resolves.toMatchObject({ ok: true, value: { pinSet: true, unlocked: true } });
 
     await expect(services.dispatch('updateSettings', { values: { 'api.baseUrl': 'https://attacker.example/api' } }, second)).resolves.toEqual(locked);
@@ -104,7 +110,7 @@ describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () =>
   it('sets one PIN when two wizards set theirs at the same moment: the other is refused', async () => {
     const services = await kiosk();
     const wizards = [new BridgeConnection('first tab'), new BridgeConnection('second tab')];
-    for (const wizard of wizards) await services.dispatch('getConsoleSettings', {}, wizard);
+    for (const wizard of wizards) await openWizard(services, wizard);
     const answers = await Promise.all(wizards.map((wizard, index) => services.dispatch('setManagerPin', { pin: `${index + 1}`.repeat(4) }, wizard)));
     const set = answers.flatMap((answer, index) => (answer.ok ? [`${index + 1}`.repeat(4)] : []));
     expect(set).toHaveLength(1);
@@ -114,6 +120,7 @@ describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () =>
 
   describe('a wizard left before its PIN leaves the kiosk as it was (#34 §2)', () => {
     const connect = async (services: KioskServices, wizard: BridgeConnection) => {
+      await openWizard(services, wizard);
       await expect(services.dispatch('updateSettings', { values: { 'api.baseUrl': 'https://platform.example/api' } }, wizard)).resolves.toMatchObject({ ok: true });
       await expect(services.dispatch('setSecret', { name: 'apiKey', value: 'k'.repeat(56) }, wizard)).resolves.toMatchObject({ ok: true });
       expect(services.config.get().manager.setupUnfinished).toBe(true);
@@ -132,7 +139,7 @@ describe('a first run\'s wizard session ends once a PIN exists (#28 §4)', () =>
       await connect(services, wizard);
       await expect(services.dispatch('lockManager', {}, wizard)).resolves.toMatchObject({ ok: true });
       await backToDemo(services, wizard);
-      await expect(services.dispatch('getConsoleSettings', {}, wizard)).resolves.toMatchObject({ ok: true });
+      await expect(openWizard(services, wizard)).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
     });
 
     it('a wizard cut short (the kiosk restarted) is undone at the next start; a PIN set ends the undoing', async () => {

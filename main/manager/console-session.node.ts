@@ -8,6 +8,7 @@ import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-vie
 import type { ManagerCallName } from '../../common/contract.std.ts';
 import { hashPin, verifyPin } from './pin-hash.node.ts';
 import { PinLockout } from './pin-lockout.node.ts';
+import { isSetupCode } from './setup-code.node.ts';
 import { SECRET_NAMES } from '../secrets/secret-store.node.ts';
 
 /** Each bridge connection's console session: the PIN pad's state, and the gate every manager call passes. */
@@ -15,6 +16,8 @@ export interface ConsoleSession extends ConsoleGate {
   status(connection: BridgeConnection): Promise<ManagerStatus>;
   /** Checks the PIN; a wrong one is counted and answered with the status, not refused. */
   unlock(pin: string, connection: BridgeConnection): Promise<ManagerStatus>;
+  /** A fresh kiosk's wizard: opens a setup session with the setup code; a wrong one counts as a wrong PIN. */
+  startSetup(code: string, connection: BridgeConnection): Promise<ManagerStatus>;
   lock(connection: BridgeConnection): void;
   /** Sets the PIN from this connection's open session, which it then keeps open under the new PIN. */
   setPin(pin: string, connection: BridgeConnection): Promise<ManagerStatus>;
@@ -108,6 +111,7 @@ export function createConsoleSession(options: {
       // ~50 ms scrypt, before any failure is counted.
       return attempts.run(() => checkPin(pin, connection));
     },
+    startSetup: (code, connection) => attempts.run(() => openWithSetupCode({ dataDir: options.dataDir, lockout, sessions, logger, setup, status, unfinished }, code, connection)),
     /**
      * The PIN, recently, and each admitted call extends the session. A fresh kiosk's first run
      * (no PIN yet) opens a setup session instead, which lasts like an unlock while there is no PIN:
@@ -124,15 +128,47 @@ export function createConsoleSession(options: {
       const allowed = await setup();
       // After the keychain's answer: a PIN set by now, by anyone, has ended every first run.
       if (currentPin() !== null) throw new BridgeFailure('forbidden', 'the console is locked');
-      if (!session && allowed === 'none') {
-        throw new BridgeFailure('forbidden', 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set');
-      }
+      if (!session) throw new BridgeFailure('forbidden', allowed === 'none' ? NO_PIN_ON_CONFIGURED_KIOSK : 'enter the setup code first: kioskctl setup-code prints it');
       if (allowed === 'demo') keepToDemo(call, 'the keychain cannot be read: a first run keeps the demo and sets the PIN, nothing more');
       sessions.open(connection, null);
       unfinished.keepOpen(call);
     },
   };
 }
+
+/** A fresh kiosk's setup session, opened by the setup code; a wrong code counts as a wrong PIN. */
+async function openWithSetupCode(
+  deps: {
+    dataDir: string;
+    lockout: PinLockout;
+    sessions: ReturnType<typeof openSessions>;
+    logger: Logger;
+    setup: () => Promise<'all' | 'demo' | 'none' | 'done'>;
+    status: (connection: BridgeConnection) => Promise<ManagerStatus>;
+    unfinished: ReturnType<typeof unfinishedSetup>;
+  },
+  code: string,
+  connection: BridgeConnection,
+): Promise<ManagerStatus> {
+  const { lockout, sessions, logger } = deps;
+  sessions.close(connection);
+  if (lockout.lockedUntil() !== null) throw new BridgeFailure('forbidden', 'too many wrong codes; the pad is locked for a while');
+  const allowed = await deps.setup();
+  if (allowed === 'done') throw new BridgeFailure('forbidden', 'a manager PIN is set: the console opens with it');
+  if (allowed === 'none') throw new BridgeFailure('forbidden', NO_PIN_ON_CONFIGURED_KIOSK);
+  if (!isSetupCode(deps.dataDir, code)) {
+    await lockout.recordFailure();
+    logger.warn('wrong setup code', { attemptsLeft: lockout.attemptsLeft() });
+    return deps.status(connection);
+  }
+  await lockout.recordSuccess();
+  sessions.open(connection, null);
+  deps.unfinished.keepOpen();
+  logger.info('first-run setup opened', { connection: connection.id });
+  return deps.status(connection);
+}
+
+const NO_PIN_ON_CONFIGURED_KIOSK = 'no manager PIN is set on a kiosk that has (or may have) credentials: set one with kioskctl pin set';
 
 /** Each connection's open session (weak: a connection that is gone is forgotten), good only under the PIN it was opened under. */
 function openSessions(config: ConfigStore, now: () => number) {
@@ -190,10 +226,10 @@ function unfinishedSetup({ config, secrets, logger, now }: { config: ConfigStore
   void undoIfAbandoned();
   return {
     undoIfAbandoned,
-    /** A setup session admitted `call`: it stays open a while, and a change of the connection is marked. */
-    keepOpen(call: ManagerCallName) {
+    /** A setup session opened, or admitted `call`: it stays open a while, and a change of the connection is marked. */
+    keepOpen(call?: ManagerCallName) {
       openUntil = now() + CONSOLE_TIMEOUT_MS;
-      if (SETUP_CHANGES.has(call) && !config.get().manager.setupUnfinished) config.set('manager.setupUnfinished', true);
+      if (call && SETUP_CHANGES.has(call) && !config.get().manager.setupUnfinished) config.set('manager.setupUnfinished', true);
     },
     /** The wizard was left (Cancel, lock): what it changed is undone now. */
     ended() {

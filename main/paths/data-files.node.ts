@@ -21,6 +21,8 @@ export const DATA_FILES = {
   healthCounters: 'health-counters.json',
   /** Failed PIN attempts and the lockout they earned, kept across restarts. */
   managerLockout: 'manager-lockout.json',
+  /** A fresh kiosk's setup code (#34 §2): the wizard opens only with it. */
+  setupCode: 'setup-code',
   /** The portal origins learned for the platform's frame. */
   portalOrigins: 'portal-origins.json',
   /** Fleet commands already answered, so a replayed one is not run twice. */

@@ -101,9 +101,11 @@ async function firstRunWithoutKeychain(dataDir: string, pin: string): Promise<{ 
     script,
     `import { startKioskServices } from ${JSON.stringify(path.resolve('main/kiosk-services.node.ts'))};
     import { BridgeConnection } from ${JSON.stringify(path.resolve('main/bridge/dispatcher.std.ts'))};
+    import { setupCode } from ${JSON.stringify(path.resolve('main/manager/setup-code.node.ts'))};
     const services = await startKioskServices({ dataDir: ${JSON.stringify(dataDir)}, version: 'test', keychainService: '${keychainService}' });
     const wizard = new BridgeConnection('wizard');
     const status = await services.dispatch('managerStatus', {}, wizard);
+    await services.dispatch('startSetup', { code: setupCode(${JSON.stringify(dataDir)}) }, wizard);
     await services.dispatch('getConsoleSettings', {}, wizard);
     const set = await services.dispatch('setManagerPin', { pin: '${pin}' }, wizard);
     await services.close();

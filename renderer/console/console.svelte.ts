@@ -2,7 +2,7 @@ import type { BridgeResult, KioskApi } from '../../common/contract.std.ts';
 import { CONSOLE_TIMEOUT_MS, type ManagerStatus } from '../../common/manager-views.std.ts';
 
 /** The bridge calls the console's own state makes (its tabs make their own). */
-export type ConsoleBridge = Pick<KioskApi, 'managerStatus' | 'unlockManager' | 'lockManager' | 'getConsoleSettings'>;
+export type ConsoleBridge = Pick<KioskApi, 'managerStatus' | 'unlockManager' | 'startSetup' | 'lockManager' | 'getConsoleSettings'>;
 
 /**
  * Main keeps the console unlocked for two minutes after its last console call; a manager busy
@@ -45,11 +45,21 @@ export class ManagerConsole {
   }
 
   /** Answers main's status (wrong PIN, attempts left, locked until) or its refusal. */
-  async unlock(pin: string): Promise<BridgeResult<ManagerStatus>> {
-    const result = await this.#bridge.unlockManager({ pin });
+  unlock(pin: string): Promise<BridgeResult<ManagerStatus>> {
+    return this.#opening(() => this.#bridge.unlockManager({ pin }));
+  }
+
+  /** A fresh kiosk's wizard, opened by the setup code (#34 §2); answered as unlock is. */
+  startSetup(code: string): Promise<BridgeResult<ManagerStatus>> {
+    return this.#opening(() => this.#bridge.startSetup({ code }));
+  }
+
+  async #opening(run: () => Promise<BridgeResult<ManagerStatus>>): Promise<BridgeResult<ManagerStatus>> {
+    const result = await run();
     if (result.ok) {
       this.status = result.value;
-      if (result.value.unlocked) this.phase = 'open';
+      // The wizard goes on in its own phase once main opened its setup session.
+      if (result.value.unlocked && this.phase === 'pin') this.phase = 'open';
     } else {
       await this.refreshStatus();
     }
@@ -87,8 +97,11 @@ export class ManagerConsole {
   async call<T>(run: () => Promise<BridgeResult<T>>): Promise<BridgeResult<T>> {
     const result = await run();
     if (!result.ok && result.error.code === 'forbidden' && (this.phase === 'open' || this.phase === 'wizard')) {
+      const wizard = this.phase === 'wizard';
       this.phase = 'pin';
       await this.refreshStatus();
+      // A wizard whose setup session ran out asks for the setup code again, unless a PIN exists now.
+      if (wizard && this.status?.pinSet === false) this.phase = 'wizard';
     }
     return result;
   }
@@ -100,7 +113,8 @@ export class ManagerConsole {
     const touched = () => {
       clearTimeout(idle);
       idle = setTimeout(() => void this.close(), CONSOLE_TIMEOUT_MS);
-      if (this.phase === 'open' && Date.now() - renewedAt >= KEEP_ALIVE_MS) {
+      const sessionOpen = this.phase === 'open' || (this.phase === 'wizard' && this.status?.unlocked === true);
+      if (sessionOpen && Date.now() - renewedAt >= KEEP_ALIVE_MS) {
         renewedAt = Date.now();
         void this.call(() => this.#bridge.getConsoleSettings());
       }

@@ -12,6 +12,7 @@ describe('the manager console', () => {
     const bridge: ConsoleBridge = {
       managerStatus: async () => ok(STATUS),
       unlockManager: async () => ok(STATUS),
+      startSetup: async () => ok(STATUS),
       // Not asked for by closing.
       getConsoleSettings: async () => ({ ok: false, error: { code: 'forbidden', message: 'locked' } }),
       // A busy kiosk: main answers the lock only when the test says.
@@ -31,11 +32,34 @@ describe('the manager console', () => {
     expect(visitsEnded).toEqual(['ended']);
   });
 
+  it('opens a fresh kiosk\'s wizard with the setup code, and asks for it again once its session ran out (#34 §2)', async () => {
+    let unlocked = false;
+    const bridge: ConsoleBridge = {
+      managerStatus: async () => ok({ ...STATUS, pinSet: false, unlocked }),
+      unlockManager: async () => ok(STATUS),
+      startSetup: async ({ code }) => ok({ ...STATUS, pinSet: false, unlocked: (unlocked = code === '12345678') }),
+      getConsoleSettings: async () => ({ ok: false, error: { code: 'forbidden', message: 'enter the setup code first' } }),
+      lockManager: async () => ok(null),
+    };
+    const managerConsole = new ManagerConsole(async () => {}, bridge);
+    await managerConsole.open();
+    expect([managerConsole.phase, managerConsole.status?.unlocked]).toEqual(['wizard', false]);
+    await managerConsole.startSetup('87654321');
+    expect([managerConsole.phase, managerConsole.status?.unlocked]).toEqual(['wizard', false]);
+    await managerConsole.startSetup('12345678');
+    expect([managerConsole.phase, managerConsole.status?.unlocked]).toEqual(['wizard', true]);
+
+    unlocked = false;
+    await managerConsole.call(() => bridge.getConsoleSettings());
+    expect([managerConsole.phase, managerConsole.status?.unlocked]).toEqual(['wizard', false]);
+  });
+
   it('takes a wizard whose call main refuses back to the PIN pad: a PIN set elsewhere ended its first run (#28 §4)', async () => {
     let pinSet = false;
     const bridge: ConsoleBridge = {
       managerStatus: async () => ok({ ...STATUS, pinSet, unlocked: false }),
       unlockManager: async () => ok(STATUS),
+      startSetup: async () => ok(STATUS),
       getConsoleSettings: async () => ({ ok: false, error: { code: 'forbidden', message: 'the console is locked' } }),
       lockManager: async () => ok(null),
     };

@@ -25,7 +25,7 @@ describe('manager console: vouchers and reward attributes', () => {
     recordBridgeCalls(page, calls);
     await page.goto(kiosk.host.url);
     await page.getByTestId('attract-screen').waitFor();
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, kiosk.dataDir);
   });
   afterAll(async () => {
     await browser?.close();

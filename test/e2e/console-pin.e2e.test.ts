@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
@@ -67,8 +68,16 @@ describe('manager console: getting in', () => {
     await expect(page.getByTestId('home-screen').count()).resolves.toBe(1);
 
     await tapCorner(page);
-    await page.getByTestId('console-wizard').waitFor();
+    // A fresh kiosk asks for its setup code first (#34 §2): what IT has, never the shopper at the screen.
+    await page.getByTestId('setup-code-input').waitFor();
     await expect(page.getByTestId('home-screen').count()).resolves.toBe(0);
+    await expect(page.evaluate(() => window.kiosk.getConsoleSettings())).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await shootBothSizes(page, 'console-setup-code');
+    const code = setupCode(kiosk.dataDir);
+    await typeOnKeypad(page, code === '00000000' ? '11111111' : '00000000');
+    await page.getByTestId('pin-problem').filter({ hasText: 'Wrong setup code. 4 more tries' }).waitFor();
+    await typeOnKeypad(page, code);
+    await page.getByTestId('console-wizard').waitFor();
     await expectAccessible(page, 'console wizard');
     await shootBothSizes(page, 'console-wizard');
 
@@ -206,7 +215,7 @@ describe('manager console: locks itself', () => {
     await page.clock.install();
     await page.goto(kiosk.host.url);
     await page.getByTestId('attract-screen').waitFor();
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, kiosk.dataDir);
 
     // A touch within the two minutes starts them over.
     await page.clock.fastForward('01:50');
@@ -247,7 +256,7 @@ describe('manager console: restart and quit', () => {
   it('restarts the kiosk as a fresh process, and quits it for good', async () => {
     kiosk = await startKiosk();
     const page = await openKiosk(browser, kiosk);
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, kiosk.dataDir);
 
     // The successor takes over the port and token, so the open page finds it and loads afresh
     // by itself: the test waits for that load rather than navigating across it.

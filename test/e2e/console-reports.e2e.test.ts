@@ -38,7 +38,7 @@ describe('manager console: reports (#30 §2, §3, §4)', () => {
       );
       expect(answered).toMatchObject({ ok: true });
     }
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, kiosk.dataDir);
   });
 
   afterAll(async () => {

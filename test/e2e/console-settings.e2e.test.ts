@@ -23,7 +23,7 @@ import {
   type KioskUnderTest,
   visitSessionLogged,
 } from '../support/kiosk-journey.node.ts';
-import { openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
+import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
@@ -106,7 +106,7 @@ describe('manager console: settings on a demo kiosk', () => {
     kiosk = await startKiosk({ 'session.scanner_type': 'camera' });
     page = await openKiosk(browser, kiosk);
     await expect(page.getByTestId('attract-screen').getByRole('heading', { level: 1 }).textContent()).resolves.toBe('Show your loyalty card');
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, kiosk.dataDir);
   });
   afterAll(async () => {
     await kiosk?.host.stop();
@@ -429,12 +429,14 @@ describe('manager console: settings on a demo kiosk', () => {
 
 describe('manager console: a key set by provisioning', () => {
   let host: BrowserHostProcess;
+  let dataDir: string;
 
   beforeAll(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'console-provisioned-'));
     const provisioning = path.join(dir, 'provisioning.json');
     fs.writeFileSync(provisioning, JSON.stringify({ kiosk: { modes: ['vouchers'] }, brand: { name: 'Keten BV' } }));
-    host = await startBrowserHostProcess({ dataDir: path.join(dir, 'data'), env: { KIOSK_PROVISIONING_FILE: provisioning } });
+    dataDir = path.join(dir, 'data');
+    host = await startBrowserHostProcess({ dataDir, env: { KIOSK_PROVISIONING_FILE: provisioning } });
   });
   afterAll(async () => {
     await host?.stop();
@@ -444,7 +446,7 @@ describe('manager console: a key set by provisioning', () => {
     const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, dataDir);
     const mode = setting(page, 'kiosk.modes');
     await expect(mode.getAttribute('data-locked')).resolves.toBe('true');
     await expect(mode.textContent()).resolves.toContain('Vouchers only');
@@ -489,6 +491,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
     for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await enterSetupCode(page, dataDir);
     await page.getByTestId('wizard-connect').tap();
     const form = page.getByTestId('connect-form');
     await type(form.getByLabel('API base URL', { exact: true }), platform.baseUrl);
@@ -515,8 +518,9 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await page.getByTestId('demo-badge').waitFor();
     expect(kioskEvents(dataDir, 'setup.undone')).toHaveLength(1);
 
-    // Not locked out: the corner opens the wizard again, not a PIN pad that asks for kioskctl.
+    // Not locked out: the corner opens the wizard again (with the setup code), not a PIN pad that asks for kioskctl.
     for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await enterSetupCode(page, dataDir);
     await page.getByTestId('wizard-connect').waitFor();
     await page.getByTestId('wizard-cancel').tap();
     await page.getByTestId('attract-screen').waitFor();
@@ -530,6 +534,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
     for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await enterSetupCode(page, dataDir);
     await page.getByTestId('wizard-connect').tap();
     const form = page.getByTestId('connect-form');
     await form.waitFor();

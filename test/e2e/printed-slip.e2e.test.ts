@@ -133,7 +133,7 @@ describe('a printed slip: one redemption, one slip, on record (#31 §3)', () => 
   it('prints the logo the manager chose in the console, made black and white and as wide as the paper', async () => {
     printer().setPaper('ok');
     const page = await openKiosk(suite.browser, suite.kiosk);
-    await openConsoleFirstRun(page);
+    await openConsoleFirstRun(page, suite.kiosk.dataDir);
     // Twice the paper's width, its left half dark blue: it prints 576 dots wide, the left half black.
     const chosen = Buffer.from(pngOf(1152, 288, (x) => x < 576), 'base64');
     await page.getByTestId('slip-logo-file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: chosen });

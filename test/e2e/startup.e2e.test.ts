@@ -8,7 +8,7 @@ import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore } from '../../main/secrets/secret-store.node.ts';
 import { launchChromium, KIOSK_VIEWPORTS } from '../support/chromium.node.ts';
 import { screenshot } from '../support/kiosk-journey.node.ts';
-import { setPinInWizard, tapCorner } from '../support/manager-console.node.ts';
+import { enterSetupCode, setPinInWizard, tapCorner } from '../support/manager-console.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { makeFolderReadOnly } from '../support/read-only-folder.node.ts';
 import { builtCli } from '../support/built-cli.node.ts';
@@ -171,12 +171,12 @@ describe('browser host: a kiosk that lost its PIN', () => {
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
     await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false, setupBlocked: null, setupDemoOnly: true } });
-    // Main holds the line, whatever the page asks: no address, no credentials before a PIN.
+    await tapCorner(page);
+    await enterSetupCode(page, dataDir);
+    // Main holds the line, whatever the page asks, its setup session open: no address, no credentials before a PIN.
     const forbidden = { ok: false, error: { code: 'forbidden', message: expect.stringMatching(/keychain cannot be read/) } };
     await expect(page.evaluate(() => window.kiosk.updateSettings({ values: { 'api.baseUrl': 'https://loyalty.example/api' } }))).resolves.toMatchObject(forbidden);
     await expect(page.evaluate(() => window.kiosk.setSecret({ name: 'apiKey', value: 'k' }))).resolves.toMatchObject(forbidden);
-
-    await tapCorner(page);
     await page.getByTestId('wizard-demo-only').waitFor();
     await expect(page.getByTestId('wizard-connect').isDisabled()).resolves.toBe(true);
     await screenshot(page, 'console-wizard-demo-only');

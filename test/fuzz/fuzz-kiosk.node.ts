@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,9 @@ export async function startFuzzKiosk(): Promise<FuzzKiosk> {
     keychainService,
     host: { restart: () => void hostCalls.restart++, quit: () => void hostCalls.quit++ },
   });
-  await services.dispatch('setManagerPin', { pin: FUZZ_PIN }, new BridgeConnection('setup'));
+  const setup = new BridgeConnection('setup');
+  await services.dispatch('startSetup', { code: setupCode(services.dataDir) }, setup);
+  await services.dispatch('setManagerPin', { pin: FUZZ_PIN }, setup);
   return {
     services,
     hostCalls,

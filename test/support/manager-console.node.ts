@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { KIOSK_VIEWPORTS } from './chromium.node.ts';
 import { screenshot } from './kiosk-journey.node.ts';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
 
 /** The manager PIN the console E2E tests choose. */
 export const PIN = '2580';
@@ -19,9 +20,18 @@ export async function setPinInWizard(page: Page) {
   await page.getByTestId('console-shell').waitFor();
 }
 
-/** A fresh kiosk's console: the corner, the wizard's Demo choice, and the PIN. */
-export async function openConsoleFirstRun(page: Page) {
+/** A fresh kiosk's setup code typed on its pad, as IT gives it (read from the kiosk's data folder): the wizard opens. */
+export async function enterSetupCode(page: Page, dataDir: string) {
+  const input = page.getByTestId('setup-code-input');
+  await input.fill(setupCode(dataDir));
+  await input.press('Enter');
+  await page.getByTestId('console-wizard').waitFor();
+}
+
+/** A fresh kiosk's console: the corner, the setup code, the wizard's Demo choice, and the PIN. */
+export async function openConsoleFirstRun(page: Page, dataDir: string) {
   await tapCorner(page);
+  await enterSetupCode(page, dataDir);
   await page.getByTestId('wizard-demo').tap();
   await setPinInWizard(page);
 }
