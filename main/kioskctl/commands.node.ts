@@ -306,10 +306,13 @@ const commands: Record<string, Command> = {
     args: [],
     run: (context, tools) => {
       // Only IT, at this computer, reads it: the wizard at the screen asks for it, so touch alone takes over nothing.
-      if (tools.config().get().manager.pinHash !== null) {
+      const config = tools.config();
+      if (config.get().manager.pinHash !== null) {
         context.stdout('a manager PIN is set: the console opens with it, and no setup code is needed\n');
         return EXIT.ok;
       }
+      // Only a fresh (demo) kiosk has a wizard: one with a platform address and no PIN needs the PIN from here.
+      if (!config.isDemo()) throw new Refused('this kiosk has a platform address but no manager PIN: it offers no setup wizard; set the PIN with kioskctl pin set');
       context.stdout(`${setupCode(context.dataDir)}\n`);
       return EXIT.ok;
     },

@@ -567,6 +567,10 @@ describe('kioskctl setup-code (#34 §2)', () => {
     await expect(kioskctl(dir, ['setup-code'])).resolves.toMatchObject({ code: 0, stdout: first.stdout });
     expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
     await expect(kioskctl(dir, ['setup-code'])).resolves.toMatchObject({ code: 0, stdout: 'a manager PIN is set: the console opens with it, and no setup code is needed\n' });
+
+    const configured = tempDir();
+    writeJson(path.join(configured, 'config.json'), { api: { baseUrl: 'https://loyalty.example/api' } });
+    await expect(kioskctl(configured, ['setup-code'])).resolves.toMatchObject({ code: 2, stderr: expect.stringContaining('set the PIN with kioskctl pin set') });
   });
 });
 
