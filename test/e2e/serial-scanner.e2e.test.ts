@@ -1,4 +1,5 @@
 import type { Browser } from 'playwright-core';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSerialPorts } from '../../main/scanner/serial-ports.node.ts';
 import { launchChromium } from '../support/chromium.node.ts';
@@ -47,7 +48,9 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
       ok: true,
       value: { connection: 'keyboard', state: 'not_used' },
     });
-    // The console's port list, through the bridge: what main lists on this machine (udev lists no ptys).
+    // The console's port list, through the bridge (its console open, with the setup code of this fresh
+    // kiosk): what main lists on this machine (udev lists no ptys).
+    await expect(page.evaluate((code) => window.kiosk.startSetup({ code }), setupCode(kiosk.dataDir))).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
     await expect(page.evaluate(() => window.kiosk.listSerialPorts())).resolves.toEqual({ ok: true, value: await listSerialPorts() });
 
     const connection = await kioskctl(kiosk.dataDir, 'config', 'set', 'scanner.connection', 'serial');
