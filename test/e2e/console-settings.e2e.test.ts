@@ -23,7 +23,7 @@ import {
   type KioskUnderTest,
   visitSessionLogged,
 } from '../support/kiosk-journey.node.ts';
-import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes } from '../support/manager-console.node.ts';
+import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes, tapCorner } from '../support/manager-console.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
 
@@ -485,15 +485,22 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await platform?.close();
   });
 
-  it('Cancel after connecting, before the PIN, asks, then leaves the kiosk as it was: the demo, no key, the wizard again (#34 §2)', async () => {
-    const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
-    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.landscape, hasTouch: true });
+  /** A fresh kiosk's page in `viewport`: the corner, the setup code, Connect; its connection form shown. */
+  async function wizardConnectForm(viewport: keyof typeof KIOSK_VIEWPORTS) {
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS[viewport], hasTouch: true });
     await page.goto(host.url);
     await page.getByTestId('attract-screen').waitFor();
-    for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await tapCorner(page);
     await enterSetupCode(page, dataDir);
     await page.getByTestId('wizard-connect').tap();
     const form = page.getByTestId('connect-form');
+    await form.waitFor();
+    return { page, form };
+  }
+
+  it('Cancel after connecting, before the PIN, asks, then leaves the kiosk as it was: the demo, no key, the wizard again (#34 §2)', async () => {
+    const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
+    const { page, form } = await wizardConnectForm('landscape');
     await type(form.getByLabel('API base URL', { exact: true }), platform.baseUrl);
     await type(form.getByLabel('API key', { exact: true }), api_key);
     await type(form.getByLabel('Access token', { exact: true }), access_token);
@@ -519,7 +526,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     expect(kioskEvents(dataDir, 'setup.undone')).toHaveLength(1);
 
     // Not locked out: the corner opens the wizard again (with the setup code), not a PIN pad that asks for kioskctl.
-    for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
+    await tapCorner(page);
     await enterSetupCode(page, dataDir);
     await page.getByTestId('wizard-connect').waitFor();
     await page.getByTestId('wizard-cancel').tap();
@@ -530,14 +537,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
   it('checks the address, tests the credentials typed, stores them write-only, and cards work against it', async () => {
     const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
     const shop = platform.manifest.shops[1]!;
-    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
-    await page.goto(host.url);
-    await page.getByTestId('attract-screen').waitFor();
-    for (let tap = 0; tap < 5; tap++) await page.touchscreen.tap(30, 30);
-    await enterSetupCode(page, dataDir);
-    await page.getByTestId('wizard-connect').tap();
-    const form = page.getByTestId('connect-form');
-    await form.waitFor();
+    const { page, form } = await wizardConnectForm('portrait');
 
     // A touch-only kiosk can type an address: the keyboard for it has ':' and '/' and 'https://'.
     const baseUrl = form.getByLabel('API base URL', { exact: true });
