@@ -87,3 +87,29 @@ describe('units pointed at an installed executable (the packaged app\'s autostar
     expect(entry).toBe('Exec="/opt/a \\"b\\" \\$HOME 100%%/kiosk"\n');
   });
 });
+
+describe('the unattended boot\'s units (build/boot, #34 §1)', () => {
+  const BOOT_DIR = path.resolve(import.meta.dirname, '../../build/boot');
+
+  it('loyalty-kiosk-keyring.service passes systemd-analyze verify and runs before greetd, with the credential sealed', () => {
+    const unitFile = path.join(BOOT_DIR, 'loyalty-kiosk-keyring.service');
+    expect(verify(unitFile)).toEqual({ status: 0, stderr: '' });
+    expect(setting(unitFile, 'Before')).toEqual(['greetd.service']);
+    expect(setting(unitFile, 'WantedBy')).toEqual(['greetd.service']);
+    // Decrypted by systemd into the unit's private credentials, never from a file in clear.
+    expect(setting(unitFile, 'LoadCredentialEncrypted')).toEqual(['keyring-password:/etc/loyalty-kiosk/keyring.cred']);
+    expect(setting(unitFile, 'ExecStart')).toEqual(['/opt/Loyalty\\x20Kiosk/boot/keyring-handoff']);
+  });
+
+  it("greetd with the drop-in passes verify and never gives up (Debian's own stops after 5 failures in 30 s)", () => {
+    const greetd = fs.readFileSync('/lib/systemd/system/greetd.service', 'utf8');
+    expect(greetd).toMatch(/^StartLimitBurst=5$/m);
+    const dropIn = path.join(BOOT_DIR, 'greetd-never-give-up.conf');
+    // A drop-in's settings come after the unit's: appended, the same sections merge the same way.
+    const merged = path.join(scratch, 'greetd.service');
+    fs.writeFileSync(merged, `${greetd}\n${fs.readFileSync(dropIn, 'utf8')}`);
+    expect(verify(merged)).toEqual({ status: 0, stderr: '' });
+    expect(setting(merged, 'StartLimitIntervalSec').at(-1)).toBe('0');
+    expect(setting(merged, 'Restart').at(-1)).toBe('always');
+  });
+});

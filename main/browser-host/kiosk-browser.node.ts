@@ -35,6 +35,8 @@ export function openKioskBrowser(launchUrl: string, dataDir: string, say: (line:
       '--disable-background-networking',
       '--disable-component-update',
       '--autoplay-policy=no-user-gesture-required',
+      // Wayland itself where the session is Wayland (cage at boot), else X11.
+      '--ozone-platform-hint=auto',
       ...(asRoot ? ['--no-sandbox'] : []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },

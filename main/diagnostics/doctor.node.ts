@@ -9,6 +9,7 @@ import { checkShop } from '../manager/shop-check.node.ts';
 import { serialSettingsFrom } from '../scanner/scanner-service.node.ts';
 import { listSerialPorts } from '../scanner/serial-ports.node.ts';
 import type { SecretStatus, SecretStore } from '../secrets/secret-store.node.ts';
+import { keyringProtection } from '../secrets/keyring-protection.node.ts';
 import { brokerPasswordFor, originOf, storedSecretsFor } from '../secrets/secret-origin.node.ts';
 import type { KioskConfig } from '../../common/config-schema.std.ts';
 import { checkBrokerConnection } from '../fleet/broker-check.node.ts';
@@ -52,7 +53,7 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorCheck[]> 
   const { store, problems } = openConfigNoting(options.dataDir, options.logger);
   const secrets = await options.secrets.status();
   const keychain =
-    secrets.keychain === 'available' ? ok('keychain', 'reachable') : fail('keychain', secrets.reason ?? 'unreachable');
+    secrets.keychain === 'available' ? ok('keychain', `reachable; ${keyringProtection()}`) : fail('keychain', secrets.reason ?? 'unreachable');
   if (problems.length > 0) return [fail('config', `the kiosk would log: ${problems.join('; ')}`), keychain];
 
   const config = store.get();

@@ -43,7 +43,7 @@ async function runApp({
     runKioskctlProcess,
     packagedUpdater: () => null,
   });
-  const starts = singleInstanceLock && !heldUserData && !ready && !realServices && !args.includes('--kioskctl');
+  const starts = singleInstanceLock && !heldUserData && !ready && !realServices && !args.includes('--kioskctl') && !args.includes('--out-of-service');
   if (starts) await vi.waitFor(() => expect(electron.windows[0]?.loadURL).toHaveBeenCalled());
   return { ...electron, ...fake, startKioskServices, window: electron.windows[0]! };
 }
@@ -146,6 +146,37 @@ describe('Electron app: a start that cannot go on', () => {
     expect(written.join('')).not.toContain(secret);
     // The folder is free again for the next start.
     expect(fs.existsSync(path.join(dir, 'kiosk.lock'))).toBe(false);
+  });
+});
+
+describe('Electron app: --out-of-service PAGE (the boot session\'s notice, #34 §1)', () => {
+  const page = '/opt/Loyalty Kiosk/boot/out-of-service.html';
+
+  it('shows only the static page, full screen, with no script, no preload, no services and no lock', async () => {
+    const { app, windows, startKioskServices, Menu } = await runApp({ args: ['--out-of-service', page] });
+    await vi.waitFor(() => expect(windows[0]?.loadURL).toHaveBeenCalledWith('file:///opt/Loyalty%20Kiosk/boot/out-of-service.html'));
+    expect(windows).toHaveLength(1);
+    expect(windows[0]!.options).toMatchObject({ kiosk: true, fullscreen: true, show: true });
+    expect(windows[0]!.options.webPreferences).toEqual({ sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, devTools: false });
+    expect(Menu.setApplicationMenu).toHaveBeenCalledWith(null);
+    // The kiosk tried beside it must be able to take its lock and start.
+    expect(app.requestSingleInstanceLock).not.toHaveBeenCalled();
+    expect(startKioskServices).not.toHaveBeenCalled();
+  });
+
+  it('keeps the page where it is: no navigation, no new window', async () => {
+    const { windows } = await runApp({ args: ['--out-of-service', page] });
+    await vi.waitFor(() => expect(windows[0]?.loadURL).toHaveBeenCalled());
+    expect(windows[0]!.webContents.emitCancellable('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(windows[0]!.webContents.openWindow('https://evil.example/')).toEqual({ action: 'deny' });
+  });
+
+  it.each([[[]], [['relative/page.html']], [['/etc/passwd']]])('refuses %j as the page, with a line and exit code 2, showing nothing', async (rest) => {
+    const written = captureStderr();
+    const { app, windows } = await runApp({ args: ['--out-of-service', ...rest] });
+    expect(app.exit).toHaveBeenCalledExactlyOnceWith(2);
+    expect(windows).toHaveLength(0);
+    expect(written.join('')).toBe('loyalty-kiosk --out-of-service needs the absolute path of an .html page\n');
   });
 });
 

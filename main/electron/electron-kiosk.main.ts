@@ -16,6 +16,7 @@ import type { Updater } from '../update/update-service.node.ts';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './app-protocol.main.ts';
 import { forwardBridgeEvents, registerBridgeIpc } from './bridge-ipc.main.ts';
 import { hardenWebContents, kioskWindowOptions } from './kiosk-window.main.ts';
+import { showOutOfServicePage } from './out-of-service-window.main.ts';
 import { framedCameraOf, installSessionSecurity } from './session-security.main.ts';
 import { windowCommands } from './window-commands.main.ts';
 
@@ -34,7 +35,7 @@ export interface ElectronKioskParts {
   packagedUpdater: () => Updater | null;
 }
 
-/** The Electron kiosk: `--kioskctl <command>`, or the kiosk on its data folder (one per folder). */
+/** The Electron kiosk: `--kioskctl <command>`, `--out-of-service PAGE`, or the kiosk on its data folder (one per folder). */
 export function startElectronKiosk(parts: ElectronKioskParts): void {
   const { app, protocol } = parts.electron;
   const { argv, env } = parts;
@@ -55,6 +56,11 @@ export function startElectronKiosk(parts: ElectronKioskParts): void {
         return EXIT.failed;
       })
       .then((code) => app.exit(code));
+    return;
+  }
+  const outOfServiceAt = argv.indexOf('--out-of-service');
+  if (outOfServiceAt >= 0) {
+    showOutOfServicePage(parts.electron, argv[outOfServiceAt + 1]);
     return;
   }
   protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
