@@ -51,9 +51,13 @@ export const ConsoleSettings = z.object({
 });
 export type ConsoleSettings = z.infer<typeof ConsoleSettings>;
 
+/** Why one check of the connection test failed (the platform's error kind, or plain http), for the console to say in words. */
+export const CheckProblem = z.enum(['insecure', 'network', 'timeout', 'auth', 'not_found', 'conflict', 'validation', 'maintenance', 'server', 'rate_limited', 'bad_response']);
+export type CheckProblem = z.infer<typeof CheckProblem>;
+
 export const ConnectionCheck = z.object({
   ok: z.boolean(),
-  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string() })),
+  checks: z.array(z.object({ name: z.string(), ok: z.boolean(), detail: z.string(), problem: CheckProblem.optional() })),
 });
 export type ConnectionCheck = z.infer<typeof ConnectionCheck>;
 

@@ -20,11 +20,13 @@ export async function checkConnection(
     try {
       checks.push({ name, ok: true, detail: await run() });
     } catch (error) {
-      checks.push({ name, ok: false, detail: error instanceof LoyaltyError ? `${error.kind}: ${error.message}` : String(error) });
+      if (error instanceof LoyaltyError) checks.push({ name, ok: false, detail: `${error.kind}: ${error.message}`, problem: error.kind });
+      else checks.push({ name, ok: false, detail: String(error) });
     }
   };
   const loopback = isLoopbackUrl(new URL(baseUrl));
-  checks.push({ name: 'https', ok: loopback || baseUrl.startsWith('https://'), detail: loopback ? 'loopback' : new URL(baseUrl).protocol });
+  const secure = loopback || baseUrl.startsWith('https://');
+  checks.push({ name: 'https', ok: secure, detail: loopback ? 'loopback' : new URL(baseUrl).protocol, ...(secure ? {} : { problem: 'insecure' as const }) });
   await check('vouchers', async () => `${(await client.listVouchers({ limit: 1 })).meta.total} vouchers`);
   await check('reward attributes', async () => `${(await client.listRewardAttributes()).data.length} attributes`);
   if (shopUuid) await check('shop', () => checkShop(client, shopUuid));

@@ -46,7 +46,17 @@ export const layouts: Record<LayoutName, Layout> = {
     digits,
     ...letters,
     [action('shift', 1.5), ...chars('zxcvbnm'), action('backspace', 1.5)],
-    [text(':', 'keyboard.colon'), text('/', 'keyboard.slash'), text('.', 'keyboard.dot'), text('-', 'keyboard.hyphen'), text('_', 'keyboard.underscore'), text('https://', undefined, 2.5), action('done', 2.5)],
+    [
+      text(':', 'keyboard.colon'),
+      text('/', 'keyboard.slash'),
+      text('.', 'keyboard.dot'),
+      text('-', 'keyboard.hyphen'),
+      text('_', 'keyboard.underscore'),
+      text('https://', undefined, 2),
+      // Plain http is for a platform on this computer itself (a local sandbox or proxy).
+      text('http://', undefined, 1.5),
+      action('done', 1.5),
+    ],
   ],
   // Card numbers and voucher codes as printed: capitals and digits, no symbols to miss, a big digit pad one tap away.
   code: [

@@ -14,8 +14,8 @@ describe('layouts', () => {
     expect(actions(layouts.text)).toEqual(expect.arrayContaining(['shift', 'space', 'backspace', 'done']));
   });
 
-  it('url has the symbols of addresses and keys, shift for capitals, and https:// in one key', () => {
-    expect(texts(layouts.url)).toEqual(expect.arrayContaining([':', '/', '.', '-', '_', 'https://']));
+  it('url has the symbols of addresses and keys, shift for capitals, and https:// and http:// in one key each', () => {
+    expect(texts(layouts.url)).toEqual(expect.arrayContaining([':', '/', '.', '-', '_', 'https://', 'http://']));
     expect(actions(layouts.url)).toEqual(expect.arrayContaining(['shift', 'backspace', 'done']));
   });
 

@@ -548,6 +548,10 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     for (const key of ['s', 'h', 'o', 'p', 'dot', 'n', 'l', 'slash']) await keyboard.getByRole('button', { name: key, exact: true }).tap();
     await expect(baseUrl.inputValue()).resolves.toBe('https://shop.nl/');
     await screenshot(page, 'console-wizard-connect-keyboard');
+    // And http:// for a platform on this computer (#34 §2).
+    await baseUrl.fill('');
+    await keyboard.getByRole('button', { name: 'http://', exact: true }).tap();
+    await expect(baseUrl.inputValue()).resolves.toBe('http://');
 
     // Plain http to another machine is refused before anything is sent.
     await type(baseUrl, 'http://loyalty.example.com/api');
@@ -562,6 +566,18 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await form.getByTestId('connect-test').tap();
     await form.locator('[data-testid="connection-checks"][data-ok="false"]').waitFor();
     await expect(form.locator('li[data-ok="false"]').first().textContent()).resolves.toContain('auth');
+    // In words a manager can act on, the platform's own detail beside it (#34 §2).
+    await expect(form.locator('li[data-ok="false"]').first().textContent()).resolves.toContain('The platform did not accept the API key.');
+    // The key typed can be read back before it is tested again, and is hidden again.
+    const apiKey = form.getByLabel('API key', { exact: true });
+    const showKey = form.getByRole('button', { name: 'Show: API key' });
+    await expect(apiKey.getAttribute('type')).resolves.toBe('password');
+    await showKey.tap();
+    await expect(apiKey.getAttribute('type')).resolves.toBe('text');
+    await expect(apiKey.inputValue()).resolves.toBe('wrong-key');
+    await expect(form.getByRole('button', { name: 'Hide: API key' }).getAttribute('aria-pressed')).resolves.toBe('true');
+    await form.getByRole('button', { name: 'Hide: API key' }).tap();
+    await expect(apiKey.getAttribute('type')).resolves.toBe('password');
     await expect(form.getByTestId('connect-save').isDisabled()).resolves.toBe(true);
     await form.getByTestId('connection-checks').scrollIntoViewIfNeeded();
     await shootBoth(page, 'console-wizard-connect-failed');
@@ -571,6 +587,12 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await type(form.getByLabel('Personal access token', { exact: true }), personal_access_token);
     // The old result no longer speaks for what is typed now.
     await expect(form.getByTestId('connect-save').isDisabled()).resolves.toBe(true);
+    // A shop the platform does not know is said as such.
+    await type(form.getByLabel('Shop id', { exact: true }), '00000000-0000-4000-8000-000000000000');
+    await form.getByTestId('connect-test').tap();
+    // (The failed result before it stays until this one arrives.)
+    await expect.poll(() => form.locator('li[data-ok="false"]').allTextContents()).toEqual([expect.stringContaining('The platform does not know this shop id.')]);
+    await type(form.getByLabel('Shop id', { exact: true }), shop.uuid);
     await form.getByTestId('connect-test').tap();
     await form.locator('[data-testid="connection-checks"][data-ok="true"]').waitFor();
     await expect(form.locator('li').allTextContents()).resolves.toEqual([
@@ -608,7 +630,7 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await page.locator('[data-secret="personalAccessToken"][data-stored="false"]').waitFor();
     await expect(secrets.get('personalAccessToken')).resolves.toBeNull();
     await pat.getByRole('button', { name: 'Add' }).tap();
-    await type(pat.getByLabel('New Personal access token'), personal_access_token);
+    await type(pat.getByLabel('New Personal access token', { exact: true }), personal_access_token);
     await pat.getByRole('button', { name: 'Store' }).tap();
     await page.locator('[data-secret="personalAccessToken"][data-stored="true"]').waitFor();
     await expect(secrets.get('personalAccessToken')).resolves.toBe(personal_access_token);
