@@ -360,6 +360,16 @@ export const KioskConfig = z
           .default('#1f5fbf'),
       })
       .prefault({}),
+    console: z
+      .object({
+        /**
+         * The platform-admin tab (reward attributes: account-wide, one change reaches every store)
+         * on this kiosk's console. Off on a kiosk; set by IT (kioskctl, provisioning, the fleet),
+         * never from the console itself (IT_ONLY_KEYS).
+         */
+        platformAdmin: z.boolean().default(false),
+      })
+      .prefault({}),
     manager: z
       .object({
         pinHash: pinHash.nullable().default(null),

@@ -26,6 +26,8 @@ export const ManagerStatus = z.object({
    * there opens no more than that until an admin sets the PIN with `kioskctl pin set`.
    */
   setupDemoOnly: z.boolean(),
+  /** The platform-admin tab (account-wide reward attributes) is open on this kiosk: console.platformAdmin, set by IT. */
+  platformAdmin: z.boolean(),
   unlocked: z.boolean(),
   /** Epoch ms until which the PIN pad is locked after repeated wrong PINs. */
   lockedUntil: z.number().int().nullable(),

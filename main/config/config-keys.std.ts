@@ -4,6 +4,9 @@ import { leafKeys, readDotted } from '../../common/dotted-keys.std.ts';
 /** Every settable dotted key (`session.facing_mode`, ...), derived from the schema's defaults. */
 export const CONFIG_KEYS: readonly string[] = leafKeys(defaultConfig()).filter((key) => key !== 'schemaVersion');
 
+/** Keys only IT sets (kioskctl, provisioning, the fleet): the console, behind a store's PIN, may not. */
+export const IT_ONLY_KEYS: readonly string[] = ['console.platformAdmin'];
+
 export function isConfigKey(key: string): boolean {
   return CONFIG_KEYS.includes(key);
 }

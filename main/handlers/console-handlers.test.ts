@@ -227,8 +227,29 @@ describe('manager console in main', () => {
     expect(deactivated.value.status).toBe('DEACTIVATED');
     const refused = await call('adminCreateVoucher', { promotion_uuid: manifest.promotions[0].uuid, code: 'CONSOLE01' });
     expect(refused).toMatchObject({ ok: false, error: { code: 'conflict', platformCode: 80003 } });
+    // Reward attributes are account-wide: IT opens them on a kiosk (as kioskctl config set would).
+    services.config.set('console.platformAdmin', true);
     const attribute = await call('adminCreateRewardAttribute', { name: 'flavour', type: 'select', options: [{ label: 'Vanilla', value: 'vanilla' }] });
     expect(attribute.value).toMatchObject({ name: 'flavour', fieldType: 'select', options: [{ label: 'Vanilla', value: 'vanilla' }] });
+  });
+
+  it('keeps account-wide reward attributes shut unless IT set console.platformAdmin, which the console itself cannot set (#34 §2)', async () => {
+    const { call, services } = await kiosk();
+    await expect(call('managerStatus')).resolves.toMatchObject({ ok: true, value: { platformAdmin: false } });
+    const shut = { ok: false, error: { code: 'forbidden', message: expect.stringMatching(/console\.platformAdmin/) } };
+    await expect(call('adminListRewardAttributes')).resolves.toMatchObject(shut);
+    await expect(call('adminCreateRewardAttribute', { name: 'not_sent', type: 'text' })).resolves.toMatchObject(shut);
+    // Not from the console: neither a setting nor an import opens it.
+    await expect(call('updateSettings', { values: { 'console.platformAdmin': true } })).resolves.toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await expect(call('importSettings', { json: JSON.stringify({ console: { platformAdmin: true } }) })).resolves.toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/set by IT only.*console\.platformAdmin/) },
+    });
+    expect(services.config.get().console.platformAdmin).toBe(false);
+
+    services.config.set('console.platformAdmin', true);
+    await expect(call('managerStatus')).resolves.toMatchObject({ ok: true, value: { platformAdmin: true } });
+    await expect(call('adminListRewardAttributes')).resolves.toMatchObject({ ok: true });
   });
 });
 

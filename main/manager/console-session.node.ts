@@ -59,6 +59,7 @@ export function createConsoleSession(options: {
       pinSet,
       setupBlocked: !pinSet && allowed === 'none' ? 'pin_required' : null,
       setupDemoOnly: pinSet ? pinDemoOnly() : allowed === 'demo',
+      platformAdmin: config.get().console.platformAdmin,
       unlocked: sessions.of(connection) !== null,
       lockedUntil: lockout.lockedUntil(),
       attemptsLeft: lockout.attemptsLeft(),

@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { BridgeResult } from '../../common/contract.std.ts';
 import type { ManagerStatus } from '../../common/manager-views.std.ts';
 import { ManagerConsole, type ConsoleBridge } from './console.svelte.ts';
+import { managerStatus } from '../../test/support/factories.std.ts';
 
 const ok = <T>(value: T): BridgeResult<T> => ({ ok: true, value });
-const STATUS: ManagerStatus = { pinSet: true, setupBlocked: null, setupDemoOnly: false, unlocked: true, lockedUntil: null, attemptsLeft: 5 };
+const STATUS: ManagerStatus = managerStatus();
 
 describe('the manager console', () => {
   it('ends the visit as the shopper screens come back, not after main answers: a scan made then is the next visit\'s (#19)', async () => {

@@ -3,11 +3,12 @@ import type { ManagerStatus } from '../../common/manager-views.std.ts';
 import { i18n } from '../i18n/i18n.svelte';
 import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { Secrets } from './secrets.svelte.ts';
+import { managerStatus } from '../../test/support/factories.std.ts';
 
 beforeAll(() => i18n.loadCatalogue('console'));
 
 const NONE_STORED = { apiKey: false, accessToken: false, personalAccessToken: false, mqttPassword: false };
-const UNLOCKED: ManagerStatus = { pinSet: true, setupBlocked: null, setupDemoOnly: false, unlocked: true, lockedUntil: null, attemptsLeft: 5 };
+const UNLOCKED: ManagerStatus = managerStatus();
 
 function secretsWith() {
   const bridge = new FakeBridge({

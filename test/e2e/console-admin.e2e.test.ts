@@ -19,7 +19,8 @@ describe('manager console: vouchers and reward attributes', () => {
   const CODE = 'E2E-SPRING-01';
 
   beforeAll(async () => {
-    kiosk = await startKiosk();
+    // Reward attributes are account-wide: IT opens their tab on this kiosk (#34 §2).
+    kiosk = await startKiosk({ 'console.platformAdmin': true });
     browser = await launchChromium();
     page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true, timezoneId: 'Europe/Amsterdam' });
     recordBridgeCalls(page, calls);
@@ -242,6 +243,15 @@ describe('manager console: vouchers and reward attributes', () => {
         }
       }
       await form.getByTestId('reward-attribute-submit').click();
+      // It reaches every store: asked once more, and nothing is sent before.
+      if (index === 0) {
+        await form.getByRole('alertdialog').getByText(`“e2e_${type_}” is added for every store of this account, not only this one`).waitFor();
+        expect(calls.at(-1)).not.toBe('adminCreateRewardAttribute');
+        // The question has the focus, on its safe answer.
+        await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[role="alertdialog"]') !== null && document.activeElement?.textContent)).toBe('Cancel');
+        await shootBothSizes(page, 'console-reward-attribute-chain-wide');
+      }
+      await form.getByTestId('reward-attribute-submit-confirm').click();
       await tab.getByText(`Reward attribute e2e_${type_} is created.`).waitFor();
       await tab.locator(`tr[data-name="e2e_${type_}"][data-type="${type_}"]`).waitFor();
     }
@@ -270,6 +280,7 @@ describe('manager console: vouchers and reward attributes', () => {
     await pickType(form, 'text');
     const sent = calls.length;
     await form.getByTestId('reward-attribute-submit').click();
+    await form.getByTestId('reward-attribute-submit-confirm').click();
     await form.getByText('The name has already been taken.').waitFor();
     // The form sent it (the check is the platform's), and shows the answer at the field.
     expect(calls.slice(sent)).toContain('adminCreateRewardAttribute');

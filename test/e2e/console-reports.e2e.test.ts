@@ -139,7 +139,8 @@ describe('manager console: reports (#30 §2, §3, §4)', () => {
 
   it('is reached and used by keys alone: arrows along the tabs to it, Enter on a Z to open it', async () => {
     await page.getByTestId('tab-settings').click();
-    for (let step = 0; step < 3; step++) await page.keyboard.press('ArrowRight');
+    // Settings, Vouchers, Reports (no Reward attributes: console.platformAdmin is off on a kiosk).
+    for (let step = 0; step < 2; step++) await page.keyboard.press('ArrowRight');
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('tab-reports');
     await tab().waitFor();
     await page.getByTestId('reports-z').first().focus();

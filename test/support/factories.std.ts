@@ -2,7 +2,7 @@ import type { LogFields, Logger, LogLevel } from '../../main/logging/logger.std.
 import { ShopperView, VoucherView } from '../../common/shopper-views.std.ts';
 import { defaultConfig } from '../../common/config-schema.std.ts';
 import { KioskSettingsView } from '../../common/contract.std.ts';
-import { AdminVoucher } from '../../common/manager-views.std.ts';
+import { AdminVoucher, type ManagerStatus } from '../../common/manager-views.std.ts';
 import { settingsView } from '../../main/config/settings-view.std.ts';
 import { AttemptFacts } from '../../main/ledger/ledger-events.std.ts';
 import { ShiftReport } from '../../common/report-views.std.ts';
@@ -73,6 +73,11 @@ export function kioskSettingsView(overrides: Partial<KioskSettingsView> = {}): K
 }
 
 /** A voucher as the console's vouchers tab lists it, of a promotion [uuid, name] and a contact [uuid, e-mail] or none; parsed. */
+/** An unlocked console with a PIN set, as main reports it. */
+export function managerStatus(overrides: Partial<ManagerStatus> = {}): ManagerStatus {
+  return { pinSet: true, setupBlocked: null, setupDemoOnly: false, platformAdmin: false, unlocked: true, lockedUntil: null, attemptsLeft: 5, ...overrides };
+}
+
 export function adminVoucher(code: string, promotion: [string, string], contact: [string, string] | null): AdminVoucher {
   return AdminVoucher.parse({
     uuid: `uuid-${code}`,

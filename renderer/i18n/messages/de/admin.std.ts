@@ -120,6 +120,7 @@ export const messages: AdminMessages = {
   'attribute.option_value': 'Wert',
   'attribute.add_option': 'Option hinzufügen',
   'attribute.submit': 'Prämienmerkmal anlegen',
+  'attribute.chain_wide': '„{name}“ gilt dann für alle Filialen dieses Kontos, nicht nur diese, und lässt sich an einem Terminal weder ändern noch entfernen. Anlegen?',
   'type.url': 'Webadresse',
   'type.text': 'Text',
   'type.date': 'Datum',

@@ -121,6 +121,7 @@ export const messages = {
   'attribute.option_value': 'Value',
   'attribute.add_option': 'Add option',
   'attribute.submit': 'Create reward attribute',
+  'attribute.chain_wide': '“{name}” is added for every store of this account, not only this one, and it cannot be changed or removed from a kiosk. Create it?',
   'type.url': 'Web address',
   'type.text': 'Text',
   'type.date': 'Date',

@@ -120,6 +120,7 @@ export const messages: AdminMessages = {
   'attribute.option_value': 'Valeur',
   'attribute.add_option': 'Ajouter une option',
   'attribute.submit': 'Créer l’attribut',
+  'attribute.chain_wide': '« {name} » s’ajoute pour tous les magasins de ce compte, pas seulement celui-ci, et ne peut être ni modifié ni supprimé depuis une borne. Le créer ?',
   'type.url': 'Adresse web',
   'type.text': 'Texte',
   'type.date': 'Date',

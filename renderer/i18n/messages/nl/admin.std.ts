@@ -120,6 +120,7 @@ export const messages: AdminMessages = {
   'attribute.option_value': 'Waarde',
   'attribute.add_option': 'Keuze toevoegen',
   'attribute.submit': 'Maak beloningskenmerk',
+  'attribute.chain_wide': '“{name}” komt erbij voor alle winkels van dit account, niet alleen deze, en kan op een kiosk niet worden gewijzigd of verwijderd. Aanmaken?',
   'type.url': 'Webadres',
   'type.text': 'Tekst',
   'type.date': 'Datum',
