@@ -101,13 +101,14 @@ const Uuid = z.uuid();
 const ScanValue = Scan.shape.value;
 /** Why a lock is given back: logged, so staff can tell a cancel from a timeout. */
 /**
- * A file the console hands out. Electron saves it where the manager picks (a folder chooser; a
- * kiosk never downloads); the browser host leaves it to the renderer as a download.
+ * A file the console hands out. Onto a USB stick when one is plugged in; else Electron saves it where
+ * the manager picks (a folder chooser; a kiosk never downloads), and the browser host leaves it to
+ * the renderer as a download.
  */
 const ExportedFile = z.object({
   fileName: z.string(),
   content: z.string(),
-  delivery: z.enum(['download', 'saved', 'cancelled']),
+  delivery: z.enum(['download', 'saved', 'usb', 'cancelled']),
   savedTo: z.string().optional(),
 });
 

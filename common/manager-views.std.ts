@@ -129,6 +129,25 @@ export const FleetConnection = z.object({
 });
 export type FleetConnection = z.infer<typeof FleetConnection>;
 
+/** What a manager reads in the diagnostics timeline: the log's events that matter on a shop floor. */
+export const TimelineKind = z.enum([
+  'started',
+  'stopped',
+  'out_of_service',
+  'back_in_service',
+  'scanner_lost',
+  'scanner_back',
+  'update_installing',
+  'update_failed',
+  'update_not_started',
+  'redemption_unsettled',
+  'screen_crashed',
+  'staff_called',
+  'z_closed',
+  'setup_undone',
+]);
+export type TimelineKind = z.infer<typeof TimelineKind>;
+
 export const Diagnostics = z.object({
   version: z.string(),
   demo: z.boolean(),
@@ -148,6 +167,8 @@ export const Diagnostics = z.object({
   log: z.object({ droppedLines: z.number().int().min(0), lastProblem: z.string().nullable() }),
   /** Already redacted by the log sink. */
   logTail: z.array(z.string()),
+  /** The newest events that matter on a shop floor, oldest first, from every kept log file. */
+  timeline: z.array(z.object({ at: z.number(), kind: TimelineKind })),
   /** The auto-update: channel, feed, what is available, downloaded, or failed. */
   update: UpdateState,
   fleet: FleetConnection,

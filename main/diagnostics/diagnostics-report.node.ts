@@ -1,3 +1,4 @@
+import { eventTimeline } from './event-timeline.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { FileLogSink } from '../logging/file-logger.node.ts';
 import { LoyaltyError } from '../loyalty/errors.std.ts';
@@ -39,6 +40,9 @@ async function probePlatform(connection: PlatformConnection) {
   }
 }
 
+/** How many of the newest events the timeline shows: a few days of a quiet kiosk. */
+const TIMELINE_EVENTS = 60;
+
 /**
  * The kiosk's diagnostics report as support sees it (redacted as the log was written): one report
  * for the console's diagnostics, their export and the fleet's `diagnostics` command.
@@ -58,6 +62,10 @@ export function diagnosticsReport(parts: DiagnosticsReportParts) {
     scanner: scannerDiagnostics(),
     log: parts.logSink.drops(),
     logTail: parts.logSink.tail(200),
+    timeline: eventTimeline(
+      parts.logSink.files().flatMap((file) => file.text.split('\n')),
+      TIMELINE_EVENTS,
+    ),
     update: parts.updateState(),
     fleet: parts.fleet(),
     printer: await parts.printer(),

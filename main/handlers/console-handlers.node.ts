@@ -4,7 +4,8 @@ import type { SecretStore } from '../secrets/secret-store.node.ts';
 import type { ConsoleSession } from '../manager/console-session.node.ts';
 import { withConsoleErrors } from './console-errors.node.ts';
 import { createDiagnosticsHandlers, type DiagnosticsOptions } from './diagnostics-handlers.node.ts';
-import { createExportDelivery } from '../manager/export-delivery.std.ts';
+import { createExportDelivery, type UsbExport } from '../manager/export-delivery.std.ts';
+import { saveOnUsbDrive, usbDrives } from '../manager/usb-drive.node.ts';
 import { createPinSessionHandlers } from './pin-session-handlers.node.ts';
 import { createPlatformAdminHandlers } from './platform-admin-handlers.node.ts';
 import { createSettingsHandlers } from './settings-handlers.node.ts';
@@ -23,6 +24,8 @@ export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'delive
   reports: Pick<ReportOptions, 'ledger' | 'reconciler' | 'locksHeld'>;
   /** The receipt printer's slips: a test slip, the last one's preview, reprints. */
   slips: SlipService;
+  /** Where exports go when a USB stick is plugged in (the machine's own mounts unless a test says). */
+  usb?: UsbExport;
   now?: () => number;
 }
 
@@ -32,7 +35,7 @@ export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'delive
  */
 export function createConsoleHandlers(options: ConsoleHandlersOptions) {
   const { now = Date.now } = options;
-  const deliver = createExportDelivery(options.host, options.logger);
+  const deliver = createExportDelivery(options.host, options.logger, options.usb ?? { drives: () => usbDrives(), save: saveOnUsbDrive });
   return withConsoleErrors({
     ...createPinSessionHandlers(options),
     ...createSettingsHandlers({ ...options, deliver, now }),

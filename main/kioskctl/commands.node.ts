@@ -81,8 +81,9 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   fleet ls [--group G] [--json|--csv]
                               every kiosk on the fleet broker: online or offline, version, update,
                               platform, errors, minutes out of service, locks, scanner, screen
-  fleet send <kioskId|--group G|--all> <command> [json] [--timeout S]
-                              send a fleet command and wait for each kiosk's answer (default 30 s)
+  fleet send <kioskId|--group G|--all> <command> [json] [--timeout S] [--save DIR]
+                              send a fleet command and wait for each kiosk's answer (default 30 s);
+                              --save keeps each answer whole in DIR (diagnostics for support)
   fleet watch [--group G]     the fleet ls table, kept live; changes marked as they happen
   fleet report <kioskId|--group G|--all> [--day YYYY-MM-DD] [--csv]
                               each kiosk's redemptions so far (X), or its Z closed on that day,

@@ -99,7 +99,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
       ledger.record({ kind: 'locked', attempt });
       ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
     }
-    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({}), activity, restart: () => {}, idlePollMs: 20, ledger });
+    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({ kioskId, timeline: [{ at: 0, kind: 'started' }] }), activity, restart: () => {}, idlePollMs: 20, ledger });
     const client = startFleetClient({ url: broker.url, username: kioskId, password: password(kioskId), kioskId, topicPrefix: PREFIX, groups, health: async () => healthOf(kioskId, groups, healthChanges.get(kioskId)), commands, logger: silentLogger, reconnectMs: 100 });
     kiosks.set(kioskId, client);
     return client;
@@ -181,8 +181,19 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     expect(all.stdout.match(/^store-\d\s+ok\s+\{"checks"/gm)).toHaveLength(3);
     expect(all.stdout).toMatch(/^3 answered \(3 ok\), 0 still waiting, 0 did not answer, 0 offline; id kioskctl-/m);
 
-    const north = await asOps(['send', '--group', 'region-north', 'diagnostics']);
+    // Diagnostics reach support's own machine whole, one file per kiosk (#34 §2).
+    const saved = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-saved-'));
+    const north = await asOps(['send', '--group', 'region-north', 'diagnostics', '--save', saved]);
     expect(north.stdout.match(/^store-\d/gm)).toEqual(['store-1', 'store-2']);
+    expect(north.stdout).toContain(`2 answers saved in ${saved}`);
+    const files = fs.readdirSync(saved).sort();
+    expect(files).toEqual([expect.stringMatching(/^store-1-diagnostics-kioskctl-.*\.json$/), expect.stringMatching(/^store-2-diagnostics-kioskctl-.*\.json$/)]);
+    expect(JSON.parse(fs.readFileSync(path.join(saved, files[0]!), 'utf8'))).toMatchObject({
+      kioskId: 'store-1',
+      command: 'diagnostics',
+      outcome: 'ok',
+      result: { kioskId: 'store-1', timeline: [{ at: 0, kind: 'started' }] },
+    });
     const one = await asOps(['send', 'store-3', 'config-set', '{"values":{"idle.timeoutSeconds":90}}']);
     expect(one.stdout).toMatch(/^store-3\s+ok\s+\{"changed":\["idle.timeoutSeconds"\]\}$/m);
   });

@@ -146,7 +146,7 @@ export class SerialScanner {
       );
       this.#connection = connection;
       this.#failedAttempts = 0;
-      this.#logger.info('serial scanner connected', { path });
+      this.#logger.info('serial scanner connected', { event: 'scanner.connected', path });
       this.#setStatus({ state: 'connected', path, lastError: undefined });
     } catch (error) {
       this.#logger.error('serial scanner connect failed', { error });
@@ -234,7 +234,7 @@ export class SerialScanner {
     const retryInMs = reconnectDelayMs(this.#failedAttempts);
     // The first failure of a streak is news; the retries after it are not.
     const level = this.#failedAttempts === 0 ? 'warn' : 'debug';
-    this.#logger[level]('serial scanner unavailable', { path: this.#status.path, reason, retryInMs });
+    this.#logger[level]('serial scanner unavailable', { ...(level === 'warn' ? { event: 'scanner.unavailable' } : {}), path: this.#status.path, reason, retryInMs });
     this.#failedAttempts++;
     this.#setStatus({ state, lastError: reason });
     const run = this.#run;

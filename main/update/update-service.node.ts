@@ -285,7 +285,7 @@ export class UpdateService {
     const { updater, logger, version } = this.#options;
     this.#stopTimers();
     this.#set({ state: 'installing', note: null });
-    logger.info('installing the update: the kiosk closes and restarts', { from: version, to: downloaded.version });
+    logger.info('installing the update: the kiosk closes and restarts', { event: 'update.installing', from: version, to: downloaded.version });
     await writeJsonFile(this.#files.installed, { version: downloaded.version, fromVersion: version, installedAt: this.#now().getTime() } satisfies InstalledMarker);
     await this.#stateWrites.idle();
     // A shopper may have touched the screen while the marker was written: then wait again.

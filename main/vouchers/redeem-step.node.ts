@@ -153,6 +153,6 @@ async function settleFailedAttempt(
 
 function unsettled(ctx: RedemptionContext, entry: HeldLockEntry, attempt: number, failure: LoyaltyError): RedeemResult {
   recordEvent(ctx, entry, { kind: 'unsettled', reason: failure.kind });
-  ctx.log.warn('voucher redemption unsettled; the lock stays held', { voucherUuid: entry.voucherUuid, attempt, ...failureFields(failure) });
+  ctx.log.warn('voucher redemption unsettled; the lock stays held', { event: 'voucher.redeem_unsettled', voucherUuid: entry.voucherUuid, attempt, ...failureFields(failure) });
   return { outcome: 'unsettled' };
 }

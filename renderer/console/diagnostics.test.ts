@@ -17,6 +17,7 @@ const DIAGNOSTICS: Diagnostics = {
   scanner: { connection: 'keyboard', state: 'connected', path: null },
   log: { droppedLines: 0, lastProblem: null },
   logTail: ['started'],
+  timeline: [{ at: 0, kind: 'started' }],
   update: updatesNotChecked('1.2.3', 'stable'),
   fleet: { state: 'off', lastError: null, broker: null, kioskId: null, lastHealthAt: null, recentCommands: [] },
   printer: { kind: 'preview', state: 'none', checkedAt: null },

@@ -35,5 +35,6 @@ export function fieldHelp(key: string): string | null {
 /** What became of an export; null when the manager cancelled the save. */
 export function exportedText(file: ExportedFile): string | null {
   if (file.delivery === 'download') return i18n.t('console.export.downloaded', { file: file.fileName });
+  if (file.delivery === 'usb') return i18n.t('console.export.usb', { path: file.savedTo ?? file.fileName });
   return file.delivery === 'saved' ? i18n.t('console.export.saved', { path: file.savedTo ?? file.fileName }) : null;
 }

@@ -347,6 +347,12 @@ describe('manager console: settings on a demo kiosk', () => {
     // The browser host has no installer: updates are off, and the console says why.
     await expect(tab.getByTestId('diagnostics-update').getAttribute('data-state')).resolves.toBe('off');
     await expect(tab.getByTestId('diagnostics-update').textContent()).resolves.toMatch(/Uit · Kanaal: stable[\s\S]*this host has no installer/);
+    // What happened, in the manager's words and local time, newest first; the raw log stays for IT (#34 §2).
+    const started = tab.getByTestId('diagnostics-timeline').locator('li[data-kind="started"]').last();
+    await expect(started.locator('span').textContent()).resolves.toBe(nl['console.timeline.started']);
+    const startedAt = kioskEvents(kiosk.dataDir, 'services.started')[0]!.time as string;
+    await expect(started.locator('time').getAttribute('datetime')).resolves.toBe(startedAt);
+    await expect(started.locator('time').textContent()).resolves.toMatch(/^\d{1,2}-\d{1,2}-\d{4}, \d{2}:\d{2}:\d{2}$/);
     const log = await tab.getByTestId('diagnostics-log').textContent();
     expect(log).toContain('settings changed in the console');
     expect(log!.split('\n').length).toBeLessThanOrEqual(200);

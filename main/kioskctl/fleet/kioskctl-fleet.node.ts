@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { FleetBrokerUrl, type KioskConfig, topicLevel } from '../../../common/config-schema.std.ts';
@@ -131,13 +133,30 @@ function summary(rows: readonly RosterRow[]): string {
   return `${rows.length} kiosks: ${count((row) => row.status === 'online')} online, ${count((row) => row.status === 'offline')} offline, ${count((row) => row.platform === 'unavailable')} out of service, ${count((row) => row.stale)} stale`;
 }
 
-/** `fleet send <kioskId|--group G|--all> <command> [json]`: one line per kiosk that should answer. */
+/**
+ * `fleet send <kioskId|--group G|--all> <command> [json] [--save DIR]`: one line per kiosk that
+ * should answer; --save also keeps each answer whole in DIR, on the operator's machine (a kiosk's
+ * diagnostics, say, for support).
+ */
 export async function fleetSend(context: FleetContext): Promise<number> {
-  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' } });
-  const round = await sendToFleet(context, values, commandOf(values, positionals));
+  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, save: { type: 'string' } });
+  const command = commandOf(values, positionals);
+  const round = await sendToFleet(context, values, command);
   const lines = round.everyone.map((kioskId) => answerLine(kioskId, round.records.get(kioskId), round.sent.answers.get(kioskId)));
   context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...lines]));
+  if (values.save !== undefined) context.stdout(`${printable(saveAnswers(values.save, command.name, round.sent))}\n`);
   return tally(round, context.stdout);
+}
+
+/** Each kiosk's answer, whole, as `<kiosk>-<command>-<id>.json` in `dir`: its name made safe, as the broker's topics are untrusted. */
+function saveAnswers(dir: string, name: string, sent: SentCommand): string {
+  fs.mkdirSync(dir, { recursive: true });
+  const answered = [...sent.answers].filter(([, answer]) => answer.outcome !== 'waiting');
+  for (const [kioskId, answer] of answered) {
+    const file = path.join(dir, `${kioskId.replace(/[^A-Za-z0-9_-]/g, '_')}-${name}-${sent.id.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+    fs.writeFileSync(file, `${JSON.stringify({ kioskId, command: name, id: sent.id, outcome: answer.outcome, detail: answer.detail, result: answer.result ?? null }, null, 2)}\n`);
+  }
+  return `${answered.length === 1 ? '1 answer' : `${answered.length} answers`} saved in ${path.resolve(dir)}`;
 }
 
 interface FleetRound {
