@@ -384,6 +384,11 @@ export const KioskConfig = z
          * one (Cancel, timeout, a crash), the kiosk goes back to the demo, as it was before.
          */
         setupUnfinished: z.boolean().default(false),
+        /**
+         * A setup code IT chose, in the provisioning file: the fresh kiosk's wizard opens with it
+         * instead of the random one in the data folder. Never exported, imported or sent by the fleet.
+         */
+        setupCode: z.string().regex(/^\d{8}$/, 'a setup code is 8 digits').nullable().default(null),
       })
       .prefault({}),
     fleet: z

@@ -314,7 +314,7 @@ const commands: Record<string, Command> = {
       }
       // Only a fresh (demo) kiosk has a wizard: one with a platform address and no PIN needs the PIN from here.
       if (!config.isDemo()) throw new Refused('this kiosk has a platform address but no manager PIN: it offers no setup wizard; set the PIN with kioskctl pin set');
-      context.stdout(`${setupCode(context.dataDir)}\n`);
+      context.stdout(`${setupCode(context.dataDir, config)}\n`);
       return EXIT.ok;
     },
   },

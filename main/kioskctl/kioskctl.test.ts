@@ -325,12 +325,12 @@ describe('kioskctl on a kiosk\'s own files', () => {
   it('config show and config get never print the PIN hash, only whether one is set', async () => {
     const dir = tempDir();
     const unset = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
-    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set', secretsUnchecked: false, setupUnfinished: false });
+    expect(JSON.parse(unset[0].stdout).manager).toEqual({ pinHash: 'not set', secretsUnchecked: false, setupUnfinished: false, setupCode: null });
     expect(unset[1]).toMatchObject({ code: 0, stdout: '"not set"\n' });
     expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
     const hash = JSON.parse(fs.readFileSync(configFile(dir), 'utf8')).manager.pinHash as string;
     const [shown, got] = await Promise.all([kioskctl(dir, ['config', 'show']), kioskctl(dir, ['config', 'get', 'manager.pinHash'])]);
-    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set', secretsUnchecked: false, setupUnfinished: false });
+    expect(JSON.parse(shown.stdout).manager).toEqual({ pinHash: 'set', secretsUnchecked: false, setupUnfinished: false, setupCode: null });
     expect(got).toMatchObject({ code: 0, stdout: '"set"\n' });
     for (const run of [shown, got]) expect(run.stdout + run.stderr).not.toContain(hash.split('$').at(-1));
   });
@@ -572,6 +572,16 @@ describe('kioskctl setup-code (#34 §2)', () => {
     const configured = tempDir();
     writeJson(path.join(configured, 'config.json'), { api: { baseUrl: 'https://loyalty.example/api' } });
     await expect(kioskctl(configured, ['setup-code'])).resolves.toMatchObject({ code: 2, stderr: expect.stringContaining('set the PIN with kioskctl pin set') });
+  });
+
+  it('prints the code IT chose in the provisioning file instead of making one, and never takes one that is not 8 digits', async () => {
+    const dir = tempDir();
+    const chosen = { KIOSK_PROVISIONING_FILE: writeJson(path.join(tempDir(), 'provisioning.json'), { manager: { setupCode: '24681357' } }) };
+    await expect(kioskctl(dir, ['setup-code'], { env: chosen })).resolves.toMatchObject({ code: 0, stdout: '24681357\n' });
+    expect(fs.existsSync(path.join(dir, 'setup-code'))).toBe(false);
+
+    const typo = { KIOSK_PROVISIONING_FILE: writeJson(path.join(tempDir(), 'provisioning.json'), { manager: { setupCode: '2468' } }) };
+    await expect(kioskctl(dir, ['setup-code'], { env: typo })).resolves.toMatchObject({ code: 0, stdout: expect.stringMatching(/^(?!2468\n)\d{8}\n$/) });
   });
 });
 

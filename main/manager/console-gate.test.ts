@@ -44,6 +44,18 @@ afterEach(async () => {
   for (const name of SECRET_NAMES) await secrets.remove(name).catch(() => {});
 });
 
+describe('a setup code IT chose (#34 §2)', () => {
+  it('opens the wizard with the provisioned code, never with the one the data folder would make', async () => {
+    const services = await kiosk({ manager: { setupCode: '24681357' } });
+    const stranger = new BridgeConnection('stranger');
+    const randomCode = setupCode(services.dataDir);
+    expect(randomCode).not.toBe('24681357');
+    await expect(services.dispatch('startSetup', { code: randomCode }, stranger)).resolves.toMatchObject({ ok: true, value: { unlocked: false } });
+    const it_ = new BridgeConnection('it');
+    await expect(services.dispatch('startSetup', { code: '24681357' }, it_)).resolves.toMatchObject({ ok: true, value: { unlocked: true } });
+  });
+});
+
 describe('console gate on every manager call', () => {
   it('refuses each one while the console is locked, and none of them does anything', async () => {
     const services = await kiosk();

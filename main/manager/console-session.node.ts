@@ -112,7 +112,7 @@ export function createConsoleSession(options: {
       // ~50 ms scrypt, before any failure is counted.
       return attempts.run(() => checkPin(pin, connection));
     },
-    startSetup: (code, connection) => attempts.run(() => openWithSetupCode({ dataDir: options.dataDir, lockout, sessions, logger, setup, status, unfinished }, code, connection)),
+    startSetup: (code, connection) => attempts.run(() => openWithSetupCode({ dataDir: options.dataDir, config, lockout, sessions, logger, setup, status, unfinished }, code, connection)),
     /**
      * The PIN, recently, and each admitted call extends the session. A fresh kiosk's first run
      * (no PIN yet) opens a setup session instead, which lasts like an unlock while there is no PIN:
@@ -141,6 +141,7 @@ export function createConsoleSession(options: {
 async function openWithSetupCode(
   deps: {
     dataDir: string;
+    config: ConfigStore;
     lockout: PinLockout;
     sessions: ReturnType<typeof openSessions>;
     logger: Logger;
@@ -157,7 +158,7 @@ async function openWithSetupCode(
   const allowed = await deps.setup();
   if (allowed === 'done') throw new BridgeFailure('forbidden', 'a manager PIN is set: the console opens with it');
   if (allowed === 'none') throw new BridgeFailure('forbidden', NO_PIN_ON_CONFIGURED_KIOSK);
-  if (!isSetupCode(deps.dataDir, code)) {
+  if (!isSetupCode(deps.dataDir, code, deps.config)) {
     await lockout.recordFailure();
     logger.warn('wrong setup code', { attemptsLeft: lockout.attemptsLeft() });
     return deps.status(connection);

@@ -11,9 +11,12 @@ const WELL_FORMED = new RegExp(`^\\d{${SETUP_CODE_DIGITS}}$`);
  * A fresh kiosk's setup code (#34 §2): the first-run wizard opens only with it, so nobody at the
  * screen can take over a kiosk by touch alone. It lives in the data folder, readable by the kiosk's
  * user only, and is shown where only IT or the installer looks: `kioskctl setup-code` and the
- * host's own start in its terminal; never in a log.
+ * host's own start in its terminal; never in a log. IT may choose it instead, in the provisioning
+ * file (`manager.setupCode`): then that one opens the wizard.
  */
-export function setupCode(dataDir: string): string {
+export function setupCode(dataDir: string, config?: ConfigStore): string {
+  const chosen = config?.get().manager.setupCode;
+  if (chosen) return chosen;
   const file = dataFiles(dataDir).setupCode;
   const stored = readCode(file);
   if (stored) return stored;
@@ -23,8 +26,8 @@ export function setupCode(dataDir: string): string {
 }
 
 /** Whether `typed` is the setup code, compared in constant time. */
-export function isSetupCode(dataDir: string, typed: string): boolean {
-  const code = Buffer.from(setupCode(dataDir));
+export function isSetupCode(dataDir: string, typed: string, config?: ConfigStore): boolean {
+  const code = Buffer.from(setupCode(dataDir, config));
   const given = Buffer.from(typed);
   return given.length === code.length && crypto.timingSafeEqual(given, code);
 }
@@ -45,5 +48,5 @@ function readCode(file: string): string | null {
  */
 export function firstRunNotice(dataDir: string, config: ConfigStore): string {
   if (config.get().manager.pinHash !== null || !config.isDemo()) return '';
-  return `Console setup code (first run; also: kioskctl setup-code): ${setupCode(dataDir)}\n`;
+  return `Console setup code (first run; also: kioskctl setup-code): ${setupCode(dataDir, config)}\n`;
 }
