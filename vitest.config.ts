@@ -20,6 +20,7 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
  */
 export const INTEGRATION = [
   'main/browser-host/browser-host.test.ts',
+  'main/browser-host/kiosk-browser.test.ts',
   'main/electron/app.test.ts',
   'main/electron/bridge-ipc.test.ts',
   'main/electron/renderer-gone.test.ts',

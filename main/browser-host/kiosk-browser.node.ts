@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { dataFiles } from '../paths/data-files.node.ts';
 
@@ -37,6 +37,7 @@ export function openKioskBrowser(launchUrl: string, dataDir: string, say: (line:
       '--autoplay-policy=no-user-gesture-required',
       // Wayland itself where the session is Wayland (cage at boot), else X11.
       '--ozone-platform-hint=auto',
+      ...wholeX11Screen(say),
       ...(asRoot ? ['--no-sandbox'] : []),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'], detached: true },
@@ -46,6 +47,23 @@ export function openKioskBrowser(launchUrl: string, dataDir: string, say: (line:
   reportEarlyExit(child, browser, openItYourself, say);
   child.unref();
   return child;
+}
+
+/**
+ * On an X server without a window manager, nobody makes --kiosk full screen: Chromium opens at a
+ * default size (945x1060 on a 1920x1080 screen). So the window is placed over the whole screen,
+ * whose size xdpyinfo tells, one pixel larger each way: Chromium gives a window of exactly the
+ * screen's size one pixel less. Under a window manager or Wayland (cage) this changes nothing.
+ */
+function wholeX11Screen(say: (line: string) => void): string[] {
+  if (process.platform !== 'linux' || !process.env.DISPLAY || process.env.WAYLAND_DISPLAY) return [];
+  const info = spawnSync('xdpyinfo', { encoding: 'utf8', timeout: 3_000 });
+  const size = /dimensions:\s+(\d+)x(\d+) pixels/.exec(info.stdout ?? '');
+  if (!size) {
+    say('The screen size is unknown (xdpyinfo, from x11-utils, did not tell it): without a window manager the kiosk window may not fill the screen.\n');
+    return [];
+  }
+  return ['--window-position=0,0', `--window-size=${Number(size[1]) + 1},${Number(size[2]) + 1}`];
 }
 
 /**
