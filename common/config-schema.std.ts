@@ -120,6 +120,24 @@ export const PAPER_DOTS: Readonly<Record<58 | 80, number>> = { 58: 384, 80: 576 
 /** A logo's greatest height in dots (5 cm): the slip stays a slip. */
 export const LOGO_MAX_HEIGHT = 400;
 
+/** The shopper screens' logo at most this size in pixels: it heads the screen, it does not fill it. */
+export const SCREEN_LOGO_MAX = { width: 720, height: 240 } as const;
+
+/**
+ * The shop's logo on the shopper screens, in place of its name: a PNG in base64, in colour (the
+ * console makes one from any image, no larger than SCREEN_LOGO_MAX). Its alternative text is the name.
+ */
+const screenLogo = z
+  .string()
+  .max(200_000, 'a logo of at most 150 KB: the console makes one from any image')
+  .refine((value) => pngSize(value) !== null, 'a PNG image in base64')
+  .refine((value) => {
+    const size = pngSize(value);
+    return !!size && size.width <= SCREEN_LOGO_MAX.width && size.height <= SCREEN_LOGO_MAX.height;
+  }, `a logo at most ${SCREEN_LOGO_MAX.width}x${SCREEN_LOGO_MAX.height} pixels`)
+  .nullable()
+  .default(null);
+
 /**
  * The shop's logo at the top of the slip: a PNG in base64, black on white as it prints (the
  * console converts a chosen image so). Its width is checked against the paper's below.
@@ -358,6 +376,7 @@ export const KioskConfig = z
             error: (issue) => `contrast ${contrastWithWhite(String(issue.input)).toFixed(1)}:1 with white; shopper screens need ${BRAND_MIN_CONTRAST}:1: choose a darker colour`,
           })
           .default('#1f5fbf'),
+        logo: screenLogo,
       })
       .prefault({}),
     console: z

@@ -69,6 +69,8 @@ export const KioskSettingsView = z.object({
   brand: KioskConfig.shape.brand.unwrap(),
 });
 export type KioskSettingsView = z.infer<typeof KioskSettingsView>;
+/** The shop's name, colour and logo, as the shopper screens show them. */
+export type Brand = KioskSettingsView['brand'];
 
 export const AppInfo = z.object({
   name: z.string(),

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { shopperMessages } from '../i18n/messages/shopper.std.ts';
 import { flushSync, mountInBody } from '../mount-for-test.dom.ts';
 import ScreenBoundary from './ScreenBoundary.svelte';
+import { kioskSettingsView } from '../../test/support/factories.std.ts';
 
 let unmountBoundary: (() => void) | undefined;
 
@@ -24,7 +25,7 @@ function screenThat(broken: { now: boolean }) {
 
 function show(broken: { now: boolean }) {
   const onFailure = vi.fn();
-  unmountBoundary = mountInBody(ScreenBoundary, { brand: 'Bakkerij Jansen', onFailure, children: screenThat(broken) });
+  unmountBoundary = mountInBody(ScreenBoundary, { brand: { ...kioskSettingsView().brand, name: 'Bakkerij Jansen' }, onFailure, children: screenThat(broken) });
   return { onFailure };
 }
 

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
+import { pngOf } from '../support/png.node.ts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { KeytarSecretStore, kioskKeychain, SECRET_NAMES } from '../../main/secrets/secret-store.node.ts';
@@ -431,6 +432,32 @@ describe('manager console: settings on a demo kiosk', () => {
     const diagnostics = await page.evaluate(() => window.kiosk.getDiagnostics());
     expect(diagnostics.ok && diagnostics.value.scanner.lastScanAt).toBeGreaterThanOrEqual(scannedAfter);
     await page.getByTestId('console-lock').tap();
+  });
+
+  it('puts the logo the manager chose on the shopper screens, no larger than 720x240, the shop\'s name its alternative text (#34 §2)', async () => {
+    await openConsoleWithPin(page);
+    await page.getByTestId('settings-tab').waitFor();
+    await scrollTo(page, 'brand');
+    const chosen = Buffer.from(pngOf(1600, 400, (x) => x < 800), 'base64');
+    await page.getByTestId('screen-logo-file').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: chosen });
+    await expect(page.getByTestId('screen-logo').evaluate((image: HTMLImageElement) => image.decode().then(() => [image.naturalWidth, image.naturalHeight]))).resolves.toEqual([720, 180]);
+    await save(page);
+    expect(readConfig(kiosk.dataDir).brand.logo).toMatch(/^iVBOR/);
+    await shootBoth(page, 'console-settings-logo', 'brand');
+    await page.getByTestId('console-lock').tap();
+
+    const attract = page.getByTestId('attract-screen');
+    const logo = attract.getByRole('img', { name: readConfig(kiosk.dataDir).brand.name, exact: true });
+    await expect(logo.evaluate((image: HTMLImageElement) => image.decode().then(() => image.naturalWidth))).resolves.toBe(720);
+    await screenshot(page, 'attract-with-logo');
+
+    // Taken off again: the name is back.
+    await openConsoleWithPin(page);
+    await scrollTo(page, 'brand');
+    await page.getByTestId('screen-logo-remove').tap();
+    await save(page);
+    await page.getByTestId('console-lock').tap();
+    await expect(attract.locator('.brand').textContent()).resolves.toBe(readConfig(kiosk.dataDir).brand.name);
   });
 });
 
