@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { ConfigStore } from '../../main/config/config-store.node.ts';
 import { silentLogger } from '../../main/logging/logger.std.ts';
 import { startSandbox } from '../../sandbox/sandbox.node.ts';
@@ -70,6 +70,9 @@ async function reboot(kioskCommand: string, env: Record<string, string> = {}) {
     LOYALTY_KIOSK_PAUSE_MAX: '1',
     ...env,
   });
+  const thisSession = session;
+  // What the session said (cage, the session script, the host) is the first thing to read when a boot fails.
+  onTestFailed(() => void process.stderr.write(`kiosk session output:\n${thisSession.output().slice(-6_000)}\n`));
 }
 
 /** The kiosk's host, as the deb's app would be started, with a Chromium the test can look into. */
@@ -81,7 +84,7 @@ function hostCommand(kioskPort: number): string {
 /** The attract screen the host's Chromium shows on the cage screen, once painted. */
 async function attractScreen(port: number): Promise<{ browser: Browser; page: Page }> {
   await expect.poll(async () => (await devToolsPages(port))?.some((page) => page.type === 'page'), { timeout: BOOT_TIMEOUT_MS }).toBe(true);
-  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, { timeout: BOOT_TIMEOUT_MS });
   const page = browser.contexts().flatMap((context) => context.pages())[0]!;
   await page.getByTestId('attract-screen').waitFor({ timeout: BOOT_TIMEOUT_MS });
   await page.locator('#boot-cover').waitFor({ state: 'detached', timeout: BOOT_TIMEOUT_MS });
@@ -152,7 +155,7 @@ describe('the kiosk session under cage, unattended', () => {
       .poll(async () => (await devToolsPages(viewerPort))?.find((page) => page.type === 'page')?.title, { timeout: BOOT_TIMEOUT_MS })
       .toBe('Out of service');
     expect(session!.output()).toContain(`the kiosk failed ${FAILURES_BEFORE_NOTICE} times in a row: showing the out-of-service page`);
-    const notice = await chromium.connectOverCDP(`http://127.0.0.1:${viewerPort}`);
+    const notice = await chromium.connectOverCDP(`http://127.0.0.1:${viewerPort}`, { timeout: BOOT_TIMEOUT_MS });
     const noticePage = notice.contexts().flatMap((context) => context.pages())[0]!;
     await expect(noticePage.getByRole('alert').textContent()).resolves.toContain('Please ask a member of staff.');
     await notice.close();
