@@ -7,6 +7,15 @@ export const CONFIG_KEYS: readonly string[] = leafKeys(defaultConfig()).filter((
 /** Keys only IT sets (kioskctl, provisioning, the fleet): the console, behind a store's PIN, may not. */
 export const IT_ONLY_KEYS: readonly string[] = ['console.platformAdmin'];
 
+/**
+ * Why the console may not apply `values`, or null: an IT-only key set to a value other than its
+ * current one (an export's own value sent back changes nothing, so it passes).
+ */
+export function itOnlyRefusal(values: Readonly<Record<string, unknown>>, current: (key: string) => unknown): string | null {
+  const changed = Object.keys(values).filter((key) => IT_ONLY_KEYS.includes(key) && JSON.stringify(values[key]) !== JSON.stringify(current(key)));
+  return changed.length > 0 ? `set by IT only (kioskctl, provisioning or the fleet): ${changed.join(', ')}` : null;
+}
+
 export function isConfigKey(key: string): boolean {
   return CONFIG_KEYS.includes(key);
 }

@@ -1,6 +1,6 @@
 import { ConfigError, type ConfigStore } from './config-store.node.ts';
 import { leafKeys, readDotted } from '../../common/dotted-keys.std.ts';
-import { IT_ONLY_KEYS, isConfigKey } from './config-keys.std.ts';
+import { isConfigKey, itOnlyRefusal } from './config-keys.std.ts';
 import { configMigrations, migrateConfig } from './config-migrations.std.ts';
 
 /**
@@ -33,8 +33,8 @@ export function importSettings(store: ConfigStore, text: string, { fromConsole =
   const values = Object.fromEntries(keys.map((key) => [key, readDotted(migrated, key)]));
   // An export from a provisioned kiosk carries its locked keys too; the same value changes nothing.
   const changed = keys.filter((key) => !store.isLocked(key) || JSON.stringify(values[key]) !== JSON.stringify(store.getKey(key)));
-  const itOnly = fromConsole ? changed.filter((key) => IT_ONLY_KEYS.includes(key) && JSON.stringify(values[key]) !== JSON.stringify(store.getKey(key))) : [];
-  if (itOnly.length > 0) throw new ConfigError(`set by IT only (kioskctl, provisioning or the fleet): ${itOnly.join(', ')}`);
+  const itOnly = fromConsole ? itOnlyRefusal(values, (key) => store.getKey(key)) : null;
+  if (itOnly) throw new ConfigError(itOnly);
   const locked = changed.filter((key) => store.isLocked(key));
   if (locked.length > 0) throw new ConfigError(`set by the provisioning file, cannot be changed here: ${locked.join(', ')}`);
   store.setMany(Object.fromEntries(changed.map((key) => [key, values[key]])));

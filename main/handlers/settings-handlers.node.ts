@@ -2,7 +2,7 @@ import type { CallHandlers } from '../bridge/dispatcher.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
-import { IT_ONLY_KEYS } from '../config/config-keys.std.ts';
+import { itOnlyRefusal } from '../config/config-keys.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, storeSecretFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
@@ -40,9 +40,8 @@ export function createSettingsHandlers(options: {
       if (Object.keys(values).some((key) => key.startsWith('manager.'))) {
         throw new BridgeFailure('validation', 'the PIN is changed with its own call');
       }
-      // An export's own value sent back changes nothing; a different one is IT's to set.
-      const itOnly = Object.keys(values).filter((key) => IT_ONLY_KEYS.includes(key) && JSON.stringify(values[key]) !== JSON.stringify(config.getKey(key)));
-      if (itOnly.length > 0) throw new BridgeFailure('forbidden', `set by IT only (kioskctl, provisioning or the fleet): ${itOnly.join(', ')}`);
+      const itOnly = itOnlyRefusal(values, (key) => config.getKey(key));
+      if (itOnly) throw new BridgeFailure('forbidden', itOnly);
       config.setMany(values);
       logger.info('settings changed in the console', { keys: Object.keys(values) });
       // A new platform origin removes the stored secrets: the answer shows them gone.
