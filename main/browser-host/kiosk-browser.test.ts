@@ -29,6 +29,15 @@ afterAll(() => {
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
+function groupAlive(leader: number) {
+  try {
+    process.kill(-leader, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('the browser host\'s Chromium on X11 without a window manager', () => {
   it('covers the whole screen from its top-left corner', async () => {
     const port = await freePort();
@@ -51,7 +60,9 @@ describe('the browser host\'s Chromium on X11 without a window manager', () => {
       expect(height).toBeGreaterThanOrEqual(768);
       await browser.close();
     } finally {
+      // Chromium writes its profile as it quits: the scratch folder goes only once the group is gone.
       process.kill(-child!.pid!, 'SIGTERM');
+      await until(() => !groupAlive(child!.pid!), { timeoutMs: 20_000, failure: 'Chromium did not quit' });
     }
     expect(said.filter((line) => /screen size/.test(line))).toEqual([]);
   });
