@@ -14,6 +14,14 @@ export function printable(text: string): string {
   });
 }
 
+/** JSON whose every string and key went through `printable`: `indent` spaces, or one line without. */
+export function printableJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, (_key, inner: unknown) => (typeof inner === 'string' ? printable(inner) : isRecord(inner) ? printableKeys(inner) : inner), indent);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const printableKeys = (record: Record<string, unknown>) => Object.fromEntries(Object.entries(record).map(([key, inner]) => [printable(key), inner]));
+
 /** A text a spreadsheet could run: = + - @ TAB or CR first, after any whitespace (OWASP's CSV injection list). */
 const FORMULA = /^\s*[=+\-@\t\r]/;
 

@@ -107,6 +107,8 @@ export const FleetCommandEntry = z.object({
   id: z.string().nullable(),
   /** The topic it came on: the kiosk's own, a group's or the whole fleet's. */
   via: z.string(),
+  /** The operator the command names (kioskctl names its MQTT user), null when it names none. */
+  by: z.string().nullable(),
   outcome: z.string(),
 });
 export type FleetCommandEntry = z.infer<typeof FleetCommandEntry>;

@@ -3,15 +3,23 @@ import type { Logger } from '../logging/logger.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
 import type { FleetCommandHandler } from '../fleet/fleet-client.node.ts';
-import { ConfigSetArgs, type FleetCommandName, ReportArgs, RestartArgs } from '../fleet/fleet-messages.std.ts';
+import { CommandFailed, ConfigSetArgs, type FleetCommandName, ReportArgs, RestartArgs } from '../fleet/fleet-messages.std.ts';
 import type { Ledger } from '../ledger/ledger.node.ts';
 import type { ShiftReport } from '../../common/report-views.std.ts';
 import { localTimeOf } from '../ledger/business-day.std.ts';
 
+/** What the fleet reads of one doctor's check. */
+interface DoctorCheckSeen {
+  name: string;
+  status: string;
+  detail?: string;
+}
+
 export interface FleetCommandOptions {
   config: ConfigStore;
   logger: Logger;
-  doctor: () => Promise<unknown>;
+  /** The doctor's checks; one whose status is FAIL makes the answer not ok. */
+  doctor: () => Promise<readonly DoctorCheckSeen[]>;
   /** The redacted diagnostics, as the console exports them. */
   diagnostics: () => Promise<unknown>;
   /** Restart and reload wait for its idle moment: the attract screen, and no voucher lock; screenshot needs the attract screen. */
@@ -69,12 +77,18 @@ export function fleetCommands(options: FleetCommandOptions): Record<FleetCommand
       return { changed: Object.keys(parsed.data.values) };
     },
     restart: whenIdle('restart', options.restart),
-    reload: options.reload ? whenIdle('reload', options.reload) : async () => ({ reload: 'unsupported' }),
-    screenshot: options.screenshot ? attractScreenshot(options.activity, options.screenshot) : async () => ({ screenshot: 'unsupported' }),
-    'update-check': update ? () => checkForUpdate(options, update) : async () => ({ update: 'unsupported' }),
+    reload: options.reload ? whenIdle('reload', options.reload) : unsupported('this host cannot reload its page without a restart: send restart'),
+    screenshot: options.screenshot ? attractScreenshot(options.activity, options.screenshot) : unsupported('this host cannot take a screenshot'),
+    'update-check': update ? () => checkForUpdate(options, update) : unsupported('this kiosk does not update itself (no update service)'),
     report: async (request) => shiftReport(options.ledger, request),
   };
 }
+
+/** What a host cannot do is a failed answer, never an ok one the operator might take for done. */
+const unsupported =
+  (why: string): FleetCommandHandler =>
+  async () =>
+    raise(`unsupported: ${why}`);
 
 /** The X, or the Z the request names by number or by the local day it was closed on. */
 function shiftReport(ledger: FleetCommandOptions['ledger'], request: Record<string, unknown>): ShiftReport {
@@ -97,10 +111,14 @@ const raise = (message: string): never => {
 export const DOCTOR_REUSE_MS = 60_000;
 
 function recentDoctor({ doctor, now = Date.now }: FleetCommandOptions) {
-  let last: { at: number; checks: unknown } | null = null;
+  let last: { at: number; checks: readonly DoctorCheckSeen[] } | null = null;
   return async () => {
     if (!last || now() - last.at >= DOCTOR_REUSE_MS) last = { at: now(), checks: await doctor() };
-    return { checks: last.checks, checkedAt: last.at };
+    const answer = { checks: last.checks, checkedAt: last.at };
+    const failing = last.checks.filter((check) => check.status === 'FAIL');
+    // The failing checks on the answer's one line; the whole doctor still travels with it.
+    if (failing.length > 0) throw new CommandFailed(failing.map(({ name, detail }) => `${name} FAIL${detail ? `: ${detail}` : ''}`).join('; '), answer);
+    return answer;
   };
 }
 

@@ -4,7 +4,7 @@ import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import type { CommandLog } from './command-log.std.ts';
-import { CommandRequest, type CommandAnswer, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
+import { type CommandAnswer, CommandFailed, CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
 import { reconnectWaitMs } from './reconnect-wait.std.ts';
 
 /** What a command may say before its result: that it waits (for idle, or its turn), and why. */
@@ -257,12 +257,18 @@ function connectOptions(options: FleetClientOptions): IClientOptions {
   };
 }
 
-/** Publishes a command's answers on its result topic, and notes each outcome (never its payload). */
+/** Where a command came from: the topic, and the operator it names (null: none named, or unreadable). */
+interface CommandSource {
+  via: string;
+  by: string | null;
+}
+
+/** Publishes a command's answers on its result topic, and notes each outcome and who sent it (never its payload). */
 function resultPublisher(client: MqttClient, topics: ReturnType<typeof fleetTopics>, logger: Logger, log: CommandLog | undefined, now: () => number) {
-  return async (name: string, answer: CommandAnswer, via: string) => {
+  return async (name: string, answer: CommandAnswer, { via, by }: CommandSource) => {
     const outcome = 'state' in answer ? { waiting: answer.reason } : { ok: answer.ok, ...(answer.replayed ? { replayed: true as const } : {}) };
-    logger.info('fleet command', { event: 'fleet.command', command: name, id: answer.id, via, ...outcome });
-    log?.add({ at: now(), command: name, id: answer.id, via, outcome: outcomeOf(answer) });
+    logger.info('fleet command', { event: 'fleet.command', command: name, id: answer.id, via, by, ...outcome });
+    log?.add({ at: now(), command: name, id: answer.id, via, by, outcome: outcomeOf(answer) });
     await client.publishAsync(topics.result(name), JSON.stringify(answer), { qos: 1 }).catch((error: unknown) => {
       logger.warn('fleet command result not published', { command: name, error: String(error) });
     });
@@ -289,28 +295,36 @@ function commandTaker({
   commands: Record<string, FleetCommandHandler>;
   memory: CommandMemory;
   now: () => number;
-  publish: (name: string, answer: CommandAnswer, via: string) => Promise<void>;
+  publish: (name: string, answer: CommandAnswer, source: CommandSource) => Promise<void>;
 }) {
   const turns = serialQueue();
   /** Commands taken and not yet answered: the one running and those waiting their turn. */
   let taken = 0;
+  /** Their `name\nid` keys. */
+  const inFlight = new Set<string>();
   return async (name: string, payload: Buffer, via: string) => {
     const request = readRequest(commands, name, payload, now());
-    if (!request.ok) return publish(name, request.result, via);
+    if (!request.ok) return publish(name, request.result, { via, by: null });
     const { id } = request;
+    const source = { via, by: request.by };
+    const key = `${name}\n${id}`;
+    // Sent again while it runs (a sender that lost its broker meanwhile): it runs once, and says it is on its way.
+    if (inFlight.has(key)) return publish(name, { id, state: 'waiting', reason: 'already received: it runs once, its result follows' }, source);
     const recalled = memory.recall(name, id);
-    if (recalled) return publish(name, recalled, via);
-    if (taken > MAX_WAITING_COMMANDS) return publish(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' }, via);
+    if (recalled) return publish(name, recalled, source);
+    if (taken > MAX_WAITING_COMMANDS) return publish(name, { id, ok: false, error: 'busy: too many commands waiting; send again later' }, source);
     memory.started(name, id);
-    if (taken > 0) void publish(name, { id, state: 'waiting', reason: 'behind another command' }, via);
+    inFlight.add(key);
+    if (taken > 0) void publish(name, { id, state: 'waiting', reason: 'behind another command' }, source);
     taken += 1;
-    const progress: CommandProgress = { waiting: (reason) => void publish(name, { id, state: 'waiting', reason }, via) };
+    const progress: CommandProgress = { waiting: (reason) => void publish(name, { id, state: 'waiting', reason }, source) };
     await turns.run(async () => {
       // It may have waited its turn past its expiry.
       const result = isExpired(request.fields, now()) ? expired(id) : await runCommand(request.handler, id, request.fields, progress);
       taken -= 1;
       memory.finished(name, id, result);
-      await publish(name, result, via);
+      inFlight.delete(key);
+      await publish(name, result, source);
     });
   };
 }
@@ -319,7 +333,7 @@ const isExpired = ({ expiresAt }: { expiresAt?: number }, now: number) => expire
 const expired = (id: string): CommandResult => ({ id, ok: false, error: 'expired' });
 
 type ReadRequest =
-  | { ok: true; id: string; handler: FleetCommandHandler; fields: Record<string, unknown> & { expiresAt?: number } }
+  | { ok: true; id: string; by: string | null; handler: FleetCommandHandler; fields: Record<string, unknown> & { expiresAt?: number } }
   | { ok: false; result: CommandResult };
 
 /** A payload that is no JSON object with an id, names no command or has expired gets its error answer here. */
@@ -340,7 +354,9 @@ function readRequest(commands: Record<string, FleetCommandHandler>, name: string
   if (isExpired(request.data, now)) return { ok: false, result: expired(id) };
   const handler = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!handler) return { ok: false, result: { id, ok: false, error: `unknown command; use ${Object.keys(commands).join(', ')}` } };
-  return { ok: true, id, handler, fields: request.data };
+  // The operator names the sender; it is no argument of the command's.
+  const { operator, ...fields } = request.data;
+  return { ok: true, id, by: operator ?? null, handler, fields };
 }
 
 /** One command, never thrown: a failing command is an error answer. */
@@ -348,6 +364,7 @@ async function runCommand(handler: FleetCommandHandler, id: string, fields: Reco
   try {
     return { id, ok: true, result: await handler(fields, progress) };
   } catch (error) {
+    if (error instanceof CommandFailed) return { id, ok: false, error: error.message, result: error.result };
     return { id, ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }

@@ -232,7 +232,6 @@ describe('fleet client against a real Mosquitto', () => {
     const shot = await command('screenshot', '{"id":"s1"}');
     expect(shot).toMatchObject({ id: 's1', ok: true, result: { screenshot: 'taken', mimeType: 'image/png' } });
     expect(Buffer.from((shot.result as { base64: string }).base64, 'base64').subarray(0, 8)).toEqual(PNG_SIGNATURE);
-    expect(await command('update-check', '{"id":"u1"}')).toEqual({ id: 'u1', ok: true, result: { update: 'unsupported' } });
   });
 
   it('answers report with the X, a Z by number or by the day it was closed, and refuses what it cannot answer (#30 §2)', async () => {
@@ -257,11 +256,41 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await command('report', '{"id":"z5","z":"all"}')).toMatchObject({ id: 'z5', ok: false, error: expect.stringMatching(/^report takes/) });
   });
 
-  it('answers reload and screenshot with unsupported where the host cannot do them', async () => {
+  it('answers reload, screenshot and update-check with a failure where the host cannot do them, never an ok (#35 §2)', async () => {
     const client = kiosk({ commands: commandsWith() });
     await until(() => client.state().state === 'online');
-    expect(await command('reload', '{"id":"r3"}')).toEqual({ id: 'r3', ok: true, result: { reload: 'unsupported' } });
-    expect(await command('screenshot', '{"id":"s2"}')).toEqual({ id: 's2', ok: true, result: { screenshot: 'unsupported' } });
+    expect(await command('reload', '{"id":"r3"}')).toEqual({ id: 'r3', ok: false, error: expect.stringMatching(/^unsupported: this host cannot reload/) });
+    expect(await command('screenshot', '{"id":"s2"}')).toEqual({ id: 's2', ok: false, error: 'unsupported: this host cannot take a screenshot' });
+    expect(await command('update-check', '{"id":"u2"}')).toEqual({ id: 'u2', ok: false, error: expect.stringMatching(/^unsupported: this kiosk does not update itself/) });
+  });
+
+  it('answers a doctor whose checks fail with ok false, the failing checks named on the line and every check carried (#35 §2)', async () => {
+    const checks = [
+      { name: 'config', status: 'OK', detail: 'fine' },
+      { name: 'api', status: 'FAIL', detail: 'the platform did not answer' },
+      { name: 'shop', status: 'FAIL', detail: 'not checked: no platform' },
+    ];
+    const client = kiosk({ commands: commandsWith({ doctor: async () => checks }) });
+    await until(() => client.state().state === 'online');
+    expect(await command('doctor', '{"id":"df1"}')).toEqual({
+      id: 'df1',
+      ok: false,
+      error: 'api FAIL: the platform did not answer; shop FAIL: not checked: no platform',
+      result: { checks, checkedAt: expect.any(Number) },
+    });
+  });
+
+  it('logs the operator a command names, and hands the command no field of it (#35 §2)', async () => {
+    const commandLog = new CommandLog();
+    const client = kiosk({ commandLog, commands: commandsWith({ ledger: testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-by-'))) }) });
+    await until(() => client.state().state === 'online');
+    // report takes no field but z or day: the operator is no argument of it.
+    expect(await command('report', '{"id":"by1","operator":"fleet-operator"}')).toMatchObject({ id: 'by1', ok: true, result: { kind: 'x' } });
+    await command('report', '{"id":"by2"}');
+    expect(commandLog.recent().map(({ id, by }) => ({ id, by }))).toEqual([
+      { id: 'by1', by: 'fleet-operator' },
+      { id: 'by2', by: null },
+    ]);
   });
 
   it('takes a screenshot only on the attract screen, and discards one during which a visit began', async () => {
@@ -314,7 +343,7 @@ describe('fleet client against a real Mosquitto', () => {
     expect(await command('config-set', '{"id":"c4","values":7}')).toMatchObject({ id: 'c4', ok: false });
     expect(await command('format-disk', '{"id":"x1"}')).toMatchObject({ id: 'x1', ok: false, error: expect.stringMatching(/unknown command/) });
     // Still answering after all that.
-    expect(await command('update-check', '{"id":"u2"}')).toMatchObject({ id: 'u2', ok: true });
+    expect(await command('diagnostics', '{"id":"g2"}')).toMatchObject({ id: 'g2', ok: true });
   });
 
   it('refuses config-set of the PIN and of the fleet link, naming the key, and changes nothing (#20 §1)', async () => {
@@ -462,13 +491,13 @@ describe('fleet client against a real Mosquitto', () => {
   it('answers a doctor from a check made within the last minute (#20 §6)', async () => {
     let doctors = 0;
     let now = 1_800_000_000_000;
-    const client = kiosk({ commands: commandsWith({ doctor: async () => [{ run: (doctors += 1) }], now: () => now }) });
+    const client = kiosk({ commands: commandsWith({ doctor: async () => [{ name: 'run', status: 'OK', detail: String((doctors += 1)) }], now: () => now }) });
     await until(() => client.state().state === 'online');
     const first = await command('doctor', '{"id":"dr1"}');
     now += 59_000;
     expect(await command('doctor', '{"id":"dr2"}')).toEqual({ ...first, id: 'dr2' });
     now += 1_000;
-    expect(await command('doctor', '{"id":"dr3"}')).toEqual({ id: 'dr3', ok: true, result: { checks: [{ run: 2 }], checkedAt: now } });
+    expect(await command('doctor', '{"id":"dr3"}')).toEqual({ id: 'dr3', ok: true, result: { checks: [{ name: 'run', status: 'OK', detail: '2' }], checkedAt: now } });
     expect(doctors).toBe(2);
   });
 

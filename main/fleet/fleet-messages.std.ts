@@ -108,6 +108,11 @@ export type FleetCommandName = (typeof FLEET_COMMANDS)[number];
 export const CommandRequest = z
   .object({
     id: z.string().min(1).max(200),
+    /**
+     * Who sent it, as the sender says (kioskctl: its MQTT user, else its client id): for the audit
+     * of who restarted what. The broker's ACL decides who may command at all; this names them.
+     */
+    operator: z.string().max(100).optional(),
     expiresAt: z.union([z.number().int().nonnegative(), z.iso.datetime({ offset: true }).transform((text) => Date.parse(text))]).optional(),
   })
   .loose();
@@ -125,12 +130,25 @@ export const ReportArgs = z.union([
   z.object({}).strict(),
 ]);
 
-/** A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. */
+/**
+ * A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. A
+ * failed answer may still carry what the command found (a doctor's checks, some of them failing).
+ */
 export const CommandResult = z.discriminatedUnion('ok', [
   z.strictObject({ id: z.string().nullable(), ok: z.literal(true), result: z.unknown(), replayed: z.literal(true).optional() }),
-  z.strictObject({ id: z.string().nullable(), ok: z.literal(false), error: z.string(), replayed: z.literal(true).optional() }),
+  z.strictObject({ id: z.string().nullable(), ok: z.literal(false), error: z.string(), result: z.unknown().optional(), replayed: z.literal(true).optional() }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
+
+/** A command that ran and found something wrong: its answer is not ok, and still carries what it found. */
+export class CommandFailed extends Error {
+  constructor(
+    message: string,
+    readonly result: unknown,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Said at once, on the same result topic, by a command that cannot run yet (a visit is on, or it

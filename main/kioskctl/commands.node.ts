@@ -81,10 +81,15 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   fleet ls [--group G] [--json|--csv]
                               every kiosk on the fleet broker: online or offline, version, update,
                               platform, errors, minutes out of service, locks, scanner, screen
-  fleet send <kioskId|--group G|--all> <command> [json] [--timeout S] [--save DIR]
+  fleet send <kioskId|--group G|--all> <command> [json] [--timeout S] [--save DIR] [--json]
                               send a fleet command and wait for each kiosk's answer (default 30 s);
-                              --save keeps each answer whole in DIR (diagnostics for support)
-  fleet watch [--group G]     the fleet ls table, kept live; changes marked as they happen
+                              --save keeps each answer whole in DIR (diagnostics for support);
+                              --json prints one object per kiosk with its whole result. Exit 0
+                              when every kiosk answered ok, 3 when some did not answer (offline,
+                              silent, still waiting), 4 when some answered that it failed
+  fleet watch [--group G] [--json]
+                              the fleet ls table, kept live; changes marked as they happen (--json:
+                              one object a line); a lost broker is said, and tried again
   fleet report <kioskId|--group G|--all> [--day YYYY-MM-DD] [--csv]
                               each kiosk's redemptions so far (X), or its Z closed on that day,
                               in one table with a total; the kiosks that did not answer named

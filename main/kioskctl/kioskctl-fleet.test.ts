@@ -16,7 +16,8 @@ import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 import { ConfigStore } from '../config/config-store.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { type FleetClient, startFleetClient } from '../fleet/fleet-client.node.ts';
-import { fleetCommands } from '../fleet-commands/fleet-commands.node.ts';
+import { CommandLog } from '../fleet/command-log.std.ts';
+import { DOCTOR_REUSE_MS, fleetCommands } from '../fleet-commands/fleet-commands.node.ts';
 import type { FleetHealth } from '../fleet/fleet-messages.std.ts';
 
 const PREFIX = 'loyalty-kiosk';
@@ -69,6 +70,13 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
   let broker: Mosquitto;
   const kiosks = new Map<string, FleetClient>();
   const activities = new Map<string, KioskActivity>();
+  /** How many restarts each kiosk has run, and the commands it took lately. */
+  const restarts = new Map<string, number>();
+  const commandLogs = new Map<string, CommandLog>();
+  /** What a kiosk's doctor finds, where it is not all OK. */
+  const doctorChecks = new Map<string, Array<{ name: string; status: string; detail: string }>>();
+  /** How far the kiosks' doctor clock is ahead: a minute more makes their next doctor a fresh one. */
+  let clockAhead = 0;
   /** What a kiosk's next health says that differs from healthOf's. */
   const healthChanges = new Map<string, Partial<FleetHealth>>();
   const screen = new BridgeConnection('window');
@@ -91,6 +99,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     const activity = new KioskActivity({ locksHeld: () => 0 });
     activity.report(screen, 'attract');
     activities.set(kioskId, activity);
+    commandLogs.set(kioskId, new CommandLog());
     const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ls-')), logger: silentLogger });
     // Its ledger: store-N has redeemed N vouchers of the Coffee week.
     const ledger = testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-ledger-')));
@@ -99,16 +108,21 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
       ledger.record({ kind: 'locked', attempt });
       ledger.record({ kind: 'redeemed', attempt, settledBy: 'redeem' });
     }
-    const commands = fleetCommands({ config, logger: silentLogger, doctor: async () => [{ name: 'config', status: 'OK' }], diagnostics: async () => ({ kioskId, timeline: [{ at: 0, kind: 'started' }] }), activity, restart: () => {}, idlePollMs: 20, ledger });
-    const client = startFleetClient({ url: broker.url, username: kioskId, password: password(kioskId), kioskId, topicPrefix: PREFIX, groups, health: async () => healthOf(kioskId, groups, healthChanges.get(kioskId)), commands, logger: silentLogger, reconnectMs: 100 });
+    const commands = fleetCommands({
+      config,
+      logger: silentLogger,
+      doctor: async () => doctorChecks.get(kioskId) ?? [{ name: 'config', status: 'OK' }],
+      now: () => Date.now() + clockAhead,
+      diagnostics: async () => ({ kioskId, timeline: [{ at: 0, kind: 'started' }] }), activity, restart: () => void restarts.set(kioskId, (restarts.get(kioskId) ?? 0) + 1), idlePollMs: 20, ledger });
+    const client = startFleetClient({ url: broker.url, username: kioskId, password: password(kioskId), kioskId, topicPrefix: PREFIX, groups, health: async () => healthOf(kioskId, groups, healthChanges.get(kioskId)), commands, logger: silentLogger, reconnectMs: 100, commandLog: commandLogs.get(kioskId) });
     kiosks.set(kioskId, client);
     return client;
   }
 
   /** `fleet watch` on a wall screen, as its own read-only user; its output so far; `stop()` is Ctrl-C and resolves with its exit code, `kill()` ends it whatever it does. */
-  function watchFleet() {
-    const watch = spawn(process.execPath, [builtCli('kioskctl'), '--data', os.tmpdir(), 'fleet', 'watch', '--broker', broker.url, '--user', 'fleet-wallboard'], {
-      env: { ...process.env, KIOSKCTL_FLEET_PASSWORD: password('fleet-wallboard'), KIOSK_PROVISIONING_FILE: '/nonexistent.json' },
+  function watchFleet(options: string[] = [], user = 'fleet-wallboard') {
+    const watch = spawn(process.execPath, [builtCli('kioskctl'), '--data', os.tmpdir(), 'fleet', 'watch', '--broker', broker.url, '--user', user, ...options], {
+      env: { ...process.env, KIOSKCTL_FLEET_PASSWORD: password(user), KIOSK_PROVISIONING_FILE: '/nonexistent.json' },
     });
     let out = '';
     watch.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -179,7 +193,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     const all = await asOps(['send', '--all', 'doctor']);
     expect(all.code).toBe(0);
     expect(all.stdout.match(/^store-\d\s+ok\s+\{"checks"/gm)).toHaveLength(3);
-    expect(all.stdout).toMatch(/^3 answered \(3 ok\), 0 still waiting, 0 did not answer, 0 offline; id kioskctl-/m);
+    expect(all.stdout).toMatch(/^3 answered \(3 ok, 0 failed\), 0 still waiting, 0 did not answer, 0 offline; id kioskctl-/m);
 
     // Diagnostics reach support's own machine whole, one file per kiosk (#34 §2).
     const saved = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-saved-'));
@@ -198,13 +212,70 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     expect(one.stdout).toMatch(/^store-3\s+ok\s+\{"changed":\["idle.timeoutSeconds"\]\}$/m);
   });
 
+  it('exits 4 when a kiosk\'s doctor finds a check failing and names the checks in words; 3 when a kiosk was offline, named; --json carries each result whole (#35 §2)', async () => {
+    doctorChecks.set('store-3', [
+      { name: 'config', status: 'OK', detail: 'fine' },
+      { name: 'api', status: 'FAIL', detail: 'the platform did not answer' },
+    ]);
+    // A doctor within the last minute is answered from memory: this one is a minute later.
+    clockAhead += DOCTOR_REUSE_MS;
+    await publishAs('store-9', [['store-9/status', 'offline'], ['store-9/health', JSON.stringify(healthOf('store-9', ['south']))]]);
+    try {
+      const south = await asOps(['send', '--group', 'south', 'doctor']);
+      expect(south.code, south.stderr).toBe(4);
+      expect(south.stdout).toMatch(/^store-3\s+failed\s+api FAIL: the platform did not answer$/m);
+      expect(south.stdout).toMatch(/^store-9\s+offline\s+not sent/m);
+      expect(south.stdout).toMatch(/^1 answered \(0 ok, 1 failed \(store-3\)\), 0 still waiting, 0 did not answer, 1 offline \(store-9\);/m);
+
+      const json = await asOps(['send', '--group', 'south', 'doctor', '--json']);
+      expect(json.code).toBe(4);
+      expect(JSON.parse(json.stdout)).toEqual([
+        { kioskId: 'store-3', answer: 'failed', detail: 'api FAIL: the platform did not answer', result: { checks: doctorChecks.get('store-3'), checkedAt: expect.any(Number) } },
+        { kioskId: 'store-9', answer: 'offline', detail: 'not sent: a kiosk gets commands only while online' },
+      ]);
+      expect(json.stderr).toMatch(/^1 answered \(0 ok, 1 failed/m);
+
+      // The failing kiosk is fine again; the offline one alone now makes it exit 3.
+      doctorChecks.delete('store-3');
+      clockAhead += DOCTOR_REUSE_MS;
+      const offline = await asOps(['send', '--group', 'south', 'doctor']);
+      expect(offline.code).toBe(3);
+      expect(offline.stdout).toMatch(/^1 answered \(1 ok, 0 failed\), 0 still waiting, 0 did not answer, 1 offline \(store-9\);/m);
+    } finally {
+      doctorChecks.delete('store-3');
+      await publishAs('store-9', [['store-9/health', ''], ['store-9/status', '']]);
+    }
+  });
+
   it('says a restart during a visit is waiting, and counts it as not answered when the time is up', async () => {
+    const restartsBefore = restarts.get('store-2') ?? 0;
     activities.get('store-2')!.report(screen, 'visit');
     try {
       const sent = await asOps(['send', 'store-2', 'restart', '--timeout', '3']);
-      expect(sent.code, sent.stderr).toBe(1);
+      expect(sent.code, sent.stderr).toBe(3);
       expect(sent.stdout).toMatch(/^store-2\s+waiting\s+a visit, the console or a voucher lock is on/m);
-      expect(sent.stdout).toMatch(/^0 answered \(0 ok\), 1 still waiting \(store-2\), 0 did not answer, 0 offline;/m);
+      expect(sent.stdout).toMatch(/^0 answered \(0 ok, 0 failed\), 1 still waiting \(store-2\), 0 did not answer, 0 offline;/m);
+    } finally {
+      activities.get('store-2')!.report(screen, 'attract');
+      // The restart still waits on the kiosk: it runs once the visit is over, before the next test.
+      await until(() => restarts.get('store-2') === restartsBefore + 1, { failure: 'the waiting restart never ran' });
+    }
+  });
+
+  it('gets the answer of a kiosk across a broker restart while it waits: it connects again, and the kiosk runs the command once (#35 §3)', async () => {
+    const restartsBefore = restarts.get('store-2') ?? 0;
+    const waitingSeen = () => commandLogs.get('store-2')!.recent().some((entry) => entry.command === 'restart' && entry.by === 'fleet-operator' && entry.outcome.startsWith('waiting: a visit'));
+    activities.get('store-2')!.report(screen, 'visit');
+    try {
+      const sending = asOps(['send', 'store-2', 'restart', '--timeout', '60']);
+      await until(waitingSeen, { timeoutMs: 10_000, failure: 'the restart never waited for the visit' });
+      await broker.restart();
+      await until(() => [...kiosks.values()].every((client) => client.state().state === 'online'), { timeoutMs: 20_000, failure: 'the kiosks did not come back' });
+      activities.get('store-2')!.report(screen, 'attract');
+      const sent = await sending;
+      expect(sent.code, sent.stdout + sent.stderr).toBe(0);
+      expect(sent.stdout).toMatch(/^store-2\s+ok\s+\{"restart":"scheduled"\}$/m);
+      expect(restarts.get('store-2')).toBe(restartsBefore + 1);
     } finally {
       activities.get('store-2')!.report(screen, 'attract');
     }
@@ -226,7 +297,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     try {
       const listed = JSON.parse((await asOps(['ls', '--json'])).stdout) as Array<{ kioskId: string }>;
       expect(listed.map((row) => row.kioskId)).toEqual(['store-1', 'store-2', 'store-3']);
-      expect((await asOps(['send', '--group', 'region-north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok\), 0 still waiting, 0 did not answer, 0 offline;/m);
+      expect((await asOps(['send', '--group', 'region-north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok, 0 failed\), 0 still waiting, 0 did not answer, 0 offline;/m);
     } finally {
       await publishAs('north-operator', [['.kioskctl/status', ''], ['.kioskctl/health', '']]);
       await publishAs('all', [['all/status', '']]);
@@ -254,7 +325,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
 
   it('lets a regional operator command its group, and says the broker refused a fleet-wide command', async () => {
     const asNorth = (args: string[]) => kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'north-operator', '--password-stdin'], { stdin: `${password('north-operator')}\n` });
-    expect((await asNorth(['send', '--group', 'region-north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok\)/m);
+    expect((await asNorth(['send', '--group', 'region-north', 'doctor'])).stdout).toMatch(/^2 answered \(2 ok, 0 failed\)/m);
     const refused = await asNorth(['send', '--all', 'restart']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/kioskctl: .*(not authorized|Not authorized)/i);
@@ -285,7 +356,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
       expect(JSON.parse(json.stdout)).toContainEqual(expect.objectContaining({ kioskId: 'store-\\u202eevil', version: '1.4.0\\x1b]0;pwned\\x07\\x1b[2J\\x9b1m' }));
       // The silent kiosk is named at the deadline; 3 s leaves a loaded machine its broker round trips first.
       const sent = await asOps(['send', EVIL, 'doctor', '--timeout', '3']);
-      expect(sent.stdout, sent.stderr).toMatch(/^0 answered \(0 ok\), 0 still waiting, 1 did not answer \(store-\\u202eevil\), 0 offline;/m);
+      expect(sent.stdout, sent.stderr).toMatch(/^0 answered \(0 ok, 0 failed\), 0 still waiting, 1 did not answer \(store-\\u202eevil\), 0 offline;/m);
 
       await until(() => / kiosks: /.test(watch.out()), { timeoutMs: 10_000, failure: `no table: ${watch.out()}` });
       await publishAs(EVIL, [[`${EVIL}/health`, says('9\u001bc\u0007')]]);
@@ -311,7 +382,7 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     await publishAs('store-9', [['store-9/status', 'online'], ['store-9/health', JSON.stringify(healthOf('store-9', ['region-north']))]]);
     try {
       const csv = await asOps(['report', '--group', 'region-north', '--csv', '--timeout', '3']);
-      expect(csv.code).toBe(1);
+      expect(csv.code).toBe(3);
       expect(csv.stderr).toMatch(/1 did not answer \(store-9\)/);
       const rows = parseCsv(csv.stdout, { columns: true }) as Record<string, string>[];
       expect(rows.map(({ kioskId, redemptions, missing }) => [kioskId, redemptions, missing])).toEqual([
@@ -340,6 +411,36 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
       healthChanges.delete('store-1');
       await kiosks.get('store-1')!.publishHealth();
       startKiosk('store-3', ['south']);
+    }
+  });
+
+  it('says the broker was lost and marks the view stale, tries it again and rebuilds the view once it is back: a broker restart under watch (#35 §3)', { timeout: 90_000 }, async () => {
+    // Each watch is a login of its own user: the shipped broker lets one login per user stay.
+    const watch = watchFleet();
+    const json = watchFleet(['--json'], 'north-operator');
+    /** Waits for what both watches say; a failure shows what they said by then. */
+    const bothSay = (condition: () => boolean, what: string, timeoutMs: number) =>
+      until(condition, { timeoutMs, failure: what }).catch((error: unknown) => {
+        throw new Error(`${String(error)}:\n${watch.out()}\n${json.out()}`);
+      });
+    try {
+      await bothSay(() => /3 kiosks: 3 online/.test(watch.out()) && (json.out().match(/"change":"seen"/g) ?? []).length === 3, 'no table', 10_000);
+      await broker.restart();
+      await bothSay(() => /Z broker back: /m.test(watch.out()) && /"broker":"back"/.test(json.out()), 'not back', 30_000);
+      expect(watch.out()).toMatch(/Z broker lost: the view is STALE until it is back\n(.|\n)*Z broker back: /);
+      expect(json.out()).toMatch(/"broker":"lost"(.|\n)*"broker":"back"/);
+      // The kiosks came back too: whatever the view says of them now, it says it from the broker.
+      await until(() => [...kiosks.values()].every((client) => client.state().state === 'online'), { timeoutMs: 20_000, failure: 'the kiosks did not come back' });
+      await Promise.all([...kiosks.values()].map((client) => client.publishHealth()));
+      const listed = await asOps(['ls']);
+      expect(listed.stdout).toMatch(/3 kiosks: 3 online/);
+      // Each JSON line is one object: a tool reads the watch line by line.
+      for (const line of json.out().trim().split('\n')) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
+      expect(await watch.stop()).toBe(0);
+      expect(await json.stop()).toBe(0);
+    } finally {
+      watch.kill();
+      json.kill();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { printable } from '../../base/csv.std.ts';
+import { printable, printableJson } from '../../base/csv.std.ts';
 import { cut, formatTable } from './table.std.ts';
 
 describe('kioskctl tables', () => {
@@ -22,5 +22,11 @@ describe('kioskctl tables', () => {
 
   it('leave printable text, accents and emoji alone', () => {
     expect(printable('Café 9.1.0-beta.1 ✓ 🎉')).toBe('Café 9.1.0-beta.1 ✓ 🎉');
+  });
+
+  it('writes JSON whose strings and keys, however deep, are printable: a kiosk\'s result cannot drive the terminal (#35 §2)', () => {
+    const json = printableJson({ result: { 'api\u001b[2J': ['ok\u202e'], nested: { deep: '\u009b' } } }, 2);
+    expect(json).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(JSON.parse(json)).toEqual({ result: { 'api\\x1b[2J': ['ok\\u202e'], nested: { deep: '\\x9b' } } });
   });
 });

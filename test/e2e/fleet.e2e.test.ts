@@ -18,7 +18,7 @@ import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../suppor
 /**
  * The browser host on a real fleet broker, driven through real Chromium: the console's diagnostics
  * show the fleet link, the fleet's reload makes the page load itself afresh, and a screenshot is
- * answered `unsupported` (the browser host has no clean way to capture its page).
+ * a failed answer, `unsupported` (the browser host has no clean way to capture its page).
  */
 describe('browser host on a fleet broker', () => {
   const keychainService = `loyalty-kiosk-test-${crypto.randomUUID()}`;
@@ -81,12 +81,12 @@ describe('browser host on a fleet broker', () => {
   });
 
   // The console is open, so only a forced reload goes ahead at once (waiting for idle: fleet-client.test.ts).
-  it('reloads the page on the fleet\'s reload (forced past the open console), and answers screenshot with unsupported', async () => {
+  it('reloads the page on the fleet\'s reload (forced past the open console), and answers screenshot with a failure: unsupported (#35 §2)', async () => {
     // Something only this page load has: a reload drops it.
     await page.evaluate(() => Object.assign(window, { loadedBeforeReload: true }));
     expect(await command('reload', { force: true })).toEqual(expect.objectContaining({ ok: true, result: { reload: 'scheduled' } }));
     await expect.poll(() => page.evaluate(() => 'loadedBeforeReload' in window), { timeout: 10_000 }).toBe(false);
     await page.getByTestId('attract-screen').waitFor();
-    expect(await command('screenshot', {})).toEqual(expect.objectContaining({ ok: true, result: { screenshot: 'unsupported' } }));
+    expect(await command('screenshot', {})).toEqual(expect.objectContaining({ ok: false, error: 'unsupported: this host cannot take a screenshot' }));
   });
 });

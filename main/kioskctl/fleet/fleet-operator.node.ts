@@ -43,30 +43,77 @@ export class Deadline {
   }
 }
 
+/** The first wait before a broker that could not be reached is tried again; it doubles each time, up to RETRY_MOST_MS. */
+const RETRY_FIRST_MS = 500;
+const RETRY_MOST_MS = 30_000;
+
 /**
  * An operator's own session: a client id of its own, never a kiosk's, and nothing retained or
  * willed. `timeoutMs` (`--timeout`) starts once the MQTT library is loaded, so a busy machine's
- * module load never eats the wait for the broker; connecting gives up by it (10 s at most).
+ * module load never eats the wait for the broker. A broker that cannot be reached (down, or
+ * restarting) is tried again, with a wait that doubles, until the deadline; one that refuses the
+ * operator is not. `signal` gives up at once (Ctrl-C under `fleet watch`). `reconnectMs`: once
+ * connected, a lost connection is made again by mqtt.js every so often (and its subscriptions with it).
  */
-export async function connectOperator({ url, username, password }: OperatorConnection, timeoutMs: number): Promise<{ client: MqttClient; deadline: Deadline }> {
+export async function connectOperator(
+  connection: OperatorConnection,
+  timeoutMs: number,
+  { signal, reconnectMs = 0 }: { signal?: AbortSignal; reconnectMs?: number } = {},
+): Promise<{ client: MqttClient; deadline: Deadline }> {
   // Loaded here, not with the module: every kioskctl command and the kiosk itself carry this module.
   const { default: mqtt } = await import('mqtt');
   const deadline = new Deadline(timeoutMs);
-  const client = await mqtt.connectAsync(
-    url,
-    {
-      username: username ?? undefined,
-      password: password ?? undefined,
-      clientId: `kioskctl-${os.hostname()}-${crypto.randomBytes(4).toString('hex')}`.slice(0, 64),
+  const clientId = `kioskctl-${os.hostname()}-${crypto.randomBytes(4).toString('hex')}`.slice(0, 64);
+  for (let waitMs = RETRY_FIRST_MS; ; waitMs = Math.min(waitMs * 2, RETRY_MOST_MS)) {
+    const client = mqtt.connect(connection.url, {
+      username: connection.username ?? undefined,
+      password: connection.password ?? undefined,
+      clientId,
       protocolVersion: 5,
       clean: true,
       connectTimeout: Math.max(1, Math.min(10_000, deadline.remainingMs())),
-      reconnectPeriod: 0,
+      reconnectPeriod: reconnectMs,
       properties: { maximumPacketSize: MAX_MESSAGE_BYTES },
-    },
-    false,
-  );
-  return { client, deadline };
+    });
+    const failure = await connected(client, signal);
+    if (failure === null) return { client, deadline };
+    client.end(true);
+    if (signal?.aborted || isRefusal(failure) || deadline.remainingMs() <= waitMs) throw failure;
+    await pause(waitMs, signal);
+  }
+}
+
+/** Null once `client` is connected; else why it is not (its error, its connection closed, or `signal`). */
+function connected(client: MqttClient, signal?: AbortSignal): Promise<Error | null> {
+  return new Promise((resolve) => {
+    const settle = (outcome: Error | null) => {
+      client.off('connect', onConnect).off('error', onError).off('close', onClose);
+      signal?.removeEventListener('abort', onAbort);
+      resolve(outcome);
+    };
+    const onConnect = () => settle(null);
+    const onError = (error: Error) => settle(error);
+    const onClose = () => settle(new Error('the broker did not answer in time'));
+    const onAbort = () => settle(new Error('stopped'));
+    client.once('connect', onConnect).once('error', onError).once('close', onClose);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** CONNACK 4/5 (MQTT 3.1.1), 134/135 (MQTT 5): bad credentials or not authorized. Trying again changes nothing. */
+const isRefusal = (error: Error) => [4, 5, 134, 135].includes((error as { code?: unknown }).code as number);
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Without the marker back, the retained messages are taken as all sent once none came for this long. */
@@ -177,7 +224,7 @@ export interface AnswerSeen {
   outcome: 'ok' | 'failed' | 'waiting';
   replayed: boolean;
   detail: string;
-  /** An ok answer's result, whole (untrusted: the kiosk said it); a command that reads it parses it. */
+  /** The answer's result, whole (untrusted: the kiosk said it), a failed one's too (a doctor's checks); a command that reads it parses it. */
   result?: unknown;
 }
 
@@ -191,6 +238,11 @@ export interface SentCommand {
  * Publishes one command and gathers the answers (on each kiosk's own result topic) until every
  * kiosk in `expected` has given its result, or the deadline. A broker that does not take the
  * command by then ends it in a FleetTimeout. At most `maxKiosks` answers are kept.
+ *
+ * A broker lost meanwhile (a restart) loses the answers it did not deliver, and the command to a
+ * kiosk that was not connected: on a client that connects again, the command goes again, with its
+ * id, to the target once connected, and to each kiosk without a result that says it is back online.
+ * A kiosk runs a command id once: one that has run it answers from its memory (`replayed`).
  */
 export async function sendCommand(
   client: MqttClient,
@@ -210,28 +262,43 @@ export async function sendCommand(
   const done = () => [...expected].every((kioskId) => (answers.get(kioskId)?.outcome ?? 'waiting') !== 'waiting');
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
-  const onMessage = (topic: string, payload: Buffer) => {
+  const payload = JSON.stringify({ ...fields, id, operator: operatorOf(client) });
+  const sendAgain = (to: CommandTarget) => void client.publishAsync(topics.command(to, name), payload, { qos: 1 }).catch(() => undefined);
+  const onMessage = (topic: string, message: Buffer, packet: { retain: boolean }) => {
     const kioskId = topics.kioskOf(topic);
-    if (kioskId === null || !isKioskId(kioskId) || topic !== `${topicPrefix}/${kioskId}/cmd/${name}/result`) return;
-    const answer = readAnswer(payload, id);
+    if (kioskId === null || !isKioskId(kioskId)) return;
+    if (topic === `${topicPrefix}/${kioskId}/status`) {
+      // Said live (not the broker's retained copy): the kiosk is back and hears commands again.
+      if (!packet.retain && expected.has(kioskId) && !hasResult(answers.get(kioskId)) && message.toString() === 'online') sendAgain({ kioskId });
+      return;
+    }
+    if (topic !== `${topicPrefix}/${kioskId}/cmd/${name}/result`) return;
+    const answer = readAnswer(message, id);
     const before = answers.get(kioskId);
     if (!answer || (!before && answers.size >= maxKiosks)) return;
-    // A result stands: a late "waiting" (published before it, delivered after) does not undo it.
-    if (!(answer.outcome === 'waiting' && before && before.outcome !== 'waiting')) answers.set(kioskId, answer);
+    // A result stands: neither a late "waiting" (published before it, delivered after) nor a replay of it undoes it.
+    if (!(hasResult(before) && (answer.outcome === 'waiting' || answer.replayed))) answers.set(kioskId, answer);
     if (done()) finish();
   };
+  const onReconnect = () => sendAgain(target);
   client.on('message', onMessage);
   try {
-    await deadline.within(client.subscribeAsync(topics.results(name), { qos: 1 }), 'the broker did not confirm the subscription to the answers; nothing was sent');
-    await deadline.within(
-      client.publishAsync(topics.command(target, name), JSON.stringify({ ...fields, id }), { qos: 1 }),
-      `the broker did not acknowledge the command (id ${id}): it may or may not have reached the kiosks`,
-    );
+    await deadline.within(client.subscribeAsync([topics.results(name), topics.statuses], { qos: 1 }), 'the broker did not confirm the subscription to the answers; nothing was sent');
+    await deadline.within(client.publishAsync(topics.command(target, name), payload, { qos: 1 }), `the broker did not acknowledge the command (id ${id}): it may or may not have reached the kiosks`);
+    client.on('connect', onReconnect);
     if (expected.size > 0 && !done()) await settlesWithin(finished, deadline.remainingMs());
   } finally {
     client.off('message', onMessage);
+    client.off('connect', onReconnect);
   }
   return { id, answers };
+}
+
+const hasResult = (answer: AnswerSeen | undefined) => answer !== undefined && answer.outcome !== 'waiting';
+
+/** Who kioskctl says sent a command: its MQTT user, else its own client id. */
+function operatorOf(client: MqttClient): string {
+  return (client.options.username ?? client.options.clientId ?? 'kioskctl').slice(0, 100);
 }
 
 /** The answer to command `id` in a result payload, as kioskctl keeps it; null for another's, or none. */
@@ -245,6 +312,6 @@ function readAnswer(payload: Buffer, id: string): AnswerSeen | null {
   if (answer?.id !== id) return null;
   if ('state' in answer) return { outcome: 'waiting', replayed: false, detail: cut(answer.reason, MAX_DETAIL) };
   const replayed = answer.replayed === true;
-  if (!answer.ok) return { outcome: 'failed', replayed, detail: cut(answer.error, MAX_DETAIL) };
+  if (!answer.ok) return { outcome: 'failed', replayed, detail: cut(answer.error, MAX_DETAIL), ...('result' in answer ? { result: answer.result } : {}) };
   return { outcome: 'ok', replayed, detail: cut(JSON.stringify(answer.result) ?? '', MAX_DETAIL), result: answer.result };
 }

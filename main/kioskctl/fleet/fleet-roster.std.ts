@@ -1,6 +1,6 @@
 import { kioskIdLevel } from '../../../common/config-schema.std.ts';
 import { FleetHealth } from '../../fleet/fleet-messages.std.ts';
-import { csvDocument, printable } from '../../../base/csv.std.ts';
+import { csvDocument, printableJson } from '../../../base/csv.std.ts';
 import { cut } from '../table.std.ts';
 
 export { KIOSKCTL_LEVEL } from '../../../common/config-schema.std.ts';
@@ -200,7 +200,7 @@ export function rosterCsv(rows: readonly RosterRow[]): string {
 
 /** The rows as JSON, every text in them printable as in the table. */
 export function rosterJson(rows: readonly RosterRow[]): string {
-  return `${JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? printable(value) : value), 2)}\n`;
+  return `${printableJson(rows, 2)}\n`;
 }
 
 /** What changed for one kiosk between two looks, in a few words each, for `fleet watch`. */

@@ -6,7 +6,7 @@ import { FleetBrokerUrl, type KioskConfig, topicLevel } from '../../../common/co
 import { FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
 import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
-import { printable } from '../../../base/csv.std.ts';
+import { printable, printableJson } from '../../../base/csv.std.ts';
 import { formatTable } from '../table.std.ts';
 import { type AnswerSeen, type CommandTarget, connectOperator, type Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand, type SentCommand } from './fleet-operator.node.ts';
 import { fleetReportCsv, fleetReportTable, reportRows } from './fleet-report.std.ts';
@@ -93,10 +93,10 @@ async function passwordFor(context: FleetContext, values: { 'password-stdin'?: b
  * Runs `use` on a session of the operator's own, closed after it without waiting on the broker:
  * all kioskctl sent it has been acknowledged by then, or given up on at the deadline.
  */
-async function withOperator<T>(connection: OperatorConnection, timeoutMs: number, use: (client: MqttClient, deadline: Deadline) => Promise<T>): Promise<T> {
+async function withOperator<T>(connection: OperatorConnection, timeoutMs: number, use: (client: MqttClient, deadline: Deadline) => Promise<T>, reconnectMs = 0): Promise<T> {
   let operator: Awaited<ReturnType<typeof connectOperator>>;
   try {
-    operator = await connectOperator(connection, timeoutMs);
+    operator = await connectOperator(connection, timeoutMs, { reconnectMs });
   } catch (error) {
     throw new Error(`${new URL(connection.url).host}: ${(error as Error).message}`);
   }
@@ -139,13 +139,16 @@ function summary(rows: readonly RosterRow[]): string {
  * diagnostics, say, for support).
  */
 export async function fleetSend(context: FleetContext): Promise<number> {
-  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, save: { type: 'string' } });
+  const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, save: { type: 'string' }, json: { type: 'boolean' } });
   const command = commandOf(values, positionals);
   const round = await sendToFleet(context, values, command);
-  const lines = round.everyone.map((kioskId) => answerLine(kioskId, round.records.get(kioskId), round.sent.answers.get(kioskId)));
-  context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...lines]));
-  if (values.save !== undefined) context.stdout(`${printable(saveAnswers(values.save, command.name, round.sent))}\n`);
-  return tally(round, context.stdout);
+  const answers = round.everyone.map((kioskId) => kioskAnswer(kioskId, round.records.get(kioskId), round.sent.answers.get(kioskId)));
+  if (values.json) context.stdout(answersJson(answers));
+  else context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...answers.map(({ kioskId, answer, detail }) => [kioskId, answer, detail])]));
+  // Beside JSON, never in it.
+  const say = values.json ? context.stderr : context.stdout;
+  if (values.save !== undefined) say(`${printable(saveAnswers(values.save, command.name, round.sent))}\n`);
+  return tally(round, say);
 }
 
 /** Each kiosk's answer, whole, as `<kiosk>-<command>-<id>.json` in `dir`: its name made safe, as the broker's topics are untrusted. */
@@ -166,6 +169,9 @@ interface FleetRound {
   everyone: string[];
 }
 
+/** How often a send whose broker was lost (a restart) tries it again while it waits for the answers. */
+const SEND_RECONNECT_MS = 1_000;
+
 /** Sends one command to the kiosks `target` names that are online, and gathers their answers until the deadline. */
 async function sendToFleet(context: FleetContext, values: { timeout?: string; broker?: string; user?: string; prefix?: string }, { target, name, fields }: { target: CommandTarget; name: string; fields: Record<string, unknown> }): Promise<FleetRound> {
   const timeoutMs = timeoutOf(values);
@@ -176,20 +182,35 @@ async function sendToFleet(context: FleetContext, values: { timeout?: string; br
     });
     const expected = new Set(targeted(known, target).filter((kioskId) => known.get(kioskId)?.status !== 'offline'));
     return { records: known, sent: await sendCommand(client, connection.topicPrefix, { target, name, fields, expected, deadline }) };
-  });
+  }, SEND_RECONNECT_MS);
   return { records, sent, everyone: [...new Set([...targeted(records, target), ...sent.answers.keys()])].sort() };
 }
 
-/** The round's closing line (who answered, who waits, who was silent or offline), and its exit code: 0 when every kiosk answered ok. */
+/** `fleet send`'s and `fleet report`'s exit codes past the ones every kioskctl command shares (0, 1, 2). */
+export const SEND_EXIT = {
+  /** Some kiosk the target names did not give its result: offline, silent, still waiting, or none was named at all. */
+  unanswered: 3,
+  /** Some kiosk answered that its command failed (a doctor whose checks fail, say). */
+  failed: 4,
+} as const;
+
+/**
+ * The round's closing line (who answered, who failed, who waits, who was silent or offline), and
+ * its exit code: 0 only when every kiosk the target names answered ok; else 4 when a result
+ * failed, else 3.
+ */
 function tally({ records, sent, everyone }: FleetRound, print: (text: string) => void): number {
-  const results = [...sent.answers.values()].filter((answer) => answer.outcome !== 'waiting');
-  const waiting = everyone.filter((kioskId) => sent.answers.get(kioskId)?.outcome === 'waiting');
+  const resultOf = (kioskId: string) => sent.answers.get(kioskId)?.outcome;
+  const failed = everyone.filter((kioskId) => resultOf(kioskId) === 'failed');
+  const ok = everyone.filter((kioskId) => resultOf(kioskId) === 'ok');
+  const waiting = everyone.filter((kioskId) => resultOf(kioskId) === 'waiting');
   const silent = everyone.filter((kioskId) => !sent.answers.has(kioskId) && records.get(kioskId)?.status !== 'offline');
   const offline = everyone.filter((kioskId) => records.get(kioskId)?.status === 'offline' && !sent.answers.has(kioskId));
   const named = (kioskIds: string[]) => (kioskIds.length > 0 ? ` (${someKiosks(kioskIds)})` : '');
-  const ok = results.filter((answer) => answer.outcome === 'ok').length;
-  print(`${printable(`${results.length} answered (${ok} ok), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline; id ${sent.id}`)}\n`);
-  return results.length > 0 && ok === results.length && waiting.length === 0 && silent.length === 0 ? 0 : 1;
+  const answered = ok.length + failed.length;
+  print(`${printable(`${answered} answered (${ok.length} ok, ${failed.length} failed${named(failed)}), ${waiting.length} still waiting${named(waiting)}, ${silent.length} did not answer${named(silent)}, ${offline.length} offline${named(offline)}; id ${sent.id}`)}\n`);
+  if (failed.length > 0) return SEND_EXIT.failed;
+  return everyone.length > 0 && ok.length === everyone.length ? 0 : SEND_EXIT.unanswered;
 }
 
 /**
@@ -236,42 +257,128 @@ function targeted(records: ReadonlyMap<string, KioskRecord>, target: CommandTarg
   return [target.kioskId];
 }
 
-function answerLine(kioskId: string, record: KioskRecord | undefined, answer: AnswerSeen | undefined): string[] {
-  if (!answer) return [kioskId, record?.status === 'offline' ? 'offline' : 'no answer', record?.status === 'offline' ? 'not sent: a kiosk gets commands only while online' : ''];
-  return [kioskId, answer.replayed ? `${answer.outcome} (replayed)` : answer.outcome, answer.detail];
+/** One kiosk's part in a round: its answer in a word, the detail on one line, and (for --json) its whole result. */
+interface KioskAnswer {
+  kioskId: string;
+  answer: string;
+  detail: string;
+  result?: unknown;
+}
+
+function kioskAnswer(kioskId: string, record: KioskRecord | undefined, answer: AnswerSeen | undefined): KioskAnswer {
+  if (!answer) return record?.status === 'offline' ? { kioskId, answer: 'offline', detail: 'not sent: a kiosk gets commands only while online' } : { kioskId, answer: 'no answer', detail: '' };
+  return { kioskId, answer: answer.replayed ? `${answer.outcome} (replayed)` : answer.outcome, detail: answer.detail, ...('result' in answer ? { result: answer.result } : {}) };
+}
+
+/** `send --json`: one object per kiosk, its result whole; what a kiosk said is made printable, as everywhere. */
+function answersJson(answers: readonly KioskAnswer[]): string {
+  return `${printableJson(answers, 2)}\n`;
 }
 
 /**
- * `fleet watch [--group G]`: the table, kept live. On a terminal it is redrawn at each change;
- * elsewhere (a log, a pipe) each change is one line. Kiosks that go offline, out of service or
- * stale are marked as they change; the clock is looked at every 30 s for health going stale.
+ * `fleet watch [--group G] [--json]`: the table, kept live. On a terminal it is redrawn at each
+ * change; elsewhere (a log, a pipe) each change is one line; with --json each is one JSON object a
+ * line. Kiosks that go offline, out of service or stale are marked as they change; the clock is
+ * looked at every 30 s for health going stale. A lost broker is said at once, the view marked
+ * stale, and tried again with a wait that doubles up to 30 s; once back, the view is rebuilt from
+ * the retained messages and what changed meanwhile is said.
  */
 export async function fleetWatch(context: FleetContext): Promise<number> {
-  const { values } = parse(context.args, { group: { type: 'string' } });
+  const { values } = parse(context.args, { group: { type: 'string' }, json: { type: 'boolean' } });
   const timeoutMs = timeoutOf(values);
   const connection = await connectionFor(context, values);
-  const now = Date.now;
-  const terminal = context.stdoutIsTTY;
-  await withOperator(connection, timeoutMs, async (client, deadline) => {
-    let shown: Map<string, RosterRow> | null = null;
-    let records: Map<string, KioskRecord> | null = null;
-    /** `ticked`: the clock's look, which also redraws a terminal's table (its "ago" columns age). */
-    const look = (ticked = false) => {
-      if (!records) return;
-      const rows = rosterRows(records, now(), values.group);
-      const before = shown;
-      const events = before === null ? [] : rows.flatMap((row) => rowChanges(before.get(row.kioskId), row).map((change) => printable(`${new Date(now()).toISOString()} ${row.kioskId} ${change}`)));
-      if (before === null || (terminal && (ticked || events.length > 0))) context.stdout(`${terminal ? '\u001b[2J\u001b[H' : ''}${formatTable(rosterTable(rows, now()))}${summary(rows)}\n`);
-      if (events.length > 0) context.stdout(`${events.join('\n')}\n`);
-      shown = new Map(rows.map((row) => [row.kioskId, row]));
-    };
-    const fleet = await followFleet(client, connection.topicPrefix, { deadline, onChange: () => look() });
-    records = fleet.records;
-    look();
-    note(context, fleet);
-    const clock = setInterval(() => look(true), 30_000);
-    await context.untilInterrupted();
+  const view = watchView(context, values);
+  const stop = new AbortController();
+  void context.untilInterrupted().then(() => stop.abort());
+  const clock = setInterval(() => view.look(true), 30_000);
+  try {
+    for (let first = true; !stop.signal.aborted; first = false) {
+      const session = await watchSession(connection, first ? timeoutMs : BROKER_RETRY_MS, stop.signal, view).catch((error: unknown) => {
+        if (first && !stop.signal.aborted) throw new Error(`${new URL(connection.url).host}: ${(error as Error).message}`);
+        return null;
+      });
+      if (!session) continue;
+      if (first) note(context, session.fleet);
+      view.live(session.fleet.records, first);
+      await session.lost;
+      await session.client.endAsync(true);
+      if (!stop.signal.aborted) view.lost();
+    }
+  } finally {
     clearInterval(clock);
-  });
+  }
   return 0;
+}
+
+/** How long `fleet watch` keeps trying a lost broker in one go (waits doubling up to 30 s) before it starts over. */
+const BROKER_RETRY_MS = 3_600_000;
+
+/** One connection of `fleet watch`'s: the fleet as the broker holds it, and a promise that settles when the connection is lost or the watch stopped. */
+async function watchSession(connection: OperatorConnection, timeoutMs: number, signal: AbortSignal, view: ReturnType<typeof watchView>) {
+  const { client, deadline } = await connectOperator(connection, timeoutMs, { signal });
+  try {
+    const lost = new Promise<void>((resolve) => {
+      client.once('close', () => resolve());
+      signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+    // Changes while catching up are not shown: the view takes this connection's records once caught up.
+    const caughtUp: { records?: Fleet['records'] } = {};
+    const fleet = await followFleet(client, connection.topicPrefix, { deadline, onChange: () => caughtUp.records && view.changed(caughtUp.records) });
+    caughtUp.records = fleet.records;
+    return { client, fleet, lost: client.connected ? lost : Promise.resolve() };
+  } catch (error) {
+    client.end(true);
+    throw error;
+  }
+}
+
+/**
+ * What `fleet watch` shows: the table (once, then redrawn on a terminal) and one line (or JSON
+ * object) per change. `live` takes the records of a connection caught up; `lost` marks them stale.
+ */
+function watchView(context: FleetContext, { group, json }: { group?: string; json?: boolean }) {
+  const now = Date.now;
+  const terminal = context.stdoutIsTTY && !json;
+  let shown: Map<string, RosterRow> | null = null;
+  let records: ReadonlyMap<string, KioskRecord> | null = null;
+  /** When the broker was lost; null while connected. */
+  let lostAt: number | null = null;
+  const stamp = () => new Date(now()).toISOString();
+  const say = (lines: Array<{ text: string; json: Record<string, unknown> }>) => {
+    if (lines.length > 0) context.stdout(`${lines.map((line) => (json ? printableJson({ at: stamp(), ...line.json }) : printable(`${stamp()} ${line.text}`))).join('\n')}\n`);
+  };
+  const draw = (rows: RosterRow[]) => {
+    const stale = lostAt === null ? '' : `; STALE: the broker was lost at ${new Date(lostAt).toISOString()}`;
+    context.stdout(`${terminal ? '\u001b[2J\u001b[H' : ''}${formatTable(rosterTable(rows, now()))}${summary(rows)}${stale}\n`);
+  };
+  /** `ticked`: the clock's look, which also redraws a terminal's table (its "ago" columns age). */
+  const look = (ticked = false) => {
+    if (!records) return;
+    const rows = rosterRows(records, now(), group);
+    const before = shown;
+    const changes = before === null ? [] : rows.flatMap((row) => rowChanges(before.get(row.kioskId), row).map((change) => ({ text: `${row.kioskId} ${change}`, json: { kioskId: row.kioskId, change, row } })));
+    if (json && before === null) say(rows.map((row) => ({ text: '', json: { kioskId: row.kioskId, change: 'seen', row } })));
+    else if (!json && (before === null || (terminal && (ticked || changes.length > 0)))) draw(rows);
+    say(changes);
+    shown = new Map(rows.map((row) => [row.kioskId, row]));
+  };
+  return {
+    look,
+    /** A connection caught up with the broker: its records are the view from now on. */
+    live(fleet: ReadonlyMap<string, KioskRecord>, first: boolean) {
+      records = fleet;
+      if (!first) say([{ text: 'broker back: the view is rebuilt from what the broker holds', json: { broker: 'back' } }]);
+      lostAt = null;
+      look(!first);
+    },
+    /** A change on a connection: shown once that connection is the view's. */
+    changed(fleet: ReadonlyMap<string, KioskRecord>) {
+      if (fleet === records) look();
+    },
+    lost() {
+      lostAt = now();
+      say([{ text: 'broker lost: the view is STALE until it is back', json: { broker: 'lost' } }]);
+      if (terminal && records) draw(rosterRows(records, now(), group));
+    },
+  };
 }
