@@ -1,5 +1,5 @@
 import { defaultConfig, KioskConfig } from '../../common/config-schema.std.ts';
-import { leafKeys, readDotted } from '../../common/dotted-keys.std.ts';
+import { leafKeys, readDotted, withDotted } from '../../common/dotted-keys.std.ts';
 
 /** Every settable dotted key (`session.facing_mode`, ...), derived from the schema's defaults. */
 export const CONFIG_KEYS: readonly string[] = leafKeys(defaultConfig()).filter((key) => key !== 'schemaVersion');
@@ -15,6 +15,14 @@ export function itOnlyRefusal(values: Readonly<Record<string, unknown>>, current
   const changed = Object.keys(values).filter((key) => IT_ONLY_KEYS.includes(key) && JSON.stringify(values[key]) !== JSON.stringify(current(key)));
   return changed.length > 0 ? `set by IT only (kioskctl, provisioning or the fleet): ${changed.join(', ')}` : null;
 }
+
+/**
+ * Keys the fleet broker may not set, by a command or as desired settings: the manager's PIN
+ * (whoever could publish would own the console) and the fleet link itself (a broker that moves the
+ * kiosk to another broker, or cuts it off).
+ */
+const FLEET_KEPT_SECTIONS = ['manager', 'fleet'];
+export const keptFromFleet = (key: string) => FLEET_KEPT_SECTIONS.some((section) => key === section || key.startsWith(`${section}.`));
 
 export function isConfigKey(key: string): boolean {
   return CONFIG_KEYS.includes(key);
@@ -37,4 +45,14 @@ export function candidateValues(config: KioskConfig, key: string, text: string):
   }
   candidates.push(text);
   return candidates;
+}
+
+/**
+ * The value command-line text means for `key`, as the schema takes it on its own (checked over the
+ * defaults: a kiosk checks it again with its own settings), or null when the schema takes none.
+ */
+export function valueFromText(key: string, text: string): { value: unknown } | null {
+  const defaults = defaultConfig();
+  const value = candidateValues(defaults, key, text).find((candidate) => KioskConfig.safeParse(withDotted(defaults, { [key]: candidate })).success);
+  return value === undefined ? null : { value };
 }

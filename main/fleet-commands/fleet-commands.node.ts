@@ -1,4 +1,5 @@
 import type { ConfigStore } from '../config/config-store.node.ts';
+import { keptFromFleet } from '../config/config-keys.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import type { UpdateService } from '../update/update-service.node.ts';
@@ -121,13 +122,6 @@ function recentDoctor({ doctor, now = Date.now }: FleetCommandOptions) {
     return answer;
   };
 }
-
-/**
- * Keys the broker may not set: the manager's PIN (whoever could publish would own the console) and
- * the fleet link itself (a broker that moves the kiosk to another broker, or cuts it off).
- */
-const FLEET_KEPT_SECTIONS = ['manager', 'fleet'];
-const keptFromFleet = (key: string) => FLEET_KEPT_SECTIONS.some((section) => key === section || key.startsWith(`${section}.`));
 
 /** Checks now; a download may take longer than a fleet wants to wait: then the answer says `downloading`. */
 async function checkForUpdate({ logger, updateAnswerMs = 20_000 }: FleetCommandOptions, update: NonNullable<FleetCommandOptions['update']>) {

@@ -91,12 +91,14 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
     await broker?.stop();
   });
 
-  it('starts from the shipped files, warning of nothing but the two fleet-wide read lines', () => {
+  it('starts from the shipped files, warning of nothing but the four fleet-wide read lines', () => {
     // (Run as root, as in a container, Mosquitto also says it should not be: that is the test's doing.)
     const warnings = broker.log().split('\n').filter((line) => /warning/i.test(line) && !/run as root/.test(line));
     expect(warnings).toEqual([
       expect.stringContaining("ACL pattern 'loyalty-kiosk/all/cmd/+' does not contain"),
       expect.stringContaining("ACL pattern 'loyalty-kiosk/group/+/cmd/+' does not contain"),
+      expect.stringContaining("ACL pattern 'loyalty-kiosk/all/settings' does not contain"),
+      expect.stringContaining("ACL pattern 'loyalty-kiosk/group/+/settings' does not contain"),
     ]);
   });
 

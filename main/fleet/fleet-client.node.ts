@@ -3,6 +3,7 @@ import { settlesWithin } from '../../base/deadline.std.ts';
 import { serialQueue } from '../../base/queue.std.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
+import type { DesiredSettingsLayers } from './desired-settings.node.ts';
 import type { CommandLog } from './command-log.std.ts';
 import { type CommandAnswer, CommandFailed, CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
 import { reconnectWaitMs } from './reconnect-wait.std.ts';
@@ -35,6 +36,8 @@ export interface FleetClientOptions {
   onOnline?: (publish: RetainedPublish) => Promise<void>;
   /** Where each command and its outcome is noted, for diagnostics. */
   commandLog?: CommandLog;
+  /** The desired settings' layers: told of each connection's layers, then given each as the broker sends it. */
+  settings?: Pick<DesiredSettingsLayers, 'connected' | 'take'>;
   health: () => Promise<FleetHealth>;
   commands: Record<string, FleetCommandHandler>;
   logger: Logger;
@@ -131,6 +134,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
   client.on('connect', () => {
     // Online once commands can reach the kiosk: a command sent the moment it says so is heard.
     void subscribeCommands(client, topics.commands).then((refusal) => (refusal === null ? announceOnline() : client.connected && setState('refused', refusal)));
+    if (options.settings) followSettings(client, topics.settings, options.settings, logger);
   });
 
   function announceOnline() {
@@ -157,6 +161,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
     else setState(state === 'online' ? 'offline' : state, error.message);
   });
   client.on('message', (topic, payload, packet) => {
+    if (topics.settings.includes(topic)) return options.settings?.take(topic, payload);
     const name = topics.commandOf(topic);
     // A closing kiosk takes nothing new on: its answer could not go out.
     if (name === null || closing) return;
@@ -240,6 +245,12 @@ async function subscribeCommands(client: MqttClient, commandTopics: string[]): P
   } catch (error) {
     return `the broker refused the command subscription: ${String(error)}`;
   }
+}
+
+/** A new connection's desired settings: retained, so each layer comes again at every connect, and a kiosk that was away converges here. */
+function followSettings(client: MqttClient, layers: readonly string[], settings: NonNullable<FleetClientOptions['settings']>, logger: Logger) {
+  settings.connected(layers);
+  client.subscribeAsync([...layers], { qos: 1 }).catch((error: unknown) => logger.warn('the desired settings were not subscribed', { error: String(error) }));
 }
 
 /** How mqtt.js connects: the Last Will, no offline queue for QoS 0, and no reconnects of its own. */

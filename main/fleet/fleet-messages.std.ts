@@ -74,6 +74,19 @@ export const FleetHealth = z
       })
       .strict()
       .optional(),
+    /**
+     * The desired settings (#35 §1): `none` when no layer is on the broker for this kiosk; `applied`
+     * when the settings in force are what its layers ask; `drifting` when some are not, each such
+     * key with why (refused, locked by provisioning, changed here since). Absent from kiosks older
+     * than desired settings.
+     */
+    desiredSettings: z
+      .object({
+        state: z.enum(['none', 'applied', 'drifting']),
+        drift: z.record(z.string().max(200), z.string().max(300)),
+      })
+      .strict()
+      .optional(),
     /** The scanner's connection and state; its last scan's time (epoch ms), never its value. */
     scanner: z
       .object({
@@ -178,6 +191,8 @@ export function fleetTopics(prefix: string, kioskId: string, groups: readonly st
     status: `${base}/status`,
     health: `${base}/health`,
     commands: [...commandBases.map((commandBase) => `${commandBase}/cmd/+`), `${homeAssistantBase}+`],
+    /** The desired settings' layers, the weakest first: the whole fleet's, each group's in turn, the kiosk's own. */
+    settings: [`${prefix}/all/settings`, ...groups.map((group) => `${prefix}/group/${group}/settings`), `${base}/settings`],
     result: (name: string) => `${base}/cmd/${name}/result`,
     /** Where Home Assistant presses `name` for this kiosk alone. */
     homeAssistantCommand: (name: FleetCommandName) => `${homeAssistantBase}${name}`,
@@ -194,6 +209,23 @@ export function fleetTopics(prefix: string, kioskId: string, groups: readonly st
   };
 }
 
+/** Who a command or a layer of desired settings is for: one kiosk, a group, or the whole fleet. */
+export type FleetTarget = { kioskId: string } | { group: string } | 'all';
+
+const targetBase = (prefix: string, target: FleetTarget) => (target === 'all' ? `${prefix}/all` : 'group' in target ? `${prefix}/group/${target.group}` : `${prefix}/${target.kioskId}`);
+
+/**
+ * One layer of desired settings, as retained on `<prefix>/all/settings`, `<prefix>/group/<g>/settings`
+ * or `<prefix>/<kioskId>/settings`: dotted keys and their values. State, not a command: a kiosk
+ * applies its layers (the fleet's, its groups', its own, the later winning) at every connect and
+ * on every change; the rules of config-set hold (no manager.* or fleet.*; schema-checked;
+ * provisioning-locked keys stay as provisioned).
+ */
+export const DesiredSettings = z.record(z.string().min(1).max(200), z.unknown());
+export type DesiredSettings = z.infer<typeof DesiredSettings>;
+/** A layer larger than this is not read: a settings layer is a few keys. */
+export const MAX_SETTINGS_BYTES = 64 * 1024;
+
 /** The topics an operator reads and writes for the whole fleet under one prefix. */
 export function fleetWideTopics(prefix: string) {
   return {
@@ -202,7 +234,8 @@ export function fleetWideTopics(prefix: string) {
     results: (name: string) => `${prefix}/+/cmd/${name}/result`,
     /** The kiosk a `<prefix>/<kioskId>/…` topic is about, or null. */
     kioskOf: (topic: string) => (topic.startsWith(`${prefix}/`) ? (topic.slice(prefix.length + 1).split('/')[0] ?? null) : null),
-    command: (target: { kioskId: string } | { group: string } | 'all', name: string) =>
-      target === 'all' ? `${prefix}/all/cmd/${name}` : 'group' in target ? `${prefix}/group/${target.group}/cmd/${name}` : `${prefix}/${target.kioskId}/cmd/${name}`,
+    command: (target: FleetTarget, name: string) => `${targetBase(prefix, target)}/cmd/${name}`,
+    /** Where the desired settings of a layer are kept, retained. */
+    settings: (target: FleetTarget) => `${targetBase(prefix, target)}/settings`,
   };
 }

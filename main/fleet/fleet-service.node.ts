@@ -11,7 +11,8 @@ import type { ServiceHealth } from '../loyalty/service-health.node.ts';
 import type { ScannerService } from '../scanner/scanner-service.node.ts';
 import { brokerPasswordFor, originOf } from '../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../secrets/secret-store.node.ts';
-import type { FleetClient, FleetCommandHandler } from './fleet-client.node.ts';
+import type { FleetClient, FleetClientOptions, FleetCommandHandler } from './fleet-client.node.ts';
+import { DesiredSettingsLayers } from './desired-settings.node.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import { CommandLog } from './command-log.std.ts';
 import { discoveryPublisher } from './discovery-publisher.node.ts';
@@ -71,11 +72,14 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const startedAt = Date.now();
   let client: FleetClient | null = null;
   const { commands } = parts;
-  const health = () => fleetHealth(parts, startedAt);
+  const desired = new DesiredSettingsLayers({ config, logger });
+  const health = async () => ({ ...(await fleetHealth(parts, startedAt)), desiredSettings: desired.state() });
   const memory = commandMemory(dataFiles(parts.dataDir).fleetCommands, logger);
   const commandLog = new CommandLog();
   const publishDiscovery = discoveryPublisher(dataFiles(parts.dataDir).fleetDiscovery, logger);
-  const link: FleetLink = { parts, health, commands, memory, commandLog, publishDiscovery };
+  // Health tells at once how a layer of desired settings went.
+  const settings = { connected: (topics: readonly string[]) => desired.connected(topics), take: (topic: string, payload: Buffer) => (desired.take(topic, payload), void client?.publishHealth()) };
+  const link: FleetLink = { parts, health, commands, memory, commandLog, publishDiscovery, settings };
 
   let applied = '';
   // Each switch waits for the one before: a client is fully closed before the next connects.
@@ -92,7 +96,11 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
       .catch((error: unknown) => logger.error('the fleet link could not be switched', { error: String(error) }));
   };
   apply(config.get());
-  const stopWatching = config.onChange(apply);
+  const stopWatching = config.onChange((current) => {
+    apply(current);
+    // The settings' fingerprint and the desired settings' drift are in health.
+    void client?.publishHealth();
+  });
   // Health goes out at each change the kiosk already announces, besides the timer.
   const stopListening = parts.events.subscribe((event) => {
     if (event === 'serviceStatus' || event === 'scannerStatus') void client?.publishHealth();
@@ -154,9 +162,10 @@ interface FleetLink {
   memory: CommandMemory;
   commandLog: CommandLog;
   publishDiscovery: ReturnType<typeof discoveryPublisher>;
+  settings: FleetClientOptions['settings'];
 }
 
-async function connect(current: KioskConfig, { parts, health, commands, memory, commandLog, publishDiscovery }: FleetLink): Promise<FleetClient> {
+async function connect(current: KioskConfig, { parts, health, commands, memory, commandLog, publishDiscovery, settings }: FleetLink): Promise<FleetClient> {
   const broker = originOf(current.fleet.mqtt.url);
   const identity = kioskIdentity(current);
   if ('problem' in identity) return refusedLink(identity.problem, parts.logger);
@@ -187,6 +196,7 @@ async function connect(current: KioskConfig, { parts, health, commands, memory, 
       commands,
       memory,
       commandLog,
+      settings,
       logger: parts.logger,
     });
   const { password, needed } = await lookUpPassword();

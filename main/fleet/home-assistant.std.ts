@@ -4,6 +4,9 @@ import { type FleetCommandName, fleetTopics, HOME_ASSISTANT_COMMANDS, PRINTER_HE
 /** The printer's state from health; a kiosk older than the printer has none. */
 const PRINTER_TEMPLATE = "{{ value_json.printer.state if value_json.printer else 'none' }}";
 
+/** Off while the settings in force differ from what the fleet's desired settings ask (#35 §1); unknown from a kiosk older than them. */
+const SETTINGS_IN_SYNC_TEMPLATE = "{{ None if not value_json.desiredSettings else ('OFF' if value_json.desiredSettings.state == 'drifting' else 'ON') }}";
+
 /** One retained discovery config: its topic, and its payload (JSON). */
 export interface DiscoveryMessage {
   topic: string;
@@ -72,6 +75,7 @@ export function discoveryMessages({ discoveryPrefix, topicPrefix, kioskId, versi
     ],
     // A notification's trigger: a shopper at this kiosk asked for staff.
     ['binary_sensor', 'staff_called', 'Staff called', fromHealth("{{ 'ON' if value_json.staffCalled else 'OFF' }}", { device_class: 'problem', icon: 'mdi:account-alert' })],
+    ['binary_sensor', 'settings_in_sync', 'Settings in sync', fromHealth(SETTINGS_IN_SYNC_TEMPLATE, { icon: 'mdi:sync' })],
     ['sensor', 'locks_held', 'Voucher locks held', fromHealth('{{ value_json.locksHeld }}', { state_class: 'measurement', icon: 'mdi:lock' })],
     [
       'sensor',

@@ -25,6 +25,14 @@ describe('Home Assistant discovery (#23)', () => {
     expect(staff).toMatchObject({ component: 'binary_sensor', config: { name: 'Staff called', device_class: 'problem', value_template: "{{ 'ON' if value_json.staffCalled else 'OFF' }}" } });
   });
 
+  it('has a Settings in sync sensor, off while the settings in force differ from the desired ones, unknown from a kiosk older than them (#35 §1)', () => {
+    const inSync = configs.find(({ topic }) => topic.endsWith('/settings_in_sync/config'));
+    expect(inSync).toMatchObject({
+      component: 'binary_sensor',
+      config: { name: 'Settings in sync', state_topic: 'loyalty-kiosk/store-0042/health', value_template: "{{ None if not value_json.desiredSettings else ('OFF' if value_json.desiredSettings.state == 'drifting' else 'ON') }}" },
+    });
+  });
+
   it('makes one device, available by the kiosk status topic', () => {
     for (const { config } of configs) {
       expect(config).toMatchObject({

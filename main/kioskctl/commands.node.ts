@@ -19,6 +19,7 @@ import { NoPreviousInstaller, rollbackToPrevious } from '../update/rollback.node
 import { runningVersion, updateCheckReport, updateStatusReport, type UpdateReport } from '../update/update-report.node.ts';
 import { runDoctor } from '../diagnostics/doctor.node.ts';
 import { type FleetContext, FleetRefusal, fleetLs, fleetReport, fleetSend, fleetWatch } from './fleet/kioskctl-fleet.node.ts';
+import { fleetSettings } from './fleet/fleet-settings.node.ts';
 import { printable } from '../../base/csv.std.ts';
 import { formatTable } from './table.std.ts';
 import { dataFiles } from '../paths/data-files.node.ts';
@@ -90,6 +91,16 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   fleet watch [--group G] [--json]
                               the fleet ls table, kept live; changes marked as they happen (--json:
                               one object a line); a lost broker is said, and tried again
+  fleet settings set <kioskId|--group G|--all> key=value... [--unset KEY]... [--clear]
+                              the desired settings the broker keeps for the fleet, a group or one
+                              kiosk (retained): each kiosk applies the fleet's, its groups', then
+                              its own, at every connect and on every change
+  fleet settings show [--json]
+                              every layer of desired settings on the broker
+  fleet settings diff [--group G] [--json]
+                              each kiosk whose settings in force differ from what its layers ask,
+                              and why (refused, locked by provisioning, changed since, offline);
+                              exit 3 when any does
   fleet report <kioskId|--group G|--all> [--day YYYY-MM-DD] [--csv]
                               each kiosk's redemptions so far (X), or its Z closed on that day,
                               in one table with a total; the kiosks that did not answer named
@@ -196,6 +207,7 @@ const commands: Record<string, Command> = {
   'fleet send': fleetCommand(fleetSend),
   'fleet watch': fleetCommand(fleetWatch),
   'fleet report': fleetCommand(fleetReport),
+  'fleet settings': fleetCommand(fleetSettings),
   'config show': {
     args: [],
     readOnly: true,

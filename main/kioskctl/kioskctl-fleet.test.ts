@@ -154,17 +154,17 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
     const table = await asOps(['ls']);
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^KIOSK\s+STATUS\s+SINCE\s+VERSION\s+CHANNEL\s+UPDATE\s+MODE\s+PLATFORM\s+ERRORS\s+OOS MIN\s+LOCKS\s+SCANNER\s+SCREEN\s+LAST SEEN$/);
+    expect(lines[0]).toMatch(/^KIOSK\s+STATUS\s+SINCE\s+VERSION\s+CHANNEL\s+UPDATE\s+MODE\s+PLATFORM\s+ERRORS\s+OOS MIN\s+LOCKS\s+SCANNER\s+SCREEN\s+SETTINGS\s+SHOP\s+DISK FREE\s+UPTIME\s+LAST SEEN$/);
     expect(lines.filter((line) => /^store-\d\s+online\s+/.test(line))).toHaveLength(3);
-    expect(lines.find((line) => line.startsWith('store-1'))).toMatch(/1\.4\.0\s+stable\s+idle\s+connected\s+ok 42ms\s+2\s+1\.5\s+0\s+serial connected\s+attract\s+\d+s ago$/);
-    expect(lines.at(-1)).toBe('3 kiosks: 3 online, 0 offline, 0 out of service, 0 stale');
+    expect(lines.find((line) => line.startsWith('store-1'))).toMatch(/1\.4\.0\s+stable\s+idle\s+connected\s+ok 42ms\s+2\s+1\.5\s+0\s+serial connected\s+attract\s+-\s+-\s+1\.0G\s+1h 0m\s+\d+s ago$/);
+    expect(lines.at(-1)).toBe('3 kiosks: 3 online, 0 offline, 0 out of service, 0 stale, 0 settings drifting');
 
     const json = JSON.parse((await asOps(['ls', '--group', 'region-north', '--json'])).stdout) as Array<{ kioskId: string; groups: string[] }>;
     expect(json.map((row) => row.kioskId)).toEqual(['store-1', 'store-2']);
     const csv = (await asOps(['ls', '--csv'])).stdout.split('\r\n');
-    expect(csv[0]).toBe('kioskId,status,since,version,channel,update,mode,platform,latencyMs,errors,outOfServiceMinutes,locksHeld,scanner,screen,groups,lastSeen,stale');
+    expect(csv[0]).toBe('kioskId,status,since,version,channel,update,mode,platform,latencyMs,errors,outOfServiceMinutes,locksHeld,scanner,screen,groups,settings,shop,freeDiskBytes,uptimeSeconds,lastSeen,stale');
     expect(csv.filter((line) => line.startsWith('store-'))).toHaveLength(3);
-    expect(csv[2]).toMatch(/^store-2,online,\d{4}-\d\d-\d\dT[\d:]+Z,1\.4\.0,stable,idle,connected,available,42,2,1\.5,0,serial connected,attract,region-north pilot,[\d:TZ-]+,false$/);
+    expect(csv[2]).toMatch(/^store-2,online,\d{4}-\d\d-\d\dT[\d:]+Z,1\.4\.0,stable,idle,connected,available,42,2,1\.5,0,serial connected,attract,region-north pilot,,,1000000000,3600,[\d:TZ-]+,false$/);
   });
 
   it('lists the fleet for an operator who may only read status and health: the wall screen, who commands nothing', async () => {

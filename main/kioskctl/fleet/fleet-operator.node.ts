@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { MqttClient } from 'mqtt';
 import { settlesWithin } from '../../../base/deadline.std.ts';
-import { CommandAnswer, fleetWideTopics } from '../../fleet/fleet-messages.std.ts';
+import { CommandAnswer, type FleetTarget, fleetWideTopics } from '../../fleet/fleet-messages.std.ts';
 import { cut } from '../table.std.ts';
 import { isKioskId, KIOSKCTL_LEVEL, type KioskRecord, MAX_KIOSKS, readHealth } from './fleet-roster.std.ts';
 
@@ -129,11 +129,8 @@ export interface Fleet {
 
 /**
  * Follows every kiosk's retained status and health under `topicPrefix`; `onChange` is called with
- * the kiosk whose record changed. Resolves once the broker has sent all it kept: a marker the
- * operator publishes to itself comes back after them, as the broker sends in order. An operator
- * whose ACL refuses the marker (a read-only one) waits instead until the messages stop coming.
- * A broker that gets neither done by the deadline (one dropping messages) ends it in a FleetTimeout.
- * At most `maxKiosks` are kept, each as what kioskctl shows of it.
+ * the kiosk whose record changed. Resolves once the broker has sent all it kept (catchUp). At most
+ * `maxKiosks` are kept, each as what kioskctl shows of it.
  */
 export async function followFleet(
   client: MqttClient,
@@ -142,11 +139,7 @@ export async function followFleet(
 ): Promise<Fleet> {
   const topics = fleetWideTopics(topicPrefix);
   const fleet: Fleet = { records: new Map(), full: false };
-  const marker = `${topicPrefix}/${KIOSKCTL_LEVEL}/${crypto.randomBytes(8).toString('hex')}`;
-  let markerSeen!: () => void;
-  const caughtUp = new Promise<void>((resolve) => (markerSeen = resolve));
   client.on('message', (topic, payload) => {
-    if (topic === marker) return markerSeen();
     const kioskId = topics.kioskOf(topic);
     if (kioskId === null || !isKioskId(kioskId)) return;
     const isStatus = topic === `${topicPrefix}/${kioskId}/status`;
@@ -161,23 +154,61 @@ export async function followFleet(
     else fleet.records.set(kioskId, record);
     onChange(kioskId);
   });
-  // Delivered at QoS 0 throughout: the broker queues nothing for the session, so the marker cannot
-  // overtake. Published at QoS 1, so an MQTT 5 broker says when its ACL refuses it.
-  await deadline.within(client.subscribeAsync([topics.statuses, topics.healths, marker], { qos: 0 }), 'the broker did not confirm the subscriptions');
-  const markerTaken = await deadline.within(
-    client.publishAsync(marker, '', { qos: 1 }).then(
-      () => true,
-      () => false,
-    ),
-    "the broker did not acknowledge kioskctl's marker",
-  );
-  const quiet = quietAfter(client, markerTaken ? MARKER_WAIT_MS : 0);
-  try {
-    await deadline.within(Promise.race([caughtUp, quiet.reached]), "the broker did not send every kiosk's status and health (it may be dropping messages)");
-  } finally {
-    quiet.stop();
-  }
+  await catchUp(client, topicPrefix, [topics.statuses, topics.healths], deadline, "the broker did not send every kiosk's status and health (it may be dropping messages)");
   return fleet;
+}
+
+/**
+ * The retained messages on `filters` (a non-empty one each, by topic): what the broker held when
+ * asked, read to the end as followFleet reads (the marker, or a second without messages).
+ */
+export async function retainedOn(client: MqttClient, topicPrefix: string, filters: string[], deadline: Deadline): Promise<Map<string, Buffer>> {
+  const held = new Map<string, Buffer>();
+  const onMessage = (topic: string, payload: Buffer, packet: { retain: boolean }) => {
+    if (packet.retain && payload.byteLength > 0) held.set(topic, payload);
+  };
+  client.on('message', onMessage);
+  try {
+    await catchUp(client, topicPrefix, filters, deadline, 'the broker did not send everything it holds (it may be dropping messages)');
+  } finally {
+    client.off('message', onMessage);
+  }
+  return held;
+}
+
+/**
+ * Subscribes to `filters` and resolves once the broker has sent all it kept on them: a marker the
+ * operator publishes to itself comes back after them, as the broker sends in order. An operator
+ * whose ACL refuses the marker (a read-only one) waits instead until the messages stop coming.
+ * A broker that gets neither done by the deadline (one dropping messages) ends it in a FleetTimeout
+ * saying `missing`.
+ */
+async function catchUp(client: MqttClient, topicPrefix: string, filters: string[], deadline: Deadline, missing: string): Promise<void> {
+  const marker = `${topicPrefix}/${KIOSKCTL_LEVEL}/${crypto.randomBytes(8).toString('hex')}`;
+  let markerSeen!: () => void;
+  const caughtUp = new Promise<void>((resolve) => (markerSeen = resolve));
+  const onMessage = (topic: string) => topic === marker && markerSeen();
+  client.on('message', onMessage);
+  try {
+    // Delivered at QoS 0 throughout: the broker queues nothing for the session, so the marker cannot
+    // overtake. Published at QoS 1, so an MQTT 5 broker says when its ACL refuses it.
+    await deadline.within(client.subscribeAsync([...filters, marker], { qos: 0 }), 'the broker did not confirm the subscriptions');
+    const markerTaken = await deadline.within(
+      client.publishAsync(marker, '', { qos: 1 }).then(
+        () => true,
+        () => false,
+      ),
+      "the broker did not acknowledge kioskctl's marker",
+    );
+    const quiet = quietAfter(client, markerTaken ? MARKER_WAIT_MS : 0);
+    try {
+      await deadline.within(Promise.race([caughtUp, quiet.reached]), missing);
+    } finally {
+      quiet.stop();
+    }
+  } finally {
+    client.off('message', onMessage);
+  }
 }
 
 /** `online` or `offline`; a longer payload is none of them, and is not decoded. */
@@ -213,8 +244,6 @@ function quietAfter(client: MqttClient, graceMs: number): { reached: Promise<voi
   };
 }
 
-/** Who a command goes to: one kiosk, a group, or the whole fleet. */
-export type CommandTarget = { kioskId: string } | { group: string } | 'all';
 
 /** The longest detail of an answer kioskctl keeps: one line of a table. */
 const MAX_DETAIL = 160;
@@ -254,7 +283,7 @@ export async function sendCommand(
     expected,
     deadline,
     maxKiosks = MAX_KIOSKS,
-  }: { target: CommandTarget; name: string; fields: Record<string, unknown>; expected: ReadonlySet<string>; deadline: Deadline; maxKiosks?: number },
+  }: { target: FleetTarget; name: string; fields: Record<string, unknown>; expected: ReadonlySet<string>; deadline: Deadline; maxKiosks?: number },
 ): Promise<SentCommand> {
   const topics = fleetWideTopics(topicPrefix);
   const id = `kioskctl-${os.hostname()}-${Date.now()}-${crypto.randomBytes(4).toString('hex')}`;
@@ -263,7 +292,7 @@ export async function sendCommand(
   let finish!: () => void;
   const finished = new Promise<void>((resolve) => (finish = resolve));
   const payload = JSON.stringify({ ...fields, id, operator: operatorOf(client) });
-  const sendAgain = (to: CommandTarget) => void client.publishAsync(topics.command(to, name), payload, { qos: 1 }).catch(() => undefined);
+  const sendAgain = (to: FleetTarget) => void client.publishAsync(topics.command(to, name), payload, { qos: 1 }).catch(() => undefined);
   const onMessage = (topic: string, message: Buffer, packet: { retain: boolean }) => {
     const kioskId = topics.kioskOf(topic);
     if (kioskId === null || !isKioskId(kioskId)) return;

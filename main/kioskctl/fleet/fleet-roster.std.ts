@@ -21,6 +21,8 @@ export const MAX_KIOSKS = 10_000;
 const MAX_TEXT = 64;
 /** As many groups as a kiosk's settings may have. */
 const MAX_GROUPS = 16;
+/** The most drifting keys kept of one kiosk's health. */
+const MAX_DRIFT = 20;
 
 /** What kioskctl keeps of one kiosk's health: the figures it shows, every text cut to MAX_TEXT, never the payload. */
 export interface HealthSeen {
@@ -39,6 +41,13 @@ export interface HealthSeen {
   /** What the screen shows, or `asleep` in quiet hours. */
   screen: string;
   groups: string[];
+  shop: string | null;
+  freeDiskBytes: number | null;
+  uptimeSeconds: number;
+  /** The desired settings: `applied`, `drifting` or `none`; null from a kiosk older than them. */
+  settings: 'none' | 'applied' | 'drifting' | null;
+  /** Each key not in force as the layers ask, and why (at most MAX_DRIFT, cut). */
+  drift: Record<string, string>;
 }
 
 /** What the broker holds for one kiosk: its retained status and health, either possibly missing. */
@@ -65,6 +74,11 @@ export interface RosterRow {
   scanner: string | null;
   screen: string | null;
   groups: string[];
+  shop: string | null;
+  freeDiskBytes: number | null;
+  uptimeSeconds: number | null;
+  settings: HealthSeen['settings'];
+  drift: Record<string, string>;
   lastSeen: number | null;
   /** The health is older than STALE_AFTER_MS: the figures may no longer hold. */
   stale: boolean;
@@ -102,6 +116,15 @@ function healthSeen(health: FleetHealth): HealthSeen {
     scanner: `${scanner.connection}${scanner.state === 'not_used' ? '' : ` ${scanner.state}`}`,
     screen: health.asleep ? 'asleep' : health.screen,
     groups: health.groups.slice(0, MAX_GROUPS).map((group) => cut(group, MAX_TEXT)),
+    shop: health.shop === null ? null : cut(health.shop, MAX_TEXT),
+    freeDiskBytes: health.freeDiskBytes,
+    uptimeSeconds: health.uptimeSeconds,
+    settings: health.desiredSettings?.state ?? null,
+    drift: Object.fromEntries(
+      Object.entries(health.desiredSettings?.drift ?? {})
+        .slice(0, MAX_DRIFT)
+        .map(([key, why]) => [cut(key, MAX_TEXT), cut(why, 160)]),
+    ),
   };
 }
 
@@ -122,6 +145,11 @@ export function rosterRow(kioskId: string, { status, health }: KioskRecord, now:
     scanner: health?.scanner ?? null,
     screen: health?.screen ?? null,
     groups: health?.groups ?? [],
+    shop: health?.shop ?? null,
+    freeDiskBytes: health?.freeDiskBytes ?? null,
+    uptimeSeconds: health?.uptimeSeconds ?? null,
+    settings: health?.settings ?? null,
+    drift: health?.drift ?? {},
     lastSeen: health?.at ?? null,
     stale: health !== null && now - health.at > STALE_AFTER_MS,
   };
@@ -164,9 +192,26 @@ function ago(at: number | null, now: number): string {
 
 const dash = (value: string | number | null) => (value === null ? '-' : String(value));
 
+/** "12.3G": bytes for a terminal. */
+function bytes(value: number | null): string {
+  if (value === null) return '-';
+  const [size, unit] = value >= 1e12 ? [value / 1e12, 'T'] : value >= 1e9 ? [value / 1e9, 'G'] : value >= 1e6 ? [value / 1e6, 'M'] : [value / 1e3, 'k'];
+  return `${size.toFixed(1)}${unit}`;
+}
+
+/** "3d 4h", "5h 2m", "12m": how long up, for a terminal. */
+function uptime(seconds: number | null): string {
+  if (seconds === null) return '-';
+  const [days, hours, minutes] = [Math.floor(seconds / 86_400), Math.floor((seconds % 86_400) / 3_600), Math.floor((seconds % 3_600) / 60)];
+  return days > 0 ? `${days}d ${hours}h` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
+}
+
+/** The desired settings in a word or two: `applied`, `DRIFTING (2)`, `none`, or `-` from an older kiosk. */
+const settingsCell = (row: RosterRow) => (row.settings === 'drifting' ? `DRIFTING (${Object.keys(row.drift).length})` : dash(row.settings));
+
 /** The table's header and cells: one line per kiosk. */
 export function rosterTable(rows: readonly RosterRow[], now: number): string[][] {
-  const header = ['KIOSK', 'STATUS', 'SINCE', 'VERSION', 'CHANNEL', 'UPDATE', 'MODE', 'PLATFORM', 'ERRORS', 'OOS MIN', 'LOCKS', 'SCANNER', 'SCREEN', 'LAST SEEN'];
+  const header = ['KIOSK', 'STATUS', 'SINCE', 'VERSION', 'CHANNEL', 'UPDATE', 'MODE', 'PLATFORM', 'ERRORS', 'OOS MIN', 'LOCKS', 'SCANNER', 'SCREEN', 'SETTINGS', 'SHOP', 'DISK FREE', 'UPTIME', 'LAST SEEN'];
   return [
     header,
     ...rows.map((row) => [
@@ -183,17 +228,22 @@ export function rosterTable(rows: readonly RosterRow[], now: number): string[][]
       dash(row.locksHeld),
       dash(row.scanner),
       dash(row.screen),
+      settingsCell(row),
+      // A shop's uuid in full is 36 characters: its first 8 tell shops apart on a terminal (JSON and CSV have it whole).
+      row.shop === null ? '-' : cut(row.shop, 9),
+      bytes(row.freeDiskBytes),
+      uptime(row.uptimeSeconds),
       `${ago(row.lastSeen, now)}${row.stale ? ' STALE' : ''}`,
     ]),
   ];
 }
 
-const CSV_COLUMNS = ['kioskId', 'status', 'since', 'version', 'channel', 'update', 'mode', 'platform', 'latencyMs', 'errors', 'outOfServiceMinutes', 'locksHeld', 'scanner', 'screen', 'groups', 'lastSeen', 'stale'] as const;
+const CSV_COLUMNS = ['kioskId', 'status', 'since', 'version', 'channel', 'update', 'mode', 'platform', 'latencyMs', 'errors', 'outOfServiceMinutes', 'locksHeld', 'scanner', 'screen', 'groups', 'settings', 'shop', 'freeDiskBytes', 'uptimeSeconds', 'lastSeen', 'stale'] as const;
 
 export function rosterCsv(rows: readonly RosterRow[]): string {
   const cell = (row: RosterRow, column: (typeof CSV_COLUMNS)[number]) => {
     const value = row[column];
-    return column === 'since' || column === 'lastSeen' ? iso(row[column]) : Array.isArray(value) ? value.join(' ') : value;
+    return column === 'since' || column === 'lastSeen' ? iso(row[column]) : Array.isArray(value) ? value.join(' ') : (value as string | number | boolean | null);
   };
   return csvDocument(CSV_COLUMNS, rows.map((row) => CSV_COLUMNS.map((column) => cell(row, column))));
 }
@@ -212,5 +262,6 @@ export function rowChanges(before: RosterRow | undefined, after: RosterRow): str
   if (before.stale !== after.stale) changes.push(after.stale ? 'health STALE' : 'health fresh again');
   if ((before.screen === 'asleep') !== (after.screen === 'asleep')) changes.push(after.screen === 'asleep' ? 'asleep (quiet hours)' : 'awake');
   if (before.version !== after.version && before.version !== null) changes.push(`version ${after.version}`);
+  if (before.settings !== after.settings && after.settings !== null) changes.push(after.settings === 'drifting' ? `settings DRIFTING: ${Object.keys(after.drift).join(', ')}` : `settings ${after.settings}`);
   return changes;
 }

@@ -21,6 +21,11 @@ const row = (changes: Partial<RosterRow> = {}): RosterRow => ({
   scanner: 'keyboard',
   screen: 'attract',
   groups: [],
+  shop: null,
+  freeDiskBytes: 1_000_000_000,
+  uptimeSeconds: 3_600,
+  settings: 'none',
+  drift: {},
   lastSeen: 0,
   stale: false,
   ...changes,
@@ -36,7 +41,7 @@ describe('the fleet roster (#23 §3)', () => {
   it('guards every text cell a spreadsheet could run, leading whitespace or not, and writes no control character (#28 §6)', () => {
     const hostile = row({ kioskId: ' =1+1', version: "-1+1+cmd|' /C calc'!A0", update: '@SUM(A1)', mode: '+1', scanner: '-5', screen: '\u001b]0;title\u0007\u009b2J', groups: ['\t=1', 'north'], latencyMs: -3 });
     const cells = rosterCsv([hostile]).split('\r\n')[1]!;
-    expect(cells).toBe(`"' =1+1",online,1970-01-01T00:00:00Z,"'-1+1+cmd|' /C calc'!A0",stable,"'@SUM(A1)","'+1",available,-3,0,0,0,"'-5",\\x1b]0;title\\x07\\x9b2J,\\x09=1 north,1970-01-01T00:00:00Z,false`);
+    expect(cells).toBe(`"' =1+1",online,1970-01-01T00:00:00Z,"'-1+1+cmd|' /C calc'!A0",stable,"'@SUM(A1)","'+1",available,-3,0,0,0,"'-5",\\x1b]0;title\\x07\\x9b2J,\\x09=1 north,none,,1000000000,3600,1970-01-01T00:00:00Z,false`);
   });
 
   it('writes JSON whose texts are printable as in the table: no C1 control or bidi override left raw (#28 §6)', () => {

@@ -3,12 +3,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { MqttClient } from 'mqtt';
 import { FleetBrokerUrl, type KioskConfig, topicLevel } from '../../../common/config-schema.std.ts';
-import { FLEET_COMMANDS } from '../../fleet/fleet-messages.std.ts';
+import { FLEET_COMMANDS, type FleetTarget } from '../../fleet/fleet-messages.std.ts';
 import { brokerPasswordFor, originOf } from '../../secrets/secret-origin.node.ts';
 import type { SecretStore } from '../../secrets/secret-store.node.ts';
 import { printable, printableJson } from '../../../base/csv.std.ts';
 import { formatTable } from '../table.std.ts';
-import { type AnswerSeen, type CommandTarget, connectOperator, type Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand, type SentCommand } from './fleet-operator.node.ts';
+import { type AnswerSeen, connectOperator, type Deadline, type Fleet, FleetTimeout, followFleet, type OperatorConnection, sendCommand, type SentCommand } from './fleet-operator.node.ts';
 import { fleetReportCsv, fleetReportTable, reportRows } from './fleet-report.std.ts';
 import { isKioskId, type KioskRecord, rosterCsv, rosterJson, rosterNotes, rosterRows, rosterTable, rowChanges, type RosterRow, someKiosks } from './fleet-roster.std.ts';
 
@@ -47,13 +47,13 @@ const CONNECTION_OPTIONS = {
 const DEFAULT_TIMEOUT_S = 30;
 
 /** `--timeout S` in ms: the one deadline for all the command waits for, from connecting on. */
-function timeoutOf(values: { timeout?: string }): number {
+export function timeoutOf(values: { timeout?: string }): number {
   const seconds = Number(values.timeout ?? DEFAULT_TIMEOUT_S);
   if (!(seconds > 0 && seconds <= 86_400)) throw new FleetRefusal('--timeout is a number of seconds, up to 86400');
   return seconds * 1000;
 }
 
-function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], options: T) {
+export function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: T) {
   try {
     return parseArgs({ args, options: { ...CONNECTION_OPTIONS, ...options }, allowPositionals: true, strict: true });
   } catch (error) {
@@ -66,7 +66,7 @@ function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(args: s
  * password from stdin (`--password-stdin`), the environment, or the keychain when the user is the
  * kiosk's own and the broker the one its password was stored for. Never from argv.
  */
-async function connectionFor(context: FleetContext, values: { broker?: string; user?: string; prefix?: string; 'password-stdin'?: boolean }): Promise<OperatorConnection> {
+export async function connectionFor(context: FleetContext, values: { broker?: string; user?: string; prefix?: string; 'password-stdin'?: boolean }): Promise<OperatorConnection> {
   const config = context.config();
   const url = values.broker ?? config.fleet.mqtt.url;
   if (!url) throw new FleetRefusal('no broker: pass --broker mqtts://host:8883, or set fleet.mqtt.url');
@@ -93,7 +93,7 @@ async function passwordFor(context: FleetContext, values: { 'password-stdin'?: b
  * Runs `use` on a session of the operator's own, closed after it without waiting on the broker:
  * all kioskctl sent it has been acknowledged by then, or given up on at the deadline.
  */
-async function withOperator<T>(connection: OperatorConnection, timeoutMs: number, use: (client: MqttClient, deadline: Deadline) => Promise<T>, reconnectMs = 0): Promise<T> {
+export async function withOperator<T>(connection: OperatorConnection, timeoutMs: number, use: (client: MqttClient, deadline: Deadline) => Promise<T>, reconnectMs = 0): Promise<T> {
   let operator: Awaited<ReturnType<typeof connectOperator>>;
   try {
     operator = await connectOperator(connection, timeoutMs, { reconnectMs });
@@ -130,7 +130,7 @@ export async function fleetLs(context: FleetContext): Promise<number> {
 
 function summary(rows: readonly RosterRow[]): string {
   const count = (test: (row: RosterRow) => boolean) => rows.filter(test).length;
-  return `${rows.length} kiosks: ${count((row) => row.status === 'online')} online, ${count((row) => row.status === 'offline')} offline, ${count((row) => row.platform === 'unavailable')} out of service, ${count((row) => row.stale)} stale`;
+  return `${rows.length} kiosks: ${count((row) => row.status === 'online')} online, ${count((row) => row.status === 'offline')} offline, ${count((row) => row.platform === 'unavailable')} out of service, ${count((row) => row.stale)} stale, ${count((row) => row.settings === 'drifting')} settings drifting`;
 }
 
 /**
@@ -173,7 +173,7 @@ interface FleetRound {
 const SEND_RECONNECT_MS = 1_000;
 
 /** Sends one command to the kiosks `target` names that are online, and gathers their answers until the deadline. */
-async function sendToFleet(context: FleetContext, values: { timeout?: string; broker?: string; user?: string; prefix?: string }, { target, name, fields }: { target: CommandTarget; name: string; fields: Record<string, unknown> }): Promise<FleetRound> {
+async function sendToFleet(context: FleetContext, values: { timeout?: string; broker?: string; user?: string; prefix?: string }, { target, name, fields }: { target: FleetTarget; name: string; fields: Record<string, unknown> }): Promise<FleetRound> {
   const timeoutMs = timeoutOf(values);
   const connection = await connectionFor(context, values);
   const { records, sent } = await withOperator(connection, timeoutMs, async (client, deadline) => {
@@ -229,15 +229,12 @@ export async function fleetReport(context: FleetContext): Promise<number> {
   return tally(round, values.csv ? context.stderr : context.stdout);
 }
 
-function commandOf(values: { group?: string; all?: boolean }, positionals: string[]): { target: CommandTarget; name: string; fields: Record<string, unknown> } {
+function commandOf(values: { group?: string; all?: boolean }, positionals: string[]): { target: FleetTarget; name: string; fields: Record<string, unknown> } {
   const [first, second, third, ...extra] = positionals;
   const byTag = values.group !== undefined || values.all === true;
-  if (values.group !== undefined && values.all) throw new FleetRefusal('either --group G or --all, not both');
   const [kioskId, name, json] = byTag ? [undefined, first, second] : [first, second, third];
   if (!name || extra.length > 0 || (byTag && third !== undefined)) throw new FleetRefusal('expected fleet send <kioskId|--group G|--all> <command> [json]');
-  // A target is never widened: "all", "group/x" or a wildcard as a kiosk id would reach many kiosks, or none.
-  if (kioskId !== undefined && !isKioskId(kioskId)) throw new FleetRefusal(`"${printable(kioskId)}" is no kiosk id (one topic level, no / # or +, not all, group or .kioskctl): a group is --group G, the whole fleet --all`);
-  if (values.group !== undefined && !topicLevel.safeParse(values.group).success) throw new FleetRefusal(`--group "${printable(values.group)}" is no group: one topic level, no / # or +`);
+  const target = targetOf(values, kioskId);
   if (!(FLEET_COMMANDS as readonly string[]).includes(name)) throw new FleetRefusal(`unknown command; use ${FLEET_COMMANDS.join(', ')}`);
   let fields: unknown = {};
   try {
@@ -246,12 +243,24 @@ function commandOf(values: { group?: string; all?: boolean }, positionals: strin
     throw new FleetRefusal('the command\'s fields must be a JSON object, e.g. \'{"force":true}\'');
   }
   if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) throw new FleetRefusal('the command\'s fields must be a JSON object');
-  const target: CommandTarget = values.all ? 'all' : values.group !== undefined ? { group: values.group } : { kioskId: kioskId! };
   return { target, name, fields: fields as Record<string, unknown> };
 }
 
+/** One kiosk, a group (--group G) or the whole fleet (--all), checked: a target is never widened. */
+export function targetOf(values: { group?: string; all?: boolean }, kioskId: string | undefined): FleetTarget {
+  if (values.group !== undefined && values.all) throw new FleetRefusal('either --group G or --all, not both');
+  if (values.all) return 'all';
+  if (values.group !== undefined) {
+    if (!topicLevel.safeParse(values.group).success) throw new FleetRefusal(`--group "${printable(values.group)}" is no group: one topic level, no / # or +`);
+    return { group: values.group };
+  }
+  // "all", "group/x" or a wildcard as a kiosk id would reach many kiosks, or none.
+  if (kioskId === undefined || !isKioskId(kioskId)) throw new FleetRefusal(`"${printable(kioskId ?? '')}" is no kiosk id (one topic level, no / # or +, not all, group or .kioskctl): a group is --group G, the whole fleet --all`);
+  return { kioskId };
+}
+
 /** The kiosks a target names, as far as the broker knows them. */
-function targeted(records: ReadonlyMap<string, KioskRecord>, target: CommandTarget): string[] {
+function targeted(records: ReadonlyMap<string, KioskRecord>, target: FleetTarget): string[] {
   if (target === 'all') return [...records.keys()];
   if ('group' in target) return [...records].filter(([, record]) => record.health?.groups.includes(target.group)).map(([kioskId]) => kioskId);
   return [target.kioskId];
