@@ -44,6 +44,11 @@ export const SETTINGS_FILE_MAX_CHARS = 200_000;
 /** What the shopper screens need to know of the settings: never secrets, never the PIN hash. */
 export const KioskSettingsView = z.object({
   demo: z.boolean(),
+  /**
+   * What is wrong with the provisioning file, each problem by key, when it is invalid (null when it
+   * is valid or missing): the kiosk then serves no shopper and shows "setup needed", with this for staff.
+   */
+  setupNeeded: z.string().max(2000).nullable(),
   /** The kiosk's modes in order (kiosk.modes): native ones serve the kiosk's own screens, each other one a tile. */
   modes: KioskConfig.shape.kiosk.unwrap().shape.modes,
   session: KioskConfig.shape.session.unwrap(),

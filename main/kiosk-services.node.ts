@@ -150,6 +150,7 @@ function openFoundation(options: KioskServicesOptions) {
   const logSink = new FileLogSink({ dir: dataFiles(options.dataDir).logs, echo: options.echoLogs });
   const logger = createLogger(logSink);
   const config = openProvisionedConfig(options.dataDir, logger);
+  sayWhenSetupNeeded(config.provisioningProblems());
   const secrets = new KeytarSecretStore({
     logger,
     ...kioskKeychain(options.dataDir, options.keychainService),
@@ -159,6 +160,12 @@ function openFoundation(options: KioskServicesOptions) {
 }
 
 type Foundation = ReturnType<typeof openFoundation>;
+
+/** An invalid provisioning file is said on stdout too (the journal, a terminal), not only in the log: the kiosk serves no shopper until it is fixed. */
+function sayWhenSetupNeeded(problems: readonly string[]) {
+  if (problems.length === 0) return;
+  process.stdout.write(`loyalty-kiosk: SETUP NEEDED: the provisioning file is invalid (${problems.join('; ')}); the kiosk serves no shopper until it is fixed (kioskctl provision check FILE), then restarted\n`);
+}
 
 /** Wiring only: each part is built elsewhere; the kiosk-wide config reactions are declared in configReactions (a service that follows its own settings, like the scanner, subscribes itself). */
 async function startServices(options: KioskServicesOptions, { dataDirLock, watchdog }: { dataDirLock: DataDirLock; watchdog: HeartbeatWatchdog }): Promise<KioskServices> {
@@ -174,7 +181,7 @@ async function startServices(options: KioskServicesOptions, { dataDirLock, watch
   void secretOrigin.reconcile();
   const connection = createPlatformConnection({ config, secrets, sandbox: demo.current, logger, secretsSettled: () => secretOrigin.settled() });
   const { health, counters } = startServiceHealth(options, foundation, connection);
-  for (const react of Object.values(configReactions({ events, secretOrigin, demo, health, logger }))) config.onChange(react);
+  for (const react of Object.values(configReactions({ events, secretOrigin, demo, health, logger, provisioningProblems: config.provisioningProblems() }))) config.onChange(react);
   const stopWatchingConfig = config.watchExternalChanges();
 
   // One shopper's visit: its portal session tags the lines its calls and redemptions log.
@@ -275,11 +282,11 @@ function startServiceHealth(options: KioskServicesOptions, { events, logger }: F
  * What the kiosk does when its config changes (console, kioskctl, provisioning, an edit of
  * config.json): one declared reaction each, run in this order.
  */
-function configReactions(parts: { events: EventBus; secretOrigin: SecretOriginGuard; demo: DemoSandbox; health: ServiceHealth; logger: Logger }) {
+function configReactions(parts: { events: EventBus; secretOrigin: SecretOriginGuard; demo: DemoSandbox; health: ServiceHealth; logger: Logger; provisioningProblems: readonly string[] }) {
   const { events, secretOrigin, demo, health, logger } = parts;
   return {
     /** The renderer follows the settings it shows. */
-    settingsChanged: (current: KioskConfig) => events.emit('settingsChanged', settingsView(current)),
+    settingsChanged: (current: KioskConfig) => events.emit('settingsChanged', settingsView(current, parts.provisioningProblems)),
     /** Secrets follow the configured origin: those stored for another one are dropped. */
     secretsFollowOrigin: () => void secretOrigin.reconcile(),
     /** Demo mode is whatever the config says now: a kiosk sent back to demo gets its sandbox then. */
@@ -487,7 +494,7 @@ function callHandlers(
   const { actionBudgetMs = SHOPPER_ACTION_BUDGET_MS } = options;
   return {
     getAppInfo: async () => ({ name: 'Loyalty Kiosk', version: options.version, demo: config.isDemo() }),
-    getSettings: async () => settingsView(config.get()),
+    getSettings: async () => settingsView(config.get(), config.provisioningProblems()),
     reportRendererError: async ({ message, where }) => {
       logger.error('renderer error', { event: 'renderer.error', message, where });
       return null;

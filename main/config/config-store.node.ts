@@ -22,6 +22,8 @@ export interface ConfigStoreOptions {
   migrations?: ConfigMigrations;
   /** Keys a provisioning file fixes (dotted key → value): applied over the file, refused to every writer. */
   locked?: Record<string, unknown>;
+  /** What is wrong with the provisioning file (`key: why`), when it is invalid: the kiosk then serves no shopper. */
+  provisioningProblems?: readonly string[];
   /** Look only: nothing is written, created or moved (kioskctl config show, doctor). Writes are refused. */
   readOnly?: boolean;
 }
@@ -113,6 +115,11 @@ export class ConfigStore {
     if (!result.success) throw new ConfigError(describeIssues(result.error));
     this.#write(result.data);
     return this.get();
+  }
+
+  /** What is wrong with the provisioning file, each by key; empty when it is valid or missing. */
+  provisioningProblems(): string[] {
+    return [...(this.options.provisioningProblems ?? [])];
   }
 
   isLocked(key: string): boolean {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ConfigStore } from './config-store.node.ts';
-import { provisioningFilePath, readProvisioning } from './provisioning.node.ts';
+import { checkProvisioning, loadProvisioning, provisioningFilePath, readProvisioning } from './provisioning.node.ts';
 import { silentLogger } from '../logging/logger.std.ts';
 import { hasEvent, linesOf, recordingLogger } from '../../test/support/factories.std.ts';
 
@@ -64,5 +64,28 @@ describe('provisioning file', () => {
     expect(store.getKey('idle.timeoutSeconds')).toBe(60); // all or nothing
     store.set('idle.timeoutSeconds', 30);
     expect(store.getKey('idle.timeoutSeconds')).toBe(30);
+  });
+
+  it('names every problem by its key, not the first only (#35 §4)', () => {
+    const text = JSON.stringify({ schedule: { nightlyRestart: '4:30' }, idle: { timeoutSecs: 90 }, kiosk: { modes: ['teleport'] } });
+    expect(checkProvisioning(text).problems).toEqual([
+      'idle.timeoutSecs: unknown setting',
+      expect.stringMatching(/^kiosk\.modes\.0: /),
+      expect.stringMatching(/^schedule\.nightlyRestart: /),
+    ]);
+    expect(checkProvisioning('{"idle":').problems).toEqual([expect.stringMatching(/^not JSON: /)]);
+    expect(checkProvisioning('[1]').problems).toEqual(['not a JSON object of settings']);
+  });
+
+  it('keeps only the fleet section of an invalid file, when that section is valid on its own, so the kiosk can say so on its broker (#35 §4)', () => {
+    const fleet = { mqtt: { url: 'mqtt://127.0.0.1:1883', username: 'store-1' }, kioskId: 'store-1' };
+    const { logger, lines } = recordingLogger();
+    const file = provisioningFile(JSON.stringify({ fleet, schedule: { nightlyRestart: '4:30' }, idle: { timeoutSeconds: 90 } }));
+    const loaded = loadProvisioning(file, logger);
+    expect(loaded.locked).toEqual({ 'fleet.mqtt.url': 'mqtt://127.0.0.1:1883', 'fleet.mqtt.username': 'store-1', 'fleet.kioskId': 'store-1' });
+    expect(loaded.problems).toEqual([expect.stringMatching(/^schedule\.nightlyRestart: /)]);
+    expect(linesOf(lines, 'provisioning.ignored').map(({ fields }) => fields.kept)).toEqual([Object.keys(loaded.locked)]);
+    // A fleet section that is itself wrong keeps nothing.
+    expect(checkProvisioning(JSON.stringify({ fleet: { mqtt: { url: 'ftp://x' } }, idle: { timeoutSecs: 1 } })).locked).toEqual({});
   });
 });

@@ -87,6 +87,12 @@ export const FleetHealth = z
       })
       .strict()
       .optional(),
+    /**
+     * What is wrong with the provisioning file, each problem by key, when it is invalid: the kiosk
+     * serves no shopper ("setup needed") and joined the broker on the file's fleet section alone.
+     * Null when it is valid or missing; absent from kiosks older than the check.
+     */
+    setupNeeded: z.string().max(2000).nullable().optional(),
     /** The scanner's connection and state; its last scan's time (epoch ms), never its value. */
     scanner: z
       .object({

@@ -5,6 +5,7 @@ import { serialQueue } from '../../base/queue.std.ts';
 import { type KioskConfig, kioskIdLevel } from '../../common/config-schema.std.ts';
 import type { EventBus } from '../bridge/event-bus.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
+import { setupNeededText } from '../config/settings-view.std.ts';
 import type { FileLogSink } from '../logging/file-logger.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
 import type { ServiceHealth } from '../loyalty/service-health.node.ts';
@@ -287,6 +288,7 @@ export async function fleetHealth(parts: HealthParts, startedAt: number): Promis
     countersSince: counters.since,
     version: parts.version,
     mode: parts.config.isDemo() ? 'demo' : 'connected',
+    setupNeeded: setupNeededText(parts.config.provisioningProblems()),
     platform: parts.health.status(),
     platformProbe: parts.health.lastProbe(),
     platformErrors: counters.errors,

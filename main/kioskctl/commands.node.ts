@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, type ConfigStore } from '../config/config-store.node.ts';
-import { openProvisionedConfig } from '../config/provisioning.node.ts';
+import { checkProvisioning, openProvisionedConfig } from '../config/provisioning.node.ts';
+import { readBoundedFile } from '../../base/bounded-file.node.ts';
 import { importSettings } from '../config/settings-import.node.ts';
 import { CONFIG_KEYS } from '../config/config-keys.std.ts';
 import { createLogger, FileLogSink } from '../logging/file-logger.node.ts';
@@ -91,6 +92,8 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   fleet watch [--group G] [--json]
                               the fleet ls table, kept live; changes marked as they happen (--json:
                               one object a line); a lost broker is said, and tried again
+  provision check FILE        check a provisioning file before it is deployed: every problem by
+                              key, and exit 1 when there is any
   fleet settings set <kioskId|--group G|--all> key=value... [--unset KEY]... [--clear]
                               the desired settings the broker keeps for the fleet, a group or one
                               kiosk (retained): each kiosk applies the fleet's, its groups', then
@@ -134,6 +137,9 @@ interface Tools {
   config(): ConfigStore;
   secrets(): SecretStore;
 }
+
+/** Far above any provisioning file a person writes; a bigger one is refused unread. */
+const MAX_PROVISIONING_BYTES = 1024 * 1024;
 
 /** A request refused before anything changed (exit 2). */
 class Refused extends Error {}
@@ -208,6 +214,24 @@ const commands: Record<string, Command> = {
   'fleet watch': fleetCommand(fleetWatch),
   'fleet report': fleetCommand(fleetReport),
   'fleet settings': fleetCommand(fleetSettings),
+  'provision check': {
+    args: ['file'],
+    readOnly: true,
+    run: (context, _tools, file) => {
+      const read = readBoundedFile(file, MAX_PROVISIONING_BYTES);
+      if (read.kind !== 'read') throw new Refused(`${file}: ${read.kind === 'missing' ? 'no such file' : read.reason}`);
+      const { locked, problems } = checkProvisioning(read.text);
+      const keys = Object.keys(locked);
+      if (problems.length === 0) {
+        context.stdout(`${printable(`${file}: valid; it sets and locks ${keys.length === 0 ? 'nothing' : keys.join(', ')}`)}\n`);
+        return EXIT.ok;
+      }
+      for (const problem of problems) context.stdout(`${printable(`${file}: ${problem}`)}\n`);
+      const kept = keys.length > 0 ? 'only its fleet section applies, so the kiosk joins its broker and reports the problem there' : 'nothing of it applies';
+      context.stdout(`${printable(`${file}: invalid (${problems.length === 1 ? '1 problem' : `${problems.length} problems`}): a kiosk shows "setup needed" and serves no shopper; ${kept}`)}\n`);
+      return EXIT.failed;
+    },
+  },
   'config show': {
     args: [],
     readOnly: true,

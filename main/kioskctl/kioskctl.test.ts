@@ -97,6 +97,23 @@ function doctorRows(stdout: string): Record<string, [string, string]> {
 const noStack = /\n\s+at /;
 
 describe('kioskctl config', () => {
+  it('checks a provisioning file before it is deployed: every problem by key and exit 1, or what a valid one locks (#35 §4)', async () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'config.json');
+    fs.writeFileSync(file, JSON.stringify({ schedule: { nightlyRestart: '4:30' }, idle: { timeoutSecs: 90 }, fleet: { kioskId: 'store-7' } }));
+    const invalid = await kioskctl(dir, ['provision', 'check', file]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.stdout.trim().split('\n')).toEqual([
+      `${file}: idle.timeoutSecs: unknown setting`,
+      expect.stringMatching(new RegExp(`^${file}: schedule\\.nightlyRestart: `)),
+      `${file}: invalid (2 problems): a kiosk shows "setup needed" and serves no shopper; only its fleet section applies, so the kiosk joins its broker and reports the problem there`,
+    ]);
+    fs.writeFileSync(file, JSON.stringify({ schedule: { nightlyRestart: '04:30' }, idle: { timeoutSeconds: 90 } }));
+    const valid = await kioskctl(dir, ['provision', 'check', file]);
+    expect(valid).toMatchObject({ code: 0, stdout: `${file}: valid; it sets and locks idle.timeoutSeconds, schedule.nightlyRestart\n` });
+    expect((await kioskctl(dir, ['provision', 'check', path.join(dir, 'none.json')])).code).toBe(2);
+  });
+
   it('shows every setting with its default on a fresh data folder', async () => {
     const shown = await kioskctl(tempDir(), ['config', 'show']);
     expect(shown.code).toBe(0);

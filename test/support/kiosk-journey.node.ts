@@ -83,6 +83,8 @@ export interface KioskPageOptions {
   fakeClock?: boolean;
   /** Runs on the new page before the kiosk loads (a route to set up, say). */
   beforeLoad?: (page: Page) => Promise<unknown>;
+  /** The test id of the first screen the kiosk shows (default the attract screen). */
+  firstScreen?: string;
 }
 
 async function newKioskPage(browser: Browser, viewport: keyof typeof KIOSK_VIEWPORTS, { fakeClock = false, beforeLoad }: KioskPageOptions): Promise<Page> {
@@ -104,9 +106,9 @@ async function throttleCpu(page: Page): Promise<void> {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
 }
 
-async function loadKiosk(page: Page, kiosk: KioskUnderTest): Promise<void> {
+async function loadKiosk(page: Page, kiosk: KioskUnderTest, firstScreen = 'attract-screen'): Promise<void> {
   await page.goto(kiosk.host.url);
-  await page.getByTestId('attract-screen').waitFor();
+  await page.getByTestId(firstScreen).waitFor();
   // Lifted two frames after the first screen: until then a tap would land on the cover.
   await page.locator('#boot-cover').waitFor({ state: 'detached' });
 }
@@ -127,7 +129,7 @@ export async function openKiosk(
   options: KioskPageOptions = {},
 ): Promise<Page> {
   const page = await newKioskPage(browser, viewport, options);
-  await loadKiosk(page, kiosk);
+  await loadKiosk(page, kiosk, options.firstScreen);
   return page;
 }
 

@@ -44,6 +44,8 @@ export interface HealthSeen {
   shop: string | null;
   freeDiskBytes: number | null;
   uptimeSeconds: number;
+  /** What is wrong with its provisioning file (cut), when it is invalid. */
+  setupNeeded: string | null;
   /** The desired settings: `applied`, `drifting` or `none`; null from a kiosk older than them. */
   settings: 'none' | 'applied' | 'drifting' | null;
   /** Each key not in force as the layers ask, and why (at most MAX_DRIFT, cut). */
@@ -77,6 +79,7 @@ export interface RosterRow {
   shop: string | null;
   freeDiskBytes: number | null;
   uptimeSeconds: number | null;
+  setupNeeded: string | null;
   settings: HealthSeen['settings'];
   drift: Record<string, string>;
   lastSeen: number | null;
@@ -107,7 +110,9 @@ function healthSeen(health: FleetHealth): HealthSeen {
     version: cut(health.version, MAX_TEXT),
     channel: health.channel,
     update: cut(`${update.state}${update.availableVersion ? ` ${update.availableVersion}` : ''}`, MAX_TEXT),
-    mode: health.mode,
+    // An invalid provisioning file outweighs the mode: the kiosk serves no shopper.
+    mode: health.setupNeeded ? 'SETUP NEEDED' : health.mode,
+    setupNeeded: health.setupNeeded ? cut(health.setupNeeded, 500) : null,
     platform: health.platform.available ? 'available' : 'unavailable',
     latencyMs: health.platformProbe?.latencyMs ?? null,
     errors: Object.values(health.platformErrors).reduce((sum, count) => sum + count, 0),
@@ -146,6 +151,7 @@ export function rosterRow(kioskId: string, { status, health }: KioskRecord, now:
     screen: health?.screen ?? null,
     groups: health?.groups ?? [],
     shop: health?.shop ?? null,
+    setupNeeded: health?.setupNeeded ?? null,
     freeDiskBytes: health?.freeDiskBytes ?? null,
     uptimeSeconds: health?.uptimeSeconds ?? null,
     settings: health?.settings ?? null,
@@ -169,6 +175,8 @@ export function rosterNotes({ records, full }: { records: ReadonlyMap<string, Ki
   const notes: string[] = [];
   if (unread.length > 0) notes.push(`no health to show for ${someKiosks(unread.sort())}: none yet, not a kiosk's health, or over ${MAX_HEALTH_BYTES / 1024} KiB (skipped unread)`);
   if (full) notes.push(`the broker holds more kiosks than kioskctl keeps (${records.size}): the others are not listed`);
+  const setupNeeded = [...records].filter(([, record]) => record.health?.setupNeeded);
+  for (const [kioskId, record] of setupNeeded.slice(0, 10)) notes.push(`${kioskId} serves no shopper: its provisioning file is invalid: ${record.health!.setupNeeded}`);
   return notes;
 }
 
@@ -262,6 +270,7 @@ export function rowChanges(before: RosterRow | undefined, after: RosterRow): str
   if (before.stale !== after.stale) changes.push(after.stale ? 'health STALE' : 'health fresh again');
   if ((before.screen === 'asleep') !== (after.screen === 'asleep')) changes.push(after.screen === 'asleep' ? 'asleep (quiet hours)' : 'awake');
   if (before.version !== after.version && before.version !== null) changes.push(`version ${after.version}`);
+  if (before.setupNeeded === null && after.setupNeeded !== null) changes.push(`SETUP NEEDED: ${after.setupNeeded}`);
   if (before.settings !== after.settings && after.settings !== null) changes.push(after.settings === 'drifting' ? `settings DRIFTING: ${Object.keys(after.drift).join(', ')}` : `settings ${after.settings}`);
   return changes;
 }

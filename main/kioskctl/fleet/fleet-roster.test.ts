@@ -22,6 +22,7 @@ const row = (changes: Partial<RosterRow> = {}): RosterRow => ({
   screen: 'attract',
   groups: [],
   shop: null,
+  setupNeeded: null,
   freeDiskBytes: 1_000_000_000,
   uptimeSeconds: 3_600,
   settings: 'none',

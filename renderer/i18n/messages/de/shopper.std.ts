@@ -146,6 +146,8 @@ export const messages: ShopperMessages = {
   'idle.countdown': 'Neustart in {seconds, plural, one {# Sekunde} other {# Sekunden}}',
   'idle.stay': 'Ich bin noch da',
   'error.retrying': 'Wir versuchen es weiter und sind gleich von selbst zurück.',
+  'setup.needed': 'Dieser Kiosk ist noch nicht eingerichtet. Bitte wenden Sie sich an das Personal.',
+  'setup.forStaff': 'Für das Personal: Die IT muss die Provisioning-Datei dieses Kiosks korrigieren und ihn danach neu starten. Was nicht stimmt:',
   'camera.label': 'Kamerabild zum Scannen',
   'camera.no-camera': 'Keine Kamera gefunden. Bitte wenden Sie sich an das Personal.',
   'camera.permission-denied': 'Die Kamera darf nicht verwendet werden. Bitte wenden Sie sich an das Personal.',

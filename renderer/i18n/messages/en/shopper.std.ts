@@ -147,6 +147,8 @@ export const messages = {
   'idle.countdown': 'Starting over in {seconds, plural, one {# second} other {# seconds}}',
   'idle.stay': 'I’m still here',
   'error.retrying': 'We keep trying to reconnect and will be back by ourselves.',
+  'setup.needed': 'This kiosk is not set up yet. Please ask a member of staff.',
+  'setup.forStaff': 'For staff: IT must correct this kiosk’s provisioning file, then restart it. What is wrong:',
   'camera.label': 'Camera picture for scanning',
   'camera.no-camera': 'No camera found. Please ask a member of staff.',
   'camera.permission-denied': 'The camera may not be used. Please ask a member of staff.',

@@ -146,6 +146,8 @@ export const messages: ShopperMessages = {
   'idle.countdown': 'Retour à l’accueil dans {seconds, plural, one {# seconde} other {# secondes}}',
   'idle.stay': 'Je suis toujours là',
   'error.retrying': 'Nous réessayons et serons bientôt de retour.',
+  'setup.needed': 'Cette borne n’est pas encore configurée. Veuillez vous adresser au personnel.',
+  'setup.forStaff': 'Pour le personnel : l’informatique doit corriger le fichier de provisionnement de cette borne, puis la redémarrer. Ce qui ne va pas :',
   'camera.label': 'Image de la caméra pour scanner',
   'camera.no-camera': 'Aucune caméra trouvée. Veuillez vous adresser au personnel.',
   'camera.permission-denied': 'La caméra ne peut pas être utilisée. Veuillez vous adresser au personnel.',

@@ -146,6 +146,8 @@ export const messages: ShopperMessages = {
   'idle.countdown': 'Over {seconds, plural, one {# seconde} other {# seconden}} beginnen we opnieuw',
   'idle.stay': 'Ik ben er nog',
   'error.retrying': 'We blijven verbinding zoeken en zijn vanzelf terug.',
+  'setup.needed': 'Deze kiosk is nog niet ingesteld. Vraag een medewerker om hulp.',
+  'setup.forStaff': 'Voor medewerkers: IT moet het provisioningbestand van deze kiosk verbeteren en de kiosk daarna herstarten. Wat er mis is:',
   'camera.label': 'Camerabeeld om te scannen',
   'camera.no-camera': 'Geen camera gevonden. Vraag een medewerker om hulp.',
   'camera.permission-denied': 'De camera mag niet gebruikt worden. Vraag een medewerker om hulp.',
