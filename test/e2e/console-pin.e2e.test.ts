@@ -249,6 +249,9 @@ describe('manager console: restart and quit', () => {
   /** The console's Diagnostics tab, and one of its confirmed actions. */
   async function confirmOnDiagnostics(page: Page, action: string) {
     await page.getByTestId('tab-diagnostics').tap();
+    // The diagnostics load below the "busy" line and push the actions down: a tap aimed before
+    // they arrive lands on whatever moved under it (seen in CI under load: the confirm never came).
+    await page.getByTestId('diagnostics-log').waitFor();
     await page.getByRole('button', { name: action, exact: true }).tap();
     await page.getByTestId('diagnostics-confirm').tap();
   }
