@@ -1,7 +1,7 @@
 import { isConfigKey, keptFromFleet } from '../config/config-keys.std.ts';
 import type { ConfigStore } from '../config/config-store.node.ts';
 import type { Logger } from '../logging/logger.std.ts';
-import { DesiredSettings, type FleetHealth, MAX_SETTINGS_BYTES } from './fleet-messages.std.ts';
+import { type DesiredSettings, type FleetHealth, readSettingsLayer } from './fleet-messages.std.ts';
 
 /** What a kiosk reports of its desired settings, in its health. */
 export type DesiredSettingsState = NonNullable<FleetHealth['desiredSettings']>;
@@ -29,7 +29,7 @@ export class DesiredSettingsLayers {
   /** A layer as the broker sent it (empty: removed); applied at once. */
   take(topic: string, payload: Buffer): void {
     if (!this.#layers.has(topic)) return;
-    this.#layers.set(topic, payload.byteLength === 0 ? {} : readLayer(payload));
+    this.#layers.set(topic, payload.byteLength === 0 ? {} : readSettingsLayer(payload));
     this.#apply();
   }
 
@@ -88,15 +88,6 @@ function refusalOf(config: ConfigStore, key: string, value: unknown): string | n
   if (!isConfigKey(key)) return 'refused: unknown setting';
   if (config.isLocked(key)) return sameValue(config.getKey(key), value) ? null : 'locked by the provisioning file';
   return null;
-}
-
-function readLayer(payload: Buffer): DesiredSettings | null {
-  if (payload.byteLength > MAX_SETTINGS_BYTES) return null;
-  try {
-    return DesiredSettings.safeParse(JSON.parse(payload.toString('utf8'))).data ?? null;
-  } catch {
-    return null;
-  }
 }
 
 const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -232,6 +232,16 @@ export type DesiredSettings = z.infer<typeof DesiredSettings>;
 /** A layer larger than this is not read: a settings layer is a few keys. */
 export const MAX_SETTINGS_BYTES = 64 * 1024;
 
+/** A layer as the broker holds it, or null when a kiosk would ignore it (over MAX_SETTINGS_BYTES, no JSON, no settings object). */
+export function readSettingsLayer(payload: Uint8Array): DesiredSettings | null {
+  if (payload.byteLength > MAX_SETTINGS_BYTES) return null;
+  try {
+    return DesiredSettings.safeParse(JSON.parse(new TextDecoder().decode(payload))).data ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The topics an operator reads and writes for the whole fleet under one prefix. */
 export function fleetWideTopics(prefix: string) {
   return {

@@ -1,6 +1,6 @@
 import { printable, printableJson } from '../../../base/csv.std.ts';
 import { isConfigKey, keptFromFleet, valueFromText } from '../../config/config-keys.std.ts';
-import { DesiredSettings, fleetWideTopics, MAX_SETTINGS_BYTES } from '../../fleet/fleet-messages.std.ts';
+import { type DesiredSettings, fleetWideTopics, MAX_SETTINGS_BYTES, readSettingsLayer } from '../../fleet/fleet-messages.std.ts';
 import { formatTable } from '../table.std.ts';
 import { followFleet, retainedOn } from './fleet-operator.node.ts';
 import { rosterRows, type RosterRow, someKiosks } from './fleet-roster.std.ts';
@@ -56,14 +56,15 @@ function settingOf(pair: string): [string, unknown] {
   return [key, parsed.value];
 }
 
+/** The layer to change: none yet is empty; one a kiosk would ignore is refused, to be replaced whole. */
 function readLayer(payload: Buffer | undefined): DesiredSettings {
   if (payload === undefined) return {};
-  try {
-    return DesiredSettings.parse(JSON.parse(payload.toString('utf8')));
-  } catch {
-    throw new Error('the layer on the broker is no JSON object of settings: replace it with --clear');
-  }
+  return readSettingsLayer(payload) ?? raise('the layer on the broker is no JSON object of settings (at most 64 KiB): replace it with --clear');
 }
+
+const raise = (message: string): never => {
+  throw new Error(message);
+};
 
 /** `fleet settings show [--json]`: every layer of desired settings the broker keeps, the fleet's first, then each group's and each kiosk's. */
 async function fleetSettingsShow(context: FleetContext): Promise<number> {
@@ -72,7 +73,7 @@ async function fleetSettingsShow(context: FleetContext): Promise<number> {
   const prefix = connection.topicPrefix;
   const filters = [`${prefix}/all/settings`, `${prefix}/group/+/settings`, `${prefix}/+/settings`];
   const held = await withOperator(connection, timeoutOf(values), (client, deadline) => retainedOn(client, prefix, filters, deadline));
-  const layers = [...held].map(([topic, payload]) => ({ layer: layerName(prefix, topic), settings: safeLayer(payload) })).sort((a, b) => layerRank(a.layer) - layerRank(b.layer) || a.layer.localeCompare(b.layer));
+  const layers = [...held].map(([topic, payload]) => ({ layer: layerName(prefix, topic), settings: readSettingsLayer(payload) })).sort((a, b) => layerRank(a.layer) - layerRank(b.layer) || a.layer.localeCompare(b.layer));
   if (values.json) context.stdout(`${printableJson(layers, 2)}\n`);
   else context.stdout(layers.length === 0 ? 'no desired settings on the broker\n' : formatTable([['LAYER', 'KEY', 'VALUE'], ...layers.flatMap(({ layer, settings }) => (settings === null ? [[layer, '-', 'not a JSON object of settings: kiosks ignore it']] : Object.entries(settings).map(([key, value]) => [layer, key, JSON.stringify(value)])))]));
   return 0;
@@ -81,14 +82,6 @@ async function fleetSettingsShow(context: FleetContext): Promise<number> {
 /** `all`, `group/<g>` or the kiosk id, from a settings topic. */
 const layerName = (prefix: string, topic: string) => topic.slice(prefix.length + 1, -'/settings'.length);
 const layerRank = (layer: string) => (layer === 'all' ? 0 : layer.startsWith('group/') ? 1 : 2);
-
-function safeLayer(payload: Buffer): DesiredSettings | null {
-  try {
-    return readLayer(payload);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * `fleet settings diff [--group G] [--json]`: each kiosk whose settings in force are not what its
