@@ -1,10 +1,11 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { testLedger } from '../../test/support/ledger.node.ts';
 import os from 'node:os';
 import path from 'node:path';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nextMessage, startShippedMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
+import { nextMessage, SHIPPED_BROKER_DIR, startShippedMosquitto, type ShippedMosquitto } from '../../test/support/mosquitto.node.ts';
 import { sampleHealth } from '../../test/support/fleet-health-sample.std.ts';
 import { until } from '../../test/support/until.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
@@ -19,8 +20,10 @@ import { fleetCommands } from '../fleet-commands/fleet-commands.node.ts';
 import { discoveryMessages } from './home-assistant.std.ts';
 
 const PREFIX = 'loyalty-kiosk';
-const KIOSKS = ['store-1', 'store-2', 'kiosk_07', 'all'] as const;
+const KIOSKS = ['store-1', 'store-2', 'kiosk_07'] as const;
 type KioskUser = (typeof KIOSKS)[number];
+/** A login the installer gave a password and nothing else, named as the fleet-wide topics are. */
+const ROGUE = 'all';
 const password = (user: string) => `${user}-pw`;
 
 /**
@@ -28,13 +31,13 @@ const password = (user: string) => `${user}-pw`;
  * users docs/running-a-fleet.md names and kiosks whose username is their kiosk id.
  */
 describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
-  let broker: Mosquitto;
+  let broker: ShippedMosquitto;
   let operator: MqttClient;
   const clients: FleetClient[] = [];
   const restarts = new Map<string, number>();
   const screen = new BridgeConnection('window');
 
-  const users = ['fleet-operator', 'north-operator', 'homeassistant', 'telegraf-health', 'telegraf-status', ...KIOSKS];
+  const users = ['fleet-operator', 'north-operator', 'fleet-wallboard', 'homeassistant', 'telegraf-health', 'telegraf-status', ...KIOSKS];
   const login = (username: string, options: mqtt.IClientOptions = {}) =>
     mqtt.connectAsync(broker.url, { username, password: password(username), protocolVersion: 5, reconnectPeriod: 0, ...options });
 
@@ -77,7 +80,7 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
     );
 
   beforeAll(async () => {
-    broker = await startShippedMosquitto(Object.fromEntries(users.map((user) => [user, password(user)])));
+    broker = await startShippedMosquitto(Object.fromEntries(users.map((user) => [user, password(user)])), { passwordOnly: { [ROGUE]: password(ROGUE) } });
     operator = await login('fleet-operator');
   });
 
@@ -91,15 +94,65 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
     await broker?.stop();
   });
 
-  it('starts from the shipped files, warning of nothing but the four fleet-wide read lines', () => {
-    // (Run as root, as in a container, Mosquitto also says it should not be: that is the test's doing.)
-    const warnings = broker.log().split('\n').filter((line) => /warning/i.test(line) && !/run as root/.test(line));
-    expect(warnings).toEqual([
-      expect.stringContaining("ACL pattern 'loyalty-kiosk/all/cmd/+' does not contain"),
-      expect.stringContaining("ACL pattern 'loyalty-kiosk/group/+/cmd/+' does not contain"),
-      expect.stringContaining("ACL pattern 'loyalty-kiosk/all/settings' does not contain"),
-      expect.stringContaining("ACL pattern 'loyalty-kiosk/group/+/settings' does not contain"),
-    ]);
+  it('starts from the shipped files, as the mosquitto user, warning of nothing', () => {
+    expect(broker.log().split('\n').filter((line) => /warning/i.test(line))).toEqual([]);
+  });
+
+  it('gives each kiosk the fleet-wide and group settings and commands through its own block (#35 §5)', async () => {
+    await operator.publishAsync(`${PREFIX}/all/settings`, '{"idle.timeoutSeconds":45}', { qos: 1, retain: true });
+    await operator.publishAsync(`${PREFIX}/group/region-north/settings`, '{"idle.timeoutSeconds":50}', { qos: 1, retain: true });
+    const store = await login('kiosk_07');
+    try {
+      expect(JSON.parse(await nextMessage(store, `${PREFIX}/all/settings`))).toEqual({ 'idle.timeoutSeconds': 45 });
+      expect(JSON.parse(await nextMessage(store, `${PREFIX}/group/region-north/settings`))).toEqual({ 'idle.timeoutSeconds': 50 });
+      // …and may set none of them.
+      expect(await reasonCode(store, `${PREFIX}/all/settings`, '{}')).toBe(135);
+    } finally {
+      await store.endAsync();
+      for (const layer of ['all', 'group/region-north']) await operator.publishAsync(`${PREFIX}/${layer}/settings`, '', { qos: 1, retain: true });
+    }
+  });
+
+  it('lets Telegraf and the wallboard read status and health, and publish nothing (#35 §5)', async () => {
+    const one = kiosk('store-1');
+    await until(() => one.state().state === 'online');
+    for (const [user, topic] of [
+      ['telegraf-health', `${PREFIX}/store-1/health`],
+      ['telegraf-status', `${PREFIX}/store-1/status`],
+      ['fleet-wallboard', `${PREFIX}/store-1/health`],
+      ['fleet-wallboard', `${PREFIX}/store-1/status`],
+    ] as const) {
+      const reader = await login(user);
+      try {
+        expect({ user, topic, read: (await nextMessage(reader, topic)).length > 0 }).toEqual({ user, topic, read: true });
+        for (const denied of [`${PREFIX}/all/cmd/restart`, `${PREFIX}/store-1/cmd/restart`, `${PREFIX}/all/settings`, `${PREFIX}/.kioskctl/${user}`, topic]) {
+          expect({ user, denied, code: await reasonCode(reader, denied, '{"id":"x"}') }).toEqual({ user, denied, code: 135 });
+        }
+      } finally {
+        await reader.endAsync();
+      }
+    }
+  });
+
+  it('takes a kiosk added while it runs once reloaded, and puts it out once removed (#35 §5)', async () => {
+    const canLogIn = () => login('store-9').then(async (client) => (await client.endAsync(), true), () => false);
+    expect(await canLogIn()).toBe(false);
+    expect(broker.fleetUser(['kiosk', 'store-9'], `${password('store-9')}\n`)).toContain('kiosk store-9: password set, ACL block in place');
+    broker.reload();
+    await expect.poll(canLogIn).toBe(true);
+    const added = await login('store-9');
+    await operator.publishAsync(`${PREFIX}/all/settings`, '{"idle.timeoutSeconds":45}', { qos: 1, retain: true });
+    try {
+      expect(JSON.parse(await nextMessage(added, `${PREFIX}/all/settings`))).toEqual({ 'idle.timeoutSeconds': 45 });
+      const closed = new Promise<void>((resolve) => added.once('close', () => resolve()));
+      broker.fleetUser(['remove', 'store-9']);
+      broker.reload();
+      await closed;
+      expect(await canLogIn()).toBe(false);
+    } finally {
+      await added.endAsync(true);
+      await operator.publishAsync(`${PREFIX}/all/settings`, '', { qos: 1, retain: true });
+    }
   });
 
   it('lets Home Assistant restart one kiosk from its button, and no group, no whole fleet, no other command (#28 §2)', async () => {
@@ -134,7 +187,7 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
   });
 
   it('lets no kiosk command any kiosk, itself included, whatever its username (#28 §2)', async () => {
-    for (const user of ['store-1', 'all'] as const) {
+    for (const user of ['store-1', ROGUE] as const) {
       const compromised = await login(user);
       try {
         for (const topic of [`${PREFIX}/store-2/cmd/restart`, `${PREFIX}/all/cmd/restart`, `${PREFIX}/group/region-north/cmd/restart`, `${PREFIX}/${user}/cmd/restart`, `${PREFIX}/store-2/ha/restart`]) {
@@ -189,5 +242,52 @@ describe('the shipped broker configuration (#28 §2, §3, §9)', () => {
     } finally {
       await homeAssistant.endAsync();
     }
+  });
+});
+
+describe('deploy/mosquitto/fleet-user, the recipe for the broker\'s users (#35 §5)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-user-'));
+  const files = { MOSQUITTO_PASSWD_FILE: path.join(dir, 'passwd'), MOSQUITTO_ACL_FILE: path.join(dir, 'acl') };
+  const shippedAcl = fs.readFileSync(path.join(SHIPPED_BROKER_DIR, 'acl'), 'utf8');
+  const fleetUser = (args: string[], input = 'a password\n') =>
+    spawnSync(path.join(SHIPPED_BROKER_DIR, 'fleet-user'), args, { input, env: { ...process.env, ...files }, encoding: 'utf8' });
+  const users = () => fs.readFileSync(files.MOSQUITTO_PASSWD_FILE, 'utf8').split('\n').filter(Boolean).map((line) => line.split(':')[0]);
+
+  beforeAll(() => fs.writeFileSync(files.MOSQUITTO_ACL_FILE, shippedAcl));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses a name that is no kiosk\'s, a tool the ACL does not name, a kiosk as a tool and an empty password, changing nothing', () => {
+    for (const [args, input, said] of [
+      [['kiosk', 'all'], 'pw\n', /'all' names the fleet-wide or group topics/],
+      [['kiosk', 'group'], 'pw\n', /'group' names the fleet-wide or group topics/],
+      [['kiosk', '-c'], 'pw\n', /not a name the fleet takes/],
+      [['kiosk', 'store/1'], 'pw\n', /not a name the fleet takes/],
+      [['kiosk', 'fleet-operator'], 'pw\n', /a tool the ACL names, not a kiosk/],
+      [['tool', 'store-1'], 'pw\n', /the ACL names no tool 'store-1'/],
+      [['kiosk', 'store-1'], '\n', /no password given for 'store-1'/],
+      [['remove', 'store-1'], '', /no user 'store-1' to remove/],
+    ] as const) {
+      const run = fleetUser([...args], input);
+      expect({ args, status: run.status, said: run.stderr }).toEqual({ args, status: 1, said: expect.stringMatching(said) });
+    }
+    expect(fs.existsSync(files.MOSQUITTO_PASSWD_FILE)).toBe(false);
+    expect(fs.readFileSync(files.MOSQUITTO_ACL_FILE, 'utf8')).toBe(shippedAcl);
+  });
+
+  it('adds a kiosk once however often it is run, and removes it to the ACL as shipped; both files the broker user\'s alone', () => {
+    for (const args of [['kiosk', 'store-1'], ['tool', 'fleet-operator'], ['kiosk', 'store-2'], ['kiosk', 'store-1']]) expect(fleetUser(args).status).toBe(0);
+    expect(users()).toEqual(['store-1', 'fleet-operator', 'store-2']);
+    const acl = fs.readFileSync(files.MOSQUITTO_ACL_FILE, 'utf8');
+    expect(acl.split('\n').filter((line) => line === 'user store-1')).toHaveLength(1);
+    expect(acl.endsWith('user store-2\ntopic read loyalty-kiosk/all/cmd/+\ntopic read loyalty-kiosk/group/+/cmd/+\ntopic read loyalty-kiosk/all/settings\ntopic read loyalty-kiosk/group/+/settings\n')).toBe(true);
+    for (const file of Object.values(files)) {
+      const { mode, uid } = fs.statSync(file);
+      expect({ file, mode: mode & 0o777 }).toEqual({ file, mode: 0o600 });
+      if (process.getuid?.() === 0) expect({ file, uid }).toEqual({ file, uid: Number(execFileSync('id', ['-u', 'mosquitto']).toString()) });
+    }
+    for (const name of ['store-1', 'store-2']) expect(fleetUser(['remove', name]).status).toBe(0);
+    expect(users()).toEqual(['fleet-operator']);
+    expect(fs.readFileSync(files.MOSQUITTO_ACL_FILE, 'utf8')).toBe(shippedAcl);
+    expect(fs.readdirSync(dir).sort()).toEqual(['acl', 'passwd']);
   });
 });

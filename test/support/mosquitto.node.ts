@@ -24,10 +24,17 @@ export interface Mosquitto {
    */
   freeze(): void;
   thaw(): void;
+  /** SIGHUP: the broker re-reads its password file and ACL, keeping every connection. */
+  reload(): void;
   /** What the broker wrote to stderr since it started (warnings about its files, say). */
   log(): string;
   /** Stops it for good and removes its files. */
   stop(): Promise<void>;
+}
+
+export interface ShippedMosquitto extends Mosquitto {
+  /** Runs deploy/mosquitto/fleet-user on this broker's files (`input`: its stdin); what it printed. */
+  fleetUser(args: string[], input?: string): string;
 }
 
 export interface MosquittoOptions {
@@ -57,28 +64,46 @@ export async function startMosquitto(options: MosquittoOptions): Promise<Mosquit
 export const SHIPPED_BROKER_DIR = fileURLToPath(new URL('../../deploy/mosquitto/', import.meta.url));
 
 /**
- * Mosquitto exactly as `deploy/mosquitto/` configures a fleet's broker: its mosquitto.conf and its
- * acl as they are, with only the listener (a free loopback port, without the TLS files), the
- * password file (made from `users`) and the persistence folder put in a place of the test's own.
+ * Mosquitto exactly as `deploy/mosquitto/` configures a fleet's broker: its mosquitto.conf as it is,
+ * with only the listener (a free loopback port, without the TLS files) and the folders put in a place
+ * of the test's own; its acl, and every user in `users` added with its `fleet-user` as an installer
+ * would (a tool when the ACL names a user block for it, else a kiosk). Started as root, the broker
+ * leaves root for the `mosquitto` user as an installed one does, so it proves the files readable by
+ * it. `passwordOnly` users get a password and nothing else (a login the installer never added with
+ * the script, to show what the patterns alone allow).
  */
-export async function startShippedMosquitto(users: Record<string, string>): Promise<Mosquitto> {
+export async function startShippedMosquitto(users: Record<string, string>, options: { passwordOnly?: Record<string, string> } = {}): Promise<ShippedMosquitto> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mosquitto-shipped-'));
   const port = await freePort();
-  const passwords = passwordFile(dir, users);
+  const files = { passwords: path.join(dir, 'loyalty-kiosk.passwd'), acl: path.join(dir, 'loyalty-kiosk.acl') };
+  fs.copyFileSync(path.join(SHIPPED_BROKER_DIR, 'acl'), files.acl);
+  const shippedAcl = fs.readFileSync(files.acl, 'utf8');
+  const fleetUser = (args: string[], input = '') =>
+    execFileSync(path.join(SHIPPED_BROKER_DIR, 'fleet-user'), args, { input, env: { ...process.env, MOSQUITTO_PASSWD_FILE: files.passwords, MOSQUITTO_ACL_FILE: files.acl } }).toString();
+  for (const [user, password] of Object.entries(users)) fleetUser([shippedAcl.split('\n').includes(`user ${user}`) ? 'tool' : 'kiosk', user], `${password}\n`);
+  for (const [user, password] of Object.entries(options.passwordOnly ?? {})) execFileSync('mosquitto_passwd', ['-b', files.passwords, user, password]);
   const shipped = fs.readFileSync(path.join(SHIPPED_BROKER_DIR, 'mosquitto.conf'), 'utf8').split('\n');
   const swapped: Record<string, string | null> = {
     listener: `listener ${port} 127.0.0.1`,
     certfile: null,
     keyfile: null,
-    password_file: `password_file ${passwords}`,
-    acl_file: `acl_file ${path.join(SHIPPED_BROKER_DIR, 'acl')}`,
+    password_file: `password_file ${files.passwords}`,
+    acl_file: `acl_file ${files.acl}`,
     persistence_location: `persistence_location ${dir}${path.sep}`,
   };
   const lines = shipped.flatMap((line) => {
     const key = line.split(' ')[0]!;
     return Object.hasOwn(swapped, key) ? (swapped[key] === null ? [] : [swapped[key]!]) : [line];
   });
-  return runBroker(dir, port, [...lines, ...runAsMe()]);
+  handOverToBrokerUser(dir);
+  return { ...(await runBroker(dir, port, lines)), fleetUser };
+}
+
+/** As root, the broker's folder goes to the `mosquitto` user it runs as (the script made its files so). */
+function handOverToBrokerUser(dir: string) {
+  if (process.getuid?.() !== 0) return;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'mosquitto']).toString());
+  fs.chownSync(dir, id('-u'), id('-g'));
 }
 
 /** Runs Mosquitto on `conf` (its lines) from `dir` until stopped; `dir` goes with it. */
@@ -120,6 +145,7 @@ async function runBroker(dir: string, port: number, conf: string[]): Promise<Mos
     },
     freeze: () => signal('SIGSTOP'),
     thaw: () => signal('SIGCONT'),
+    reload: () => signal('SIGHUP'),
     log: () => stderr,
     async stop() {
       await stop();
