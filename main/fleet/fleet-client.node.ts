@@ -274,13 +274,17 @@ interface CommandSource {
   by: string | null;
 }
 
-/** Publishes a command's answers on its result topic, and notes each outcome and who sent it (never its payload). */
+/**
+ * Publishes a command's answers on its result topic, a result naming the operator who sent it, and
+ * notes each outcome and who sent it (never its payload).
+ */
 function resultPublisher(client: MqttClient, topics: ReturnType<typeof fleetTopics>, logger: Logger, log: CommandLog | undefined, now: () => number) {
   return async (name: string, answer: CommandAnswer, { via, by }: CommandSource) => {
     const outcome = 'state' in answer ? { waiting: answer.reason } : { ok: answer.ok, ...(answer.replayed ? { replayed: true as const } : {}) };
     logger.info('fleet command', { event: 'fleet.command', command: name, id: answer.id, via, by, ...outcome });
     log?.add({ at: now(), command: name, id: answer.id, via, by, outcome: outcomeOf(answer) });
-    await client.publishAsync(topics.result(name), JSON.stringify(answer), { qos: 1 }).catch((error: unknown) => {
+    const published = by !== null && !('state' in answer) ? { ...answer, by } : answer;
+    await client.publishAsync(topics.result(name), JSON.stringify(published), { qos: 1 }).catch((error: unknown) => {
       logger.warn('fleet command result not published', { command: name, error: String(error) });
     });
   };

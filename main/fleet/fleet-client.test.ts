@@ -17,7 +17,7 @@ import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startF
 import { fleetCommands, type FleetCommandOptions } from '../fleet-commands/fleet-commands.node.ts';
 import { commandMemory } from './command-memory.node.ts';
 import { CommandLog } from './command-log.std.ts';
-import { FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';
+import { CommandResult, FLEET_COMMANDS, FleetHealth } from './fleet-messages.std.ts';
 import { KioskActivity } from '../activity/kiosk-activity.std.ts';
 import { BridgeConnection } from '../bridge/dispatcher.std.ts';
 
@@ -280,16 +280,20 @@ describe('fleet client against a real Mosquitto', () => {
     });
   });
 
-  it('logs the operator a command names, and hands the command no field of it (#35 §2)', async () => {
+  it('logs the operator a command names and names them in its result, and hands the command no field of it (#35 §2)', async () => {
     const commandLog = new CommandLog();
     const client = kiosk({ commandLog, commands: commandsWith({ ledger: testLedger(fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-by-'))) }) });
     await until(() => client.state().state === 'online');
     // report takes no field but z or day: the operator is no argument of it.
-    expect(await command('report', '{"id":"by1","operator":"fleet-operator"}')).toMatchObject({ id: 'by1', ok: true, result: { kind: 'x' } });
-    await command('report', '{"id":"by2"}');
+    expect(await command('report', '{"id":"by1","operator":"fleet-operator"}')).toMatchObject({ id: 'by1', ok: true, result: { kind: 'x' }, by: 'fleet-operator' });
+    // A sender that names no operator gets an answer it can read without knowing `by`.
+    expect(CommandResult.parse(await command('report', '{"id":"by2"}'))).not.toHaveProperty('by');
+    // Replayed to another operator: the answer names who asked this time.
+    expect(await command('report', '{"id":"by1","operator":"north-operator"}')).toMatchObject({ id: 'by1', ok: true, replayed: true, by: 'north-operator' });
     expect(commandLog.recent().map(({ id, by }) => ({ id, by }))).toEqual([
       { id: 'by1', by: 'fleet-operator' },
       { id: 'by2', by: null },
+      { id: 'by1', by: 'north-operator' },
     ]);
   });
 

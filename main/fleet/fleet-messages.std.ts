@@ -152,10 +152,13 @@ export const ReportArgs = z.union([
 /**
  * A command's answer on `…/cmd/<name>/result`. `id` is null when the request had none readable. A
  * failed answer may still carry what the command found (a doctor's checks, some of them failing).
+ * `by` is the request's `operator`, only when it named one: a sender that names no operator (an
+ * older kioskctl, whose reading allows no field it does not know) gets answers without it.
  */
+const answeredBy = { replayed: z.literal(true).optional(), by: z.string().max(100).optional() };
 export const CommandResult = z.discriminatedUnion('ok', [
-  z.strictObject({ id: z.string().nullable(), ok: z.literal(true), result: z.unknown(), replayed: z.literal(true).optional() }),
-  z.strictObject({ id: z.string().nullable(), ok: z.literal(false), error: z.string(), result: z.unknown().optional(), replayed: z.literal(true).optional() }),
+  z.strictObject({ id: z.string().nullable(), ok: z.literal(true), result: z.unknown(), ...answeredBy }),
+  z.strictObject({ id: z.string().nullable(), ok: z.literal(false), error: z.string(), result: z.unknown().optional(), ...answeredBy }),
 ]);
 export type CommandResult = z.infer<typeof CommandResult>;
 
