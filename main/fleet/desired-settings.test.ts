@@ -9,12 +9,16 @@ import { DesiredSettingsLayers } from './desired-settings.node.ts';
 const LAYERS = ['fleet/all/settings', 'fleet/group/pilot/settings', 'fleet/k1/settings'];
 const layer = (values: unknown) => Buffer.from(JSON.stringify(values));
 
-/** A kiosk's settings (with the keys a provisioning file would lock), and its layers on a fresh connection. */
+/** A kiosk's settings (with the keys a provisioning file would lock), and its layers on a fresh connection whose retained layers have all come. */
 function kiosk(locked?: Record<string, unknown>) {
-  const config = new ConfigStore({ dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'desired-')), logger: silentLogger, locked });
-  const desired = new DesiredSettingsLayers({ config, logger: silentLogger });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'desired-'));
+  const config = new ConfigStore({ dataDir, logger: silentLogger, locked });
+  /** The same kiosk after a restart: its settings and what the fleet held, as kept on disk. */
+  const restarted = () => new DesiredSettingsLayers({ config: new ConfigStore({ dataDir, logger: silentLogger, locked }), logger: silentLogger, heldFile: path.join(dataDir, 'held.json') });
+  const desired = new DesiredSettingsLayers({ config, logger: silentLogger, heldFile: path.join(dataDir, 'held.json') });
   desired.connected(LAYERS);
-  return { config, desired };
+  desired.settled();
+  return { config, desired, dataDir, restarted };
 }
 
 describe('desired settings in layers (#35 §1)', () => {
@@ -65,5 +69,49 @@ describe('desired settings in layers (#35 §1)', () => {
     expect(desired.state().state).toBe('drifting');
     desired.connected(LAYERS);
     expect(desired.state()).toEqual({ state: 'none', drift: {} });
+  });
+
+  it('applies nothing until every retained layer has come, then each key straight at its strongest layer\'s value', () => {
+    const { config, desired } = kiosk();
+    desired.connected(LAYERS);
+    const seen: number[] = [];
+    config.onChange((current) => seen.push(current.idle.timeoutSeconds));
+    desired.take('fleet/all/settings', layer({ 'idle.timeoutSeconds': 90 }));
+    desired.take('fleet/group/pilot/settings', layer({ 'idle.timeoutSeconds': 45 }));
+    expect(seen).toEqual([]);
+    desired.settled();
+    expect(seen).toEqual([45]);
+  });
+
+  it('gives a key no layer asks any more back to what the kiosk had before the fleet set it, after a restart too', () => {
+    const { config, desired, restarted } = kiosk();
+    const defaultName = config.get().brand.name;
+    config.set('idle.timeoutSeconds', 75);
+    desired.take('fleet/all/settings', layer({ 'idle.timeoutSeconds': 45, 'brand.name': 'Chain' }));
+    desired.take('fleet/k1/settings', layer({ 'idle.timeoutSeconds': 30 }));
+    expect(config.get().idle.timeoutSeconds).toBe(30);
+    // Removed from the kiosk's own layer: the fleet's still asks 45; removed from that too: back to 75.
+    desired.take('fleet/k1/settings', Buffer.alloc(0));
+    expect(config.get().idle.timeoutSeconds).toBe(45);
+    desired.take('fleet/all/settings', layer({ 'brand.name': 'Chain' }));
+    expect(config.get().idle.timeoutSeconds).toBe(75);
+    expect(desired.state()).toEqual({ state: 'applied', drift: {} });
+
+    // The kiosk is off while the fleet's layer goes: at its next connect, with no layer left, its name goes back.
+    const later = restarted();
+    later.connected(LAYERS);
+    later.settled();
+    expect(new ConfigStore({ dataDir: path.dirname(config.path), logger: silentLogger }).get().brand.name).toBe(defaultName);
+  });
+
+  it('leaves a key the provisioning file locked since as provisioned, and forgets the fleet held it', () => {
+    const { desired, dataDir } = kiosk();
+    desired.take('fleet/all/settings', layer({ 'idle.timeoutSeconds': 45 }));
+    const locked = new ConfigStore({ dataDir, logger: silentLogger, locked: { 'idle.timeoutSeconds': 20 } });
+    const later = new DesiredSettingsLayers({ config: locked, logger: silentLogger, heldFile: path.join(dataDir, 'held.json') });
+    later.connected(LAYERS);
+    later.settled();
+    expect(locked.get().idle.timeoutSeconds).toBe(20);
+    expect(JSON.parse(fs.readFileSync(path.join(dataDir, 'held.json'), 'utf8'))).toEqual({});
   });
 });

@@ -36,8 +36,8 @@ export interface FleetClientOptions {
   onOnline?: (publish: RetainedPublish) => Promise<void>;
   /** Where each command and its outcome is noted, for diagnostics. */
   commandLog?: CommandLog;
-  /** The desired settings' layers: told of each connection's layers, then given each as the broker sends it. */
-  settings?: Pick<DesiredSettingsLayers, 'connected' | 'take'>;
+  /** The desired settings' layers: told of each connection's layers, given each as the broker sends it, and told when all have come. */
+  settings?: Pick<DesiredSettingsLayers, 'connected' | 'take' | 'settled'>;
   health: () => Promise<FleetHealth>;
   commands: Record<string, FleetCommandHandler>;
   logger: Logger;
@@ -133,8 +133,7 @@ export function startFleetClient(options: FleetClientOptions): FleetClient {
 
   client.on('connect', () => {
     // Online once commands can reach the kiosk: a command sent the moment it says so is heard.
-    void subscribeCommands(client, topics.commands).then((refusal) => (refusal === null ? announceOnline() : client.connected && setState('refused', refusal)));
-    if (options.settings) followSettings(client, topics.settings, options.settings, logger);
+    void subscribeConnection(client, topics, options.settings, logger).then((refusal) => (refusal === null ? announceOnline() : client.connected && setState('refused', refusal)));
   });
 
   function announceOnline() {
@@ -245,6 +244,18 @@ async function subscribeCommands(client: MqttClient, commandTopics: string[]): P
   } catch (error) {
     return `the broker refused the command subscription: ${String(error)}`;
   }
+}
+
+/**
+ * Subscribes a new connection, the settings' layers first: the broker sends what it retains for them
+ * before it answers the command subscription sent after, so by that answer every layer there is has
+ * come, and the settings are told so. Resolves as subscribeCommands does.
+ */
+async function subscribeConnection(client: MqttClient, topics: ReturnType<typeof fleetTopics>, settings: FleetClientOptions['settings'], logger: Logger): Promise<string | null> {
+  if (settings) followSettings(client, topics.settings, settings, logger);
+  const refusal = await subscribeCommands(client, topics.commands);
+  if (client.connected) settings?.settled();
+  return refusal;
 }
 
 /** A new connection's desired settings: retained, so each layer comes again at every connect, and a kiosk that was away converges here. */

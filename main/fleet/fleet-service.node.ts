@@ -73,13 +73,17 @@ export function startFleetService(parts: FleetServiceParts): FleetService {
   const startedAt = Date.now();
   let client: FleetClient | null = null;
   const { commands } = parts;
-  const desired = new DesiredSettingsLayers({ config, logger });
+  const desired = new DesiredSettingsLayers({ config, logger, heldFile: dataFiles(parts.dataDir).fleetSettingsHeld });
   const health = async () => ({ ...(await fleetHealth(parts, startedAt)), desiredSettings: desired.state() });
   const memory = commandMemory(dataFiles(parts.dataDir).fleetCommands, logger);
   const commandLog = new CommandLog();
   const publishDiscovery = discoveryPublisher(dataFiles(parts.dataDir).fleetDiscovery, logger);
   // Health tells at once how a layer of desired settings went.
-  const settings = { connected: (topics: readonly string[]) => desired.connected(topics), take: (topic: string, payload: Buffer) => (desired.take(topic, payload), void client?.publishHealth()) };
+  const settings = {
+    connected: (topics: readonly string[]) => desired.connected(topics),
+    take: (topic: string, payload: Buffer) => (desired.take(topic, payload), void client?.publishHealth()),
+    settled: () => desired.settled(),
+  };
   const link: FleetLink = { parts, health, commands, memory, commandLog, publishDiscovery, settings };
 
   let applied = '';

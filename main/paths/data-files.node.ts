@@ -27,6 +27,8 @@ export const DATA_FILES = {
   portalOrigins: 'portal-origins.json',
   /** Fleet commands already answered, so a replayed one is not run twice. */
   fleetCommands: 'fleet-commands.json',
+  /** The settings the fleet's desired settings changed, with what each was before: they go back when no layer asks them. */
+  fleetSettingsHeld: 'fleet-settings-held.json',
   /** What the fleet link last announced to Home Assistant's discovery. */
   fleetDiscovery: 'fleet-discovery.json',
   /** The running kiosk's UpdateState (kioskctl update status). */
