@@ -265,6 +265,7 @@ describe('deploy/mosquitto/fleet-user, the recipe for the broker\'s users (#35 Â
       [['kiosk', 'fleet-operator'], 'pw\n', /a tool the ACL names, not a kiosk/],
       [['tool', 'store-1'], 'pw\n', /the ACL names no tool 'store-1'/],
       [['kiosk', 'store-1'], '\n', /no password given for 'store-1'/],
+      [['kiosk', 'store-1'], '', /no password given for 'store-1'/],
       [['remove', 'store-1'], '', /no user 'store-1' to remove/],
     ] as const) {
       const run = fleetUser([...args], input);
@@ -285,6 +286,13 @@ describe('deploy/mosquitto/fleet-user, the recipe for the broker\'s users (#35 Â
       expect({ file, mode: mode & 0o777 }).toEqual({ file, mode: 0o600 });
       if (process.getuid?.() === 0) expect({ file, uid }).toEqual({ file, uid: Number(execFileSync('id', ['-u', 'mosquitto']).toString()) });
     }
+    // A kiosk that predates its block: no password keeps the one it has, and gives it the block.
+    const hashes = fs.readFileSync(files.MOSQUITTO_PASSWD_FILE, 'utf8');
+    fs.writeFileSync(files.MOSQUITTO_ACL_FILE, fs.readFileSync(files.MOSQUITTO_ACL_FILE, 'utf8').replace(/\n# kiosk store-2 \(fleet-user\)\n[^]*$/, ''));
+    const kept = fleetUser(['kiosk', 'store-2'], '');
+    expect(kept.stdout).toBe('kiosk store-2: password kept, ACL block in place. Reload the broker: systemctl reload mosquitto\n');
+    expect(fs.readFileSync(files.MOSQUITTO_PASSWD_FILE, 'utf8')).toBe(hashes);
+    expect(fs.readFileSync(files.MOSQUITTO_ACL_FILE, 'utf8')).toBe(acl);
     for (const name of ['store-1', 'store-2']) expect(fleetUser(['remove', name]).status).toBe(0);
     expect(users()).toEqual(['fleet-operator']);
     expect(fs.readFileSync(files.MOSQUITTO_ACL_FILE, 'utf8')).toBe(shippedAcl);

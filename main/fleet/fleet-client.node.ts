@@ -252,16 +252,20 @@ async function subscribeCommands(client: MqttClient, commandTopics: string[]): P
  * come, and the settings are told so. Resolves as subscribeCommands does.
  */
 async function subscribeConnection(client: MqttClient, topics: ReturnType<typeof fleetTopics>, settings: FleetClientOptions['settings'], logger: Logger): Promise<string | null> {
-  if (settings) followSettings(client, topics.settings, settings, logger);
+  const followed = settings ? followSettings(client, topics.settings, settings, logger) : Promise.resolve(false);
   const refusal = await subscribeCommands(client, topics.commands);
-  if (client.connected) settings?.settled();
+  // Layers never subscribed are not known to be empty: nothing is applied, nothing given back.
+  if ((await followed) && client.connected) settings?.settled();
   return refusal;
 }
 
-/** A new connection's desired settings: retained, so each layer comes again at every connect, and a kiosk that was away converges here. */
-function followSettings(client: MqttClient, layers: readonly string[], settings: NonNullable<FleetClientOptions['settings']>, logger: Logger) {
+/** A new connection's desired settings: retained, so each layer comes again at every connect, and a kiosk that was away converges here. Whether they were subscribed. */
+function followSettings(client: MqttClient, layers: readonly string[], settings: NonNullable<FleetClientOptions['settings']>, logger: Logger): Promise<boolean> {
   settings.connected(layers);
-  client.subscribeAsync([...layers], { qos: 1 }).catch((error: unknown) => logger.warn('the desired settings were not subscribed', { error: String(error) }));
+  return client.subscribeAsync([...layers], { qos: 1 }).then(
+    () => true,
+    (error: unknown) => (logger.warn('the desired settings were not subscribed', { error: String(error) }), false),
+  );
 }
 
 /** How mqtt.js connects: the Last Will, no offline queue for QoS 0, and no reconnects of its own. */
