@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { KioskConfig, KioskMode, Locale, ScanPlacement } from './config-schema.std.ts';
-import { Email, Pin, SetupCode } from './input-rules.std.ts';
+import { Email, Pin, SETUP_CARD_MAX_CHARS, SetupCode } from './input-rules.std.ts';
 import { Scan, ScanSource } from './scan.std.ts';
 import { BusinessDay, RedemptionEventView, ShiftReport, SlipRecord, ZSummary } from './report-views.std.ts';
 import { SpeechLevel, SpeechSetting, Utterance } from './speech.std.ts';
@@ -270,6 +270,15 @@ export const managerCalls = {
       })
       .strict(),
     output: ConnectionCheck,
+  },
+  /**
+   * A fresh kiosk's setup card, as scanned (#34 §2): main opens it with the kiosk's setup code, checks
+   * the connection it holds and, when it works, saves it (address, shop, key) as the wizard's Save
+   * would. The key never reaches the screen: the check, and the settings once saved (null: not saved).
+   */
+  connectWithSetupCard: {
+    input: z.object({ card: z.string().max(SETUP_CARD_MAX_CHARS) }).strict(),
+    output: z.object({ check: ConnectionCheck, settings: ConsoleSettings.nullable() }),
   },
   exportSettings: { input: NoInput, output: ExportedFile },
   importSettings: { input: z.object({ json: z.string().max(SETTINGS_FILE_MAX_CHARS) }).strict(), output: ConsoleSettings },

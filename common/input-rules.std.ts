@@ -11,6 +11,10 @@ export const Pin = z.string().regex(new RegExp(`^\\d{4,${PIN_MAX_DIGITS}}$`), PI
 
 /** A fresh kiosk's setup code: printed by `kioskctl setup-code` and at the host's start, for IT or the installer only. */
 export const SETUP_CODE_DIGITS = 8;
+/** A setup card's text starts so (main/manager/setup-card.node.ts): the wizard sends such a scan to main. */
+export const SETUP_CARD_PREFIX = 'LKSETUP1.';
+/** Far above any setup card: an address, a uuid and a key, sealed. */
+export const SETUP_CARD_MAX_CHARS = 4_000;
 export const SetupCode = z.string().regex(new RegExp(`^\\d{${SETUP_CODE_DIGITS}}$`), `the setup code is ${SETUP_CODE_DIGITS} digits: kioskctl setup-code prints it`);
 
 /** The platform has the final word on an address; this is what is worth asking it about. */

@@ -33,6 +33,7 @@ import { diagnosticsReport, type DiagnosticsReport } from './diagnostics/diagnos
 import { runDoctor } from './diagnostics/doctor.node.ts';
 import { fleetCommands } from './fleet-commands/fleet-commands.node.ts';
 import { createConsoleSession, type ConsoleSession } from './manager/console-session.node.ts';
+import { setupCode } from './manager/setup-code.node.ts';
 import { openLockJournal, type LockJournal } from './vouchers/lock-journal.node.ts';
 import { createRedemptionService, type RedemptionService } from './vouchers/redemption-service.node.ts';
 import { createVoucherHandlers } from './handlers/voucher-handlers.node.ts';
@@ -525,6 +526,7 @@ function callHandlers(
       logSink,
       logger,
       host: hostOf(options, logger),
+      setupCode: () => (config.get().manager.pinHash === null ? setupCode(options.dataDir, config) : null),
       reports: { ledger, reconciler, locksHeld: () => activity.locksHeld() },
       slips,
     }),

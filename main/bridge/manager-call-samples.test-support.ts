@@ -14,6 +14,7 @@ export const MANAGER_CALL_SAMPLES: { [N in ManagerCallName]: CallInput<N> } = {
   setSecret: { name: 'apiKey', value: 'fake-sample-secret' },
   removeSecret: { name: 'apiKey' },
   testConnection: { baseUrl: 'http://127.0.0.1:9/api' },
+  connectWithSetupCard: { card: 'LKSETUP1.sample' },
   exportSettings: {},
   importSettings: { json: '{}' },
   adminListVouchers: { limit: 5 },

@@ -24,6 +24,8 @@ export interface ConsoleHandlersOptions extends Omit<DiagnosticsOptions, 'delive
   reports: Pick<ReportOptions, 'ledger' | 'reconciler' | 'locksHeld'>;
   /** The receipt printer's slips: a test slip, the last one's preview, reprints. */
   slips: SlipService;
+  /** This kiosk's setup code while it is fresh (no PIN yet), for setup cards; null after. */
+  setupCode: () => string | null;
   /** Where exports go when a USB stick is plugged in (the machine's own mounts unless a test says). */
   usb?: UsbExport;
   now?: () => number;

@@ -8,7 +8,18 @@ import type { SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, storeSecretFor, type SecretOriginGuard } from '../secrets/secret-origin.node.ts';
 import type { ConsoleSettings } from '../../common/manager-views.std.ts';
 import { checkConnection } from '../manager/connection-check.node.ts';
+import { openSetupCard, SetupCardError } from '../manager/setup-card.node.ts';
 import type { ExportDelivery } from '../manager/export-delivery.std.ts';
+
+/** A setup card's content, or a validation failure that says in words why it cannot be used. */
+function openCard(card: string, code: string) {
+  try {
+    return openSetupCard(card, code);
+  } catch (error) {
+    if (error instanceof SetupCardError) throw new BridgeFailure('validation', error.message);
+    throw error;
+  }
+}
 
 /** Settings as a portable file (also in the diagnostics bundle): never secrets, never the PIN hash. */
 export function exportableSettings(config: ConfigStore) {
@@ -25,6 +36,8 @@ export function createSettingsHandlers(options: {
   deliver: ExportDelivery;
   logger: Logger;
   now: () => number;
+  /** This kiosk's setup code while it is fresh (no PIN yet): it opens setup cards; null after. */
+  setupCode: () => string | null;
 }) {
   const { config, secrets, secretOrigin, logger } = options;
   const consoleSettings = async (): Promise<ConsoleSettings> => ({
@@ -59,6 +72,23 @@ export function createSettingsHandlers(options: {
       return secrets.status();
     },
     testConnection: (input) => checkConnection({ secrets, secretOrigin }, input),
+    connectWithSetupCard: async ({ card }) => {
+      const code = options.setupCode();
+      if (code === null) throw new BridgeFailure('forbidden', 'a setup card connects a fresh kiosk only: this one has a manager PIN');
+      const content = openCard(card, code);
+      // The key goes to the address it was checked against, never to another one provisioning keeps.
+      if (config.isLocked('api.baseUrl') && config.get().api.baseUrl !== content.baseUrl) {
+        throw new BridgeFailure('validation', "this kiosk's platform address is set by its provisioning file, and the card is for another");
+      }
+      const check = await checkConnection({ secrets, secretOrigin }, { baseUrl: content.baseUrl, apiKey: content.apiKey, shopUuid: content.shopUuid ?? undefined });
+      if (!check.ok) return { check, settings: null };
+      const values = Object.fromEntries(Object.entries({ 'api.baseUrl': content.baseUrl, 'api.shopUuid': content.shopUuid }).filter(([key]) => !config.isLocked(key)));
+      config.setMany(values);
+      await secretOrigin.reconcile();
+      await storeSecretFor(secrets, 'apiKey', content.apiKey, configuredOrigins(config.get()), logger);
+      logger.info('connected from a setup card', { event: 'setup.card_connected', keys: Object.keys(values) });
+      return { check, settings: await consoleSettings() };
+    },
     exportSettings: async () => {
       const stamp = new Date(options.now()).toISOString().slice(0, 10);
       return options.deliver(`loyalty-kiosk-settings-${stamp}.json`, `${JSON.stringify(exportableSettings(config), null, 2)}\n`);

@@ -11,6 +11,7 @@ import { ensurePrivateDataDir, folderWriteFailure } from '../paths/data-dir.node
 import { EXIT } from '../process/exit-codes.std.ts';
 import { hashPin } from '../manager/pin-hash.node.ts';
 import { setupCode } from '../manager/setup-code.node.ts';
+import { setupQr, SetupQrRefusal } from './setup-qr.node.ts';
 import { Pin, PIN_RULE } from '../../common/input-rules.std.ts';
 import { KeychainUnavailableError, KeytarSecretStore, kioskKeychain, type SecretName, type SecretStore } from '../secrets/secret-store.node.ts';
 import { configuredOrigins, type ConfiguredOrigins, SecretOriginGuard, storeSecretFor } from '../secrets/secret-origin.node.ts';
@@ -63,6 +64,9 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
   secrets remove <name>       remove a credential from the keychain
   pin set                     set the manager PIN (4 to 8 digits), read from stdin
   setup-code                  the code a fresh kiosk's setup wizard asks for (no PIN set yet)
+  setup-qr --url URL [--shop UUID] [--code CODE] [--svg FILE]
+                              a setup card the wizard scans to connect (the API key on stdin),
+                              sealed with that kiosk's setup code (default: this data folder's)
   doctor                      check settings, keychain, credentials, API, scanner, fleet broker and ledger
   report x                    the open shift's redemptions so far (an X report: changes nothing)
   report z                    close the shift with a Z report (through the running kiosk when
@@ -359,6 +363,27 @@ const commands: Record<string, Command> = {
       return EXIT.ok;
     },
   },
+  'setup-qr': {
+    args: [],
+    ownArgs: true,
+    stdin: 'the API key',
+    run: async (context, tools, ...rest) => {
+      // The key comes last, from stdin (never an argument: the shell's history would keep it).
+      const apiKey = rest.at(-1)!;
+      const localCode = () => {
+        const config = tools.config();
+        if (config.get().manager.pinHash !== null || !config.isDemo()) throw new Refused('this kiosk is set up already: give the setup code of the kiosk the card is for with --code');
+        return setupCode(context.dataDir, config);
+      };
+      try {
+        setupQr(rest.slice(0, -1), apiKey, localCode, context.stdout);
+      } catch (error) {
+        if (error instanceof SetupQrRefusal) throw new Refused(error.message);
+        throw error;
+      }
+      return EXIT.ok;
+    },
+  },
   'autostart enable': {
     args: [],
     readOnly: true,
@@ -539,7 +564,7 @@ export async function runKioskctl(context: KioskctlContext): Promise<number> {
   }
   const args = name === group ? context.args.slice(1) : rest;
   const usage = [name, ...command.args.map((arg) => `<${arg}>`)].join(' ');
-  if (command.stdin && args.length > command.args.length) {
+  if (command.stdin && !command.ownArgs && args.length > command.args.length) {
     context.stderr(`kioskctl: ${command.stdin} is read from stdin, never from the command line (it would stay in the shell history): printf %s "$VALUE" | npm run kioskctl -- ${usage}\n`);
     return EXIT.refused;
   }

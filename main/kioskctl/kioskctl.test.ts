@@ -21,6 +21,7 @@ import { lockDataDir } from '../paths/data-dir-lock.node.ts';
 import { closeTestLedgers, testLedger } from '../../test/support/ledger.node.ts';
 import { ledgerAttempt } from '../../test/support/factories.std.ts';
 import { closeShiftByHand, ShiftBusy } from '../ledger/close-shift.node.ts';
+import { openSetupCard } from '../manager/setup-card.node.ts';
 import { ControlRefusal, startControlServer } from '../control/control-server.node.ts';
 import { standInPrinterOnTcp } from '../../test/support/standin-printer.node.ts';
 
@@ -599,6 +600,44 @@ describe('kioskctl setup-code (#34 §2)', () => {
 
     const typo = { KIOSK_PROVISIONING_FILE: writeJson(path.join(tempDir(), 'provisioning.json'), { manager: { setupCode: '2468' } }) };
     await expect(kioskctl(dir, ['setup-code'], { env: typo })).resolves.toMatchObject({ code: 0, stdout: expect.stringMatching(/^(?!2468\n)\d{8}\n$/) });
+  });
+});
+
+describe('kioskctl setup-qr (#34 §2)', () => {
+  const KEY = 'sk_live_' + 'k'.repeat(48);
+  const SHOP = '0b8e1f4e-3c2a-4d7b-9a51-2f6c8d9e0a1b';
+
+  it('seals a card for this fresh kiosk with its own setup code, or for another with --code; the key from stdin only', async () => {
+    const dir = tempDir();
+    const made = await kioskctl(dir, ['setup-qr', '--url', 'https://loyalty.example/api', '--shop', SHOP], { stdin: `${KEY}\n` });
+    expect(made).toMatchObject({ code: 0, stdout: expect.stringMatching(/^LKSETUP1\.[A-Za-z0-9_-]+\n$/) });
+    expect(made.stdout).not.toContain('kkkk');
+    const code = (await kioskctl(dir, ['setup-code'])).stdout.trim();
+    expect(openSetupCard(made.stdout, code)).toEqual({ baseUrl: 'https://loyalty.example/api', shopUuid: SHOP, apiKey: KEY });
+
+    const svg = path.join(tempDir(), 'card.svg');
+    const elsewhere = await kioskctl(dir, ['setup-qr', '--url', 'http://192.168.1.20:8080/api', '--code', '24681357', '--svg', svg], { stdin: KEY });
+    expect(elsewhere.code).toBe(0);
+    expect(openSetupCard(elsewhere.stdout, '24681357')).toEqual({ baseUrl: 'http://192.168.1.20:8080/api', shopUuid: null, apiKey: KEY });
+    expect(fs.readFileSync(svg, 'utf8')).toMatch(/^<svg /);
+    expect(fs.statSync(svg).mode & 0o777).toBe(0o600);
+  });
+
+  it('refuses, making nothing: no address, a bad one, a code that is not 8 digits, a key on the command line, a kiosk set up already', async () => {
+    const dir = tempDir();
+    for (const [args, said] of [
+      [['setup-qr', '--shop', SHOP], /expected setup-qr --url URL/],
+      [['setup-qr', '--url', 'ftp://loyalty.example'], /baseUrl: /],
+      [['setup-qr', '--url', 'https://loyalty.example/api', '--code', '1234'], /8 digits/],
+      [['setup-qr', '--url', 'https://loyalty.example/api', '--key', KEY], /an unknown option, or a word where none belongs/],
+      [['setup-qr', '--url', 'https://loyalty.example/api', KEY], /an unknown option, or a word where none belongs/],
+    ] as const) {
+      const run = await kioskctl(dir, [...args], { stdin: KEY });
+      expect({ args, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ args, code: 2, stdout: '', stderr: expect.stringMatching(said) });
+      expect(run.stderr).not.toContain(KEY);
+    }
+    expect(await kioskctl(dir, ['pin', 'set'], { stdin: '4711' })).toMatchObject({ code: 0 });
+    await expect(kioskctl(dir, ['setup-qr', '--url', 'https://loyalty.example/api'], { stdin: KEY })).resolves.toMatchObject({ code: 2, stderr: expect.stringContaining('give the setup code of the kiosk the card is for with --code') });
   });
 });
 

@@ -242,7 +242,7 @@ function unfinishedSetup({ config, secrets, logger, now }: { config: ConfigStore
 }
 
 /** The calls by which a first run's wizard changes the connection: undone if it ends without a PIN. */
-const SETUP_CHANGES: ReadonlySet<ManagerCallName> = new Set(['updateSettings', 'setSecret', 'removeSecret', 'importSettings']);
+const SETUP_CHANGES: ReadonlySet<ManagerCallName> = new Set(['updateSettings', 'setSecret', 'removeSecret', 'importSettings', 'connectWithSetupCard']);
 
 /** Refuses, saying `why`, any call beyond the demo's console. */
 function keepToDemo(call: ManagerCallName, why: string) {

@@ -27,6 +27,8 @@ import {
 import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, setPinInWizard, shootBothSizes, tapCorner } from '../support/manager-console.node.ts';
 import { openPtyPair, type PtyPair } from '../support/pty.node.ts';
 import { dataFiles } from '../../main/paths/data-files.node.ts';
+import { sealSetupCard } from '../../main/manager/setup-card.node.ts';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
 
 /**
  * The console's settings and diagnostics on real kiosks (browser host, Chromium): every setting
@@ -565,6 +567,34 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await page.getByTestId('wizard-connect').waitFor();
     await page.getByTestId('wizard-cancel').tap();
     await page.getByTestId('attract-screen').waitFor();
+    await page.close();
+  });
+
+  it('connects from a setup card scanned on the connect step: nothing typed, the key never on the screen, a card for another kiosk refused in words (#34 §2)', async () => {
+    const { api_key } = platform.manifest.credentials;
+    const shop = platform.manifest.shops[0]!;
+    const content = { baseUrl: platform.baseUrl, shopUuid: shop.uuid, apiKey: api_key };
+    const { page } = await wizardConnectForm('portrait');
+    const cardScan = page.getByTestId('setup-card-scan');
+    await cardScan.waitFor();
+    await screenshot(page, 'console-wizard-setup-card');
+
+    await wedgeScan(page, sealSetupCard(content, '00000000'));
+    await expect(page.getByTestId('setup-card-problem').textContent()).resolves.toContain("made for another kiosk's setup code");
+    await expect(secrets.get('apiKey')).resolves.toBeNull();
+
+    await wedgeScan(page, sealSetupCard(content, setupCode(dataDir)));
+    await page.getByTestId('pin-setter').waitFor();
+    await expect(secrets.get('apiKey')).resolves.toBe(api_key);
+    expect(readConfig(dataDir).api).toEqual({ baseUrl: platform.baseUrl, shopUuid: shop.uuid });
+    expect(await page.content()).not.toContain(api_key);
+    expect(kioskEvents(dataDir, 'setup.card_connected')).toHaveLength(1);
+
+    // Left before the PIN, as any connection: undone, the demo back.
+    await page.getByTestId('wizard-cancel').tap();
+    await page.getByTestId('wizard-leave').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(secrets.get('apiKey')).resolves.toBeNull();
     await page.close();
   });
 
