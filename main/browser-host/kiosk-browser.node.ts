@@ -35,6 +35,10 @@ export function openKioskBrowser(launchUrl: string, dataDir: string, say: (line:
       '--disable-background-networking',
       '--disable-component-update',
       '--autoplay-policy=no-user-gesture-required',
+      // The kiosk's browser keeps no passwords: it leaves the OS keyring, the kiosk's secrets, alone.
+      // Left to itself it opens the keyring at start, which can put an unlock prompt on the kiosk's
+      // screen and hold the kiosk's own keychain reads behind it.
+      '--password-store=basic',
       // Wayland itself where the session is Wayland (cage at boot), else X11.
       '--ozone-platform-hint=auto',
       ...wholeX11Screen(say),

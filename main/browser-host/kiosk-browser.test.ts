@@ -50,6 +50,8 @@ describe('the browser host\'s Chromium on X11 without a window manager', () => {
     const child = openKioskBrowser('data:text/html,<title>kiosk</title>', scratch, (line) => said.push(line));
     vi.unstubAllEnvs();
     expect(child).not.toBeNull();
+    // It never opens the kiosk's keyring (an unlock prompt on a kiosk screen holds the kiosk's own secret reads).
+    expect(fs.readFileSync(`/proc/${child!.pid}/cmdline`, 'utf8').split('\0')).toContain('--password-store=basic');
     try {
       await expect.poll(() => fetch(`http://127.0.0.1:${port}/json/version`).then((answer) => answer.ok, () => false), { timeout: 20_000 }).toBe(true);
       const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
