@@ -99,10 +99,6 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.e2e.test.ts'],
-          // The kiosk boot under cage (as root) runs only on its own, by npm run test:boot: it is flaky
-          // (1 run in 3 here, 2 of 3 CI runs beside other files), its kiosk Chromium sometimes never
-          // answering under cage's headless backend. A known defect, kept out of CI until fixed.
-          exclude: process.env.KIOSK_BOOT_TEST === '1' ? [] : ['test/e2e/kiosk-boot.e2e.test.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,

@@ -15,6 +15,7 @@ import {
   endSession,
   greetdSession,
   handOverCredential,
+  removeBootUser,
   setupBoot,
   startSession,
   type BootUser,
@@ -100,6 +101,7 @@ beforeAll(async () => {
   fs.mkdirSync('/tmp/.X11-unix', { recursive: true });
   fs.chownSync('/tmp/.X11-unix', 0, 0);
   fs.chmodSync('/tmp/.X11-unix', 0o1777);
+  await removeBootUser(USER);
   ({ output: setupOutput, user } = setupBoot(root, USER));
   sandbox = await startSandbox({ dataDir: fs.mkdtempSync(path.join(scratch, 'platform-')), port: 0 });
   shared = userFolder('boot-test');
@@ -112,7 +114,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (session) await endSession(session.child, user);
   await sandbox?.close();
-  spawnSync('userdel', [USER]);
+  await removeBootUser(USER);
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -149,7 +151,7 @@ describe('the kiosk session under cage, unattended', () => {
       `'${process.execPath}' '${builtCli('kioskctl')}' --data '${dataDir}' secrets set api-key < '${shared}/api-key' || exit 4`,
       hostCommand(kioskPort),
     ].join('\n');
-    await reboot(kiosk, { LOYALTY_KIOSK_OUT_OF_SERVICE: `exec '${viewer}' --user-data-dir='${shared}/viewer-profile' --no-first-run --kiosk "--app=file://$1"` });
+    await reboot(kiosk, { LOYALTY_KIOSK_OUT_OF_SERVICE: `exec '${viewer}' --user-data-dir='${shared}/viewer-profile' --no-first-run --password-store=basic --kiosk "--app=file://$1"` });
 
     await expect
       .poll(async () => (await devToolsPages(viewerPort))?.find((page) => page.type === 'page')?.title, { timeout: BOOT_TIMEOUT_MS })
