@@ -590,11 +590,12 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     expect(await page.content()).not.toContain(api_key);
     expect(kioskEvents(dataDir, 'setup.card_connected')).toHaveLength(1);
 
-    // Left before the PIN, as any connection: undone, the demo back.
+    // Left before the PIN, as any connection: undone (main does it once the console has closed), the demo back.
     await page.getByTestId('wizard-cancel').tap();
     await page.getByTestId('wizard-leave').tap();
     await page.getByTestId('attract-screen').waitFor();
-    await expect(secrets.get('apiKey')).resolves.toBeNull();
+    await expect.poll(() => readConfig(dataDir).api).toEqual({ baseUrl: null, shopUuid: null });
+    await expect.poll(() => secrets.get('apiKey')).toBeNull();
     await page.close();
   });
 
