@@ -53,6 +53,14 @@ describe('provisioning file', () => {
     }
   });
 
+  it('is invalid as a whole when its brand colour cannot carry white text (#34 §5)', () => {
+    const { logger, lines } = recordingLogger();
+    const file = provisioningFile(JSON.stringify({ brand: { name: 'Corner Shop', color: '#ffd400' }, kiosk: { modes: ['vouchers'] } }));
+    expect(readProvisioning(file, logger)).toEqual({});
+    expect(linesOf(lines, 'provisioning.ignored').map(({ fields }) => fields.reason)).toEqual([expect.stringMatching(/brand\.color.*contrast 1\.\d:1 with white/)]);
+    expect(readProvisioning(provisioningFile(JSON.stringify({ brand: { color: '#7a3e00' } })), silentLogger)).toEqual({ 'brand.color': '#7a3e00' });
+  });
+
   it('wins over the settings file and cannot be changed, while other keys stay free', () => {
     const dir = tempDir();
     new ConfigStore({ dataDir: dir, logger: silentLogger }).set('kiosk.modes', ['regular']);

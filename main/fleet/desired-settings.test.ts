@@ -50,6 +50,14 @@ describe('desired settings in layers (#35 §1)', () => {
     expect(desired.state()).toEqual({ state: 'drifting', drift: { 'idle.timeoutSeconds': expect.stringMatching(/idle\.timeoutSeconds/), 'no.such': 'refused: unknown setting' } });
   });
 
+  it('refuses a brand colour white text cannot be read on, keeps the kiosk\'s own, and reports why (#34 §5)', () => {
+    const { config, desired } = kiosk();
+    const before = config.get().brand.color;
+    desired.take('fleet/all/settings', layer({ 'brand.color': '#ffd400', 'brand.name': 'Chain' }));
+    expect(config.get().brand).toMatchObject({ color: before, name: 'Chain' });
+    expect(desired.state()).toEqual({ state: 'drifting', drift: { 'brand.color': expect.stringMatching(/contrast 1\.\d:1 with white/) } });
+  });
+
   it('ignores a layer that is no settings object or too large, and a topic that is none of this connection\'s, and says so', () => {
     const { config, desired } = kiosk();
     const before = config.get();

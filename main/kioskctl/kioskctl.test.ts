@@ -152,6 +152,16 @@ describe('kioskctl config', () => {
     expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
   });
 
+  it('refuses a brand colour white text cannot be read on, and writes nothing (#34 §5)', async () => {
+    const dir = tempDir();
+    await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'vouchers']);
+    const before = fs.readFileSync(configFile(dir), 'utf8');
+    const refused = await kioskctl(dir, ['config', 'set', 'brand.color', '#ffd400']);
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/brand\.color.*contrast 1\.\d:1 with white.*choose a darker colour/) });
+    expect(fs.readFileSync(configFile(dir), 'utf8')).toBe(before);
+    expect(await kioskctl(dir, ['config', 'set', 'brand.color', '#7a3e00'])).toMatchObject({ code: 0 });
+  });
+
   it('takes the API address only over https, or plain http to this computer', async () => {
     const dir = tempDir();
     await kioskctl(dir, ['config', 'set', 'kiosk.modes', 'vouchers']);
