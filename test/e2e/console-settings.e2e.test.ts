@@ -534,6 +534,59 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     return { page, form };
   }
 
+  it('Cancel and Back at every step before a connection leave the kiosk exactly as it was, and the wizard comes again (#34 §2)', async () => {
+    const page = await browser.newPage({ viewport: KIOSK_VIEWPORTS.landscape, hasTouch: true });
+    await page.goto(host.url);
+    await page.getByTestId('attract-screen').waitFor();
+    const configBefore = fs.readFileSync(dataFiles(dataDir).config, 'utf8');
+    const wizardStep = () => page.getByTestId('console-wizard').getAttribute('data-step');
+    const cancelled = async () => {
+      await page.getByTestId('attract-screen').waitFor();
+      await expect(page.getByRole('alertdialog').count()).resolves.toBe(0);
+    };
+    const openWizard = async () => {
+      await tapCorner(page);
+      await enterSetupCode(page, dataDir);
+    };
+
+    // The setup code's own Cancel.
+    await tapCorner(page);
+    await page.getByTestId('console-pin').getByRole('button', { name: 'Cancel', exact: true }).tap();
+    await cancelled();
+    // Step 1: Cancel.
+    await openWizard();
+    await page.getByTestId('wizard-cancel').tap();
+    await cancelled();
+    // Step 2, nothing saved yet: the form's Back goes to step 1, and Cancel closes without asking.
+    await openWizard();
+    await page.getByTestId('wizard-connect').tap();
+    await page.getByTestId('connect-form').getByRole('button', { name: 'Back', exact: true }).tap();
+    await expect(wizardStep()).resolves.toBe('choose');
+    await page.getByTestId('wizard-connect').tap();
+    await page.getByTestId('connect-form').waitFor();
+    await page.getByTestId('wizard-cancel').tap();
+    await cancelled();
+    // Step 3 on the demo path: Back goes to step 1, Cancel closes without asking.
+    await openWizard();
+    await page.getByTestId('wizard-demo').tap();
+    await page.getByTestId('pin-setter').waitFor();
+    await page.getByTestId('wizard-back').tap();
+    await expect(wizardStep()).resolves.toBe('choose');
+    await page.getByTestId('wizard-demo').tap();
+    await page.getByTestId('pin-setter').waitFor();
+    await page.getByTestId('wizard-cancel').tap();
+    await cancelled();
+
+    // As it was: the same settings file, no PIN, nothing undone (nothing was done), the wizard again.
+    expect(fs.readFileSync(dataFiles(dataDir).config, 'utf8')).toBe(configBefore);
+    await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false, unlocked: false } });
+    expect(kioskEvents(dataDir, 'setup.undone')).toHaveLength(0);
+    await page.getByTestId('demo-badge').waitFor();
+    await openWizard();
+    await expect(wizardStep()).resolves.toBe('choose');
+    await page.close();
+  });
+
   it('Cancel after connecting, before the PIN, asks, then leaves the kiosk as it was: the demo, no key, the wizard again (#34 §2)', async () => {
     const { api_key, access_token, personal_access_token } = platform.manifest.credentials;
     const { page, form } = await wizardConnectForm('landscape');
@@ -554,6 +607,12 @@ describe('manager console: the wizard connects the kiosk to its platform', () =>
     await page.getByTestId('wizard-cancel').tap();
     await expect(page.getByRole('alertdialog').textContent()).resolves.toContain('the kiosk goes back to the demo');
     await shootBoth(page, 'console-wizard-leave');
+    // The question's own Cancel stays: the step and the connection as they were.
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel', exact: true }).tap();
+    await expect(page.getByRole('alertdialog').count()).resolves.toBe(0);
+    await form.waitFor();
+    await expect(secrets.get('apiKey')).resolves.toBe(api_key);
+    await page.getByTestId('wizard-cancel').tap();
     await page.getByTestId('wizard-leave').tap();
     await page.getByTestId('attract-screen').waitFor();
     await expect.poll(() => readConfig(dataDir).api).toEqual({ baseUrl: null, shopUuid: null });
