@@ -97,6 +97,21 @@ describe('serial scanner: kioskctl switches a running kiosk to a serial scanner'
     await page.getByTestId('redeemed-screen').waitFor();
     const redeemed = await kiosk.platform.findVoucher({ code: 'KOFFIE3X' });
     expect(redeemed.data).toMatchObject({ status: 'ACTIVE', times_redeemed: 1, redemptions_remaining: 2 });
+
+    // Unplugged mid-run (the reader has taken every scan written): the attract screen stops asking for
+    // a scan and says so, with the other ways in; plugged back, it asks again and a scan works (#34 §2).
+    await page.getByTestId('done').click();
+    await page.getByTestId('attract-screen').waitFor();
+    await pty.close();
+    await expect.poll(() => heading.textContent(), { timeout: 10_000 }).toBe('The scanner is not working right now');
+    await expect(page.getByTestId('scan-hint').textContent()).resolves.toBe('Please use one of the other ways below.');
+    await expect(page.getByTestId('vouchers-hint').count()).resolves.toBe(0);
+    await screenshot(page, 'serial-attract-unplugged');
+    pty = await openPtyPair({ dir: pty.dir });
+    await expect.poll(() => heading.textContent(), { timeout: 15_000 }).toBe('Scan your loyalty card');
+    await page.getByTestId('vouchers-hint').waitFor();
+    await pty.write(`${sanne.card}\r`);
+    await page.getByTestId('home-screen').waitFor();
     await page.close();
   });
 });
