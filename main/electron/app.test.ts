@@ -84,6 +84,15 @@ describe('Electron app: before ready', () => {
     expect(protocol.registerSchemesAsPrivileged.mock.invocationCallOrder[0]!).toBeLessThan(app.whenReady.mock.invocationCallOrder[0]!);
   });
 
+  it('keeps Chromium out of the OS keyring, before ready, for the kiosk and the out-of-service page alike (#34 §1)', async () => {
+    for (const args of [[], ['--out-of-service', '/opt/page.html']]) {
+      const { app } = await runApp({ args });
+      expect(app.commandLine.appendSwitch).toHaveBeenCalledWith('password-store', 'basic');
+      await vi.waitFor(() => expect(app.whenReady).toHaveBeenCalled());
+      expect(app.commandLine.appendSwitch.mock.invocationCallOrder[0]!).toBeLessThan(app.whenReady.mock.invocationCallOrder[0]!);
+    }
+  });
+
   it('exits at once with a clear line and code 75, starting nothing, when another instance holds the lock', async () => {
     const written = captureStderr();
     const { app, startKioskServices, windows } = await runApp({ singleInstanceLock: false });

@@ -58,6 +58,9 @@ export function startElectronKiosk(parts: ElectronKioskParts): void {
       .then((code) => app.exit(code));
     return;
   }
+  // Chromium's own store (cookies) stays out of the OS keyring: it keeps no passwords, and opening
+  // the keyring at start could put an unlock prompt on a shop-floor screen (#34 §1). Before ready.
+  app.commandLine.appendSwitch('password-store', 'basic');
   const outOfServiceAt = argv.indexOf('--out-of-service');
   if (outOfServiceAt >= 0) {
     showOutOfServicePage(parts.electron, argv[outOfServiceAt + 1]);

@@ -226,6 +226,7 @@ export function fakeElectron({
   let openAtLogin = false;
   const app = Object.assign(new CancellableEmitter(), {
     isPackaged,
+    commandLine: { appendSwitch: vi.fn() },
     setLoginItemSettings: vi.fn((settings: { openAtLogin?: boolean }) => {
       openAtLogin = settings.openAtLogin ?? openAtLogin;
     }),
