@@ -14,6 +14,7 @@ import type { VisitLog } from '../logging/visit-log.std.ts';
 import type { VisitIdentity } from '../shopper/visit-identity.std.ts';
 import { toShopperView, toVoucherView } from '../shopper/views.std.ts';
 import { GuessGuard } from '../shopper/guess-guard.std.ts';
+import { isSetupCard } from '../manager/setup-card.node.ts';
 import type { ScannedHere } from '../scanner/scanned-here.std.ts';
 import { BridgeFailure } from '../bridge/dispatcher.std.ts';
 import type { FrameOrigins } from '../security/frame-origins.node.ts';
@@ -115,6 +116,11 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
   const { platform, logger } = ctx;
   return {
     async lookupScan({ value, source }) {
+      // A setup card is the console's: its sealed connection never goes to a platform as a code.
+      if (isSetupCard(value)) {
+        logger.info('setup card scanned outside the setup wizard', { event: 'setup.card_misplaced' });
+        return { kind: 'unknown' };
+      }
       // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
       const found = ctx.scannedHere.take(value) ? await lookupScan(ctx, value) : await asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');
       if (found.kind === 'shopper') ctx.identity.identified(source === 'typed' ? 'typed' : 'card', value);

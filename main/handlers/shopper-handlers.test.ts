@@ -67,6 +67,13 @@ describe('shopper handlers', () => {
 
   const koffie24 = () => sandbox.manifest.vouchers.find((voucher) => voucher.code === 'KOFFIE24')!;
 
+  it('never sends a setup card scanned on a shopper screen to the platform: unknown, logged for staff (#34 §2)', async () => {
+    const { handlers, requested, logged } = kioskHandlers(true);
+    await expect(handlers.lookupScan({ value: 'LKSETUP1.c2VhbGVkLWNvbm5lY3Rpb24', source: 'camera' })).resolves.toEqual({ kind: 'unknown' });
+    expect(requested).toEqual([]);
+    expect(logged()).toEqual(['setup.card_misplaced']);
+  });
+
   it('counts every lookup as a guess but those of values its own scanner read: forty sent at once, five answered (#20 §7)', async () => {
     const { handlers, requested, scannedHere } = kioskHandlers(true);
     const isLookup = (path: string) => path.includes('contact-identifiers') || path.includes('/vouchers/find');

@@ -9,8 +9,8 @@ const run = promisify(execFile);
 
 export interface CodeVideoContent {
   qr: string;
-  /** 12 or 13 digits; bwip-js adds or checks the check digit. */
-  ean13: string;
+  /** 12 or 13 digits; bwip-js adds or checks the check digit. None: the QR code alone. */
+  ean13?: string;
 }
 
 /**
@@ -37,37 +37,34 @@ const placements: Record<CodeLayout, Placement> = {
 
 /**
  * Writes a short 1280x720 .y4m for Chromium's fake camera (--use-file-for-fake-video-capture):
- * a QR code and an EAN-13 on a plain light-grey background, laid out as `layout` says, with a
- * little sensor-like noise so no two frames are identical. Chromium loops the file, so a second
- * is plenty.
+ * a QR code and (when given) an EAN-13 on a plain light-grey background, laid out as `layout`
+ * says, with a little sensor-like noise so no two frames are identical. Chromium loops the file,
+ * so a second is plenty.
  */
 export async function writeCodeVideo(dir: string, content: CodeVideoContent, layout: CodeLayout = 'centred'): Promise<string> {
   const placement = placements[layout];
   const qrPng = join(dir, `qr-${layout}.png`);
-  const eanPng = join(dir, `ean13-${layout}.png`);
   const video = join(dir, `codes-${layout}.y4m`);
   await QRCode.toFile(qrPng, content.qr, { width: placement.qrWidth, margin: 4 });
-  await writeFile(
-    eanPng,
-    await barcodePng({
-      bcid: 'ean13',
-      text: content.ean13,
-      scale: 4,
-      height: placement.eanHeightMm,
-      includetext: true,
-      backgroundcolor: 'FFFFFF',
-      paddingwidth: 12,
-      paddingheight: 12,
-    }),
-  );
+  const inputs = ['-i', qrPng];
+  let overlays = `[0][1]overlay=${placement.qrAt}`;
+  if (content.ean13 !== undefined) {
+    const eanPng = join(dir, `ean13-${layout}.png`);
+    await writeFile(eanPng, await eanImage(content.ean13, placement.eanHeightMm));
+    inputs.push('-i', eanPng);
+    overlays += `[a];[a][2]overlay=${placement.eanAt}`;
+  }
   await run('ffmpeg', [
     '-hide_banner', '-loglevel', 'error', '-y',
     '-f', 'lavfi', '-i', 'color=c=0xdddddd:s=1280x720:r=60:d=1',
-    '-i', qrPng,
-    '-i', eanPng,
-    '-filter_complex', `[0][1]overlay=${placement.qrAt}[a];[a][2]overlay=${placement.eanAt},noise=alls=6:allf=t,format=yuv420p`,
+    ...inputs,
+    '-filter_complex', `${overlays},noise=alls=6:allf=t,format=yuv420p`,
     '-frames:v', '20',
     video,
   ]);
   return video;
+}
+
+function eanImage(digits: string, heightMm: number): Promise<Buffer> {
+  return barcodePng({ bcid: 'ean13', text: digits, scale: 4, height: heightMm, includetext: true, backgroundcolor: 'FFFFFF', paddingwidth: 12, paddingheight: 12 });
 }
