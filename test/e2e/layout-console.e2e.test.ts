@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '../../common/config-schema.std.ts';
 import { shopperMessages } from '../../renderer/i18n/messages/shopper.std.ts';
@@ -6,12 +6,14 @@ import { launchChromium } from '../support/chromium.node.ts';
 import { kioskctl, openKiosk, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { LAYOUT_LANGUAGES } from '../support/layout-journey.node.ts';
 import { walkSizes } from '../support/layout.node.ts';
-import { openConsoleFirstRun, openConsoleWithPin } from '../support/manager-console.node.ts';
+import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, tapCorner } from '../support/manager-console.node.ts';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
 
 /**
  * #34 done-when: the console's screens in four languages, at the tall panel and the small laptop
  * (1080x1920 and 1366x768): every control on screen (or scrolled to), none covered, no label cut
- * off. Screenshots in test-results/layout/console-<language>/.
+ * off. A fresh kiosk's setup code pad and wizard steps too, and by keys alone. Screenshots in
+ * test-results/layout/console-<language>/.
  */
 
 const SIZES = [
@@ -86,3 +88,81 @@ describe('the manager console by keys alone', () => {
   }, WALK_TIMEOUT_MS);
 });
 
+
+describe('a fresh kiosk: the setup code pad and the wizard', () => {
+  let fresh: KioskUnderTest;
+  let wizardPage: Page;
+
+  beforeAll(async () => {
+    fresh = await startKiosk({ 'locale.enabled': LAYOUT_LANGUAGES });
+    wizardPage = await openKiosk(browser, fresh, 'portrait');
+  }, WALK_TIMEOUT_MS);
+  afterAll(async () => {
+    await fresh?.host.stop();
+  });
+
+  it.each(LAYOUT_LANGUAGES)('in %s, at 1080x1920 and 1366x768, every step', async (language: Locale) => {
+    const page = wizardPage;
+    expect(await kioskctl(fresh.dataDir, 'config', 'set', 'locale.default', JSON.stringify(language))).toMatchObject({ code: 0 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(language);
+    const walk = (screen: string) => walkSizes(page, `console-${language}`, screen, { sizes: SIZES, scrolling: true });
+    const problems: string[] = [];
+    await tapCorner(page);
+    await page.getByTestId('setup-code-input').waitFor();
+    problems.push(...(await walk('setup-code')));
+    await enterSetupCode(page, fresh.dataDir);
+    problems.push(...(await walk('wizard-mode')));
+    await page.getByTestId('wizard-connect').tap();
+    await page.getByTestId('connect-form').waitFor();
+    problems.push(...(await walk('wizard-connect')));
+    await page.getByTestId('wizard-cancel').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    await tapCorner(page);
+    await enterSetupCode(page, fresh.dataDir);
+    await page.getByTestId('wizard-demo').tap();
+    await page.getByTestId('pin-setter').waitFor();
+    problems.push(...(await walk('wizard-pin')));
+    await page.getByTestId('wizard-cancel').tap();
+    await page.getByTestId('attract-screen').waitFor();
+    expect(problems).toEqual([]);
+  }, WALK_TIMEOUT_MS);
+
+  it('by keys alone: the setup code, each step\'s choices, Back and Cancel, each focus showing', async () => {
+    const page = wizardPage;
+    expect(await kioskctl(fresh.dataDir, 'config', 'set', 'locale.default', '"en"')).toMatchObject({ code: 0 });
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('en');
+    const step = () => page.getByTestId('console-wizard').getAttribute('data-step');
+    await tapCorner(page);
+    // The setup code on a keyboard (the pad's field has the focus), then Enter.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('setup-code-input');
+    await page.keyboard.type(setupCode(fresh.dataDir));
+    await page.keyboard.press('Enter');
+    await page.getByTestId('console-wizard').waitFor();
+
+    await pressOn(page, page.getByTestId('wizard-connect'));
+    await page.getByTestId('connect-form').waitFor();
+    await pressOn(page, page.getByTestId('connect-form').getByRole('button', { name: 'Back', exact: true }));
+    await expect.poll(step).toBe('choose');
+    await pressOn(page, page.getByTestId('wizard-demo'));
+    await page.getByTestId('pin-setter').waitFor();
+    await pressOn(page, page.getByTestId('wizard-back'));
+    await expect.poll(step).toBe('choose');
+    await pressOn(page, page.getByTestId('wizard-cancel'));
+    await page.getByTestId('attract-screen').waitFor();
+    await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false } });
+  }, WALK_TIMEOUT_MS);
+});
+
+/** Tab (forwards) until `target` has the focus, which must show (an outline or a ring), then Enter. */
+async function pressOn(page: Page, target: Locator, limit = 40) {
+  for (let presses = 0; !(await target.evaluate((element) => element === document.activeElement)); presses++) {
+    if (presses === limit) throw new Error(`${limit} presses of Tab never reached ${target}`);
+    await page.keyboard.press('Tab');
+  }
+  const shows = await target.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
+  });
+  expect(shows, `the focus on ${target} shows`).toBe(true);
+  await page.keyboard.press('Enter');
+}
