@@ -18,7 +18,8 @@ export class SetupQrRefusal extends Error {}
 export function setupQr(args: string[], apiKey: string, localCode: () => string, stdout: (text: string) => void): void {
   const { values } = readArgs(args);
   const code = values.code ?? localCode();
-  if (!SetupCode.safeParse(code).success) throw new SetupQrRefusal(SetupCode.safeParse(code).error!.issues[0]!.message);
+  const checkedCode = SetupCode.safeParse(code);
+  if (!checkedCode.success) throw new SetupQrRefusal(checkedCode.error.issues[0]!.message);
   const content = SetupCardContent.safeParse({ baseUrl: values.url, shopUuid: values.shop ?? null, apiKey });
   if (!content.success) throw new SetupQrRefusal(content.error.issues.map((issue) => `${issue.path.join('.') || 'card'}: ${issue.message}`).join('; '));
   const card = sealSetupCard(content.data, code);

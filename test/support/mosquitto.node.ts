@@ -77,10 +77,10 @@ export async function startShippedMosquitto(users: Record<string, string>, optio
   const port = await freePort();
   const files = { passwords: path.join(dir, 'loyalty-kiosk.passwd'), acl: path.join(dir, 'loyalty-kiosk.acl') };
   fs.copyFileSync(path.join(SHIPPED_BROKER_DIR, 'acl'), files.acl);
-  const shippedAcl = fs.readFileSync(files.acl, 'utf8');
+  const tools = new Set(fs.readFileSync(files.acl, 'utf8').split('\n').filter((line) => line.startsWith('user ')).map((line) => line.slice('user '.length)));
   const fleetUser = (args: string[], input = '') =>
     execFileSync(path.join(SHIPPED_BROKER_DIR, 'fleet-user'), args, { input, env: { ...process.env, MOSQUITTO_PASSWD_FILE: files.passwords, MOSQUITTO_ACL_FILE: files.acl } }).toString();
-  for (const [user, password] of Object.entries(users)) fleetUser([shippedAcl.split('\n').includes(`user ${user}`) ? 'tool' : 'kiosk', user], `${password}\n`);
+  for (const [user, password] of Object.entries(users)) fleetUser([tools.has(user) ? 'tool' : 'kiosk', user], `${password}\n`);
   for (const [user, password] of Object.entries(options.passwordOnly ?? {})) execFileSync('mosquitto_passwd', ['-b', files.passwords, user, password]);
   const shipped = fs.readFileSync(path.join(SHIPPED_BROKER_DIR, 'mosquitto.conf'), 'utf8').split('\n');
   const swapped: Record<string, string | null> = {
