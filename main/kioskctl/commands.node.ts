@@ -89,7 +89,7 @@ const USAGE = `usage: npm run kioskctl -- [--data DIR] <command>
                               platform, errors, minutes out of service, locks, scanner, screen
   fleet send <kioskId|--group G|--all> <command> [json] [--timeout S] [--save DIR] [--json]
                               send a fleet command and wait for each kiosk's answer (default 30 s);
-                              --save keeps each answer whole in DIR (diagnostics for support);
+                              --save keeps each answer whole in DIR (diagnostics: always, in . by default);
                               --json prints one object per kiosk with its whole result. Exit 0
                               when every kiosk answered ok, 3 when some did not answer (offline,
                               silent, still waiting), 4 when some answered that it failed

@@ -46,13 +46,13 @@ interface Run {
 }
 
 /** The real kioskctl in its own process, with no data folder of its own (an operator's laptop). */
-function kioskctl(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+function kioskctl(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Run> {
   const dataDir = path.join(os.tmpdir(), `kioskctl-fleet-none-${process.pid}`);
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
       [builtCli('kioskctl'), '--data', dataDir, ...args],
-      { encoding: 'utf8', env: { ...process.env, KIOSK_PROVISIONING_FILE: path.join(dataDir, 'none.json'), ...options.env } },
+      { encoding: 'utf8', cwd: options.cwd, env: { ...process.env, KIOSK_PROVISIONING_FILE: path.join(dataDir, 'none.json'), ...options.env } },
       (_error, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }),
     );
     child.stdin?.end(options.stdin ?? '');
@@ -85,8 +85,8 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
   /** Kiosks misnamed `all` and hostile: fleet-user refuses both names, so they have a password alone. */
   const MISNAMED = 'all';
   const plantedLogins = Object.fromEntries([MISNAMED, EVIL].map((user) => [user, password(user)]));
-  const asOps = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'fleet-operator'], { env: { KIOSKCTL_FLEET_PASSWORD: password('fleet-operator'), ...env } });
+  const asOps = (args: string[], env: NodeJS.ProcessEnv = {}, cwd?: string) =>
+    kioskctl(['fleet', ...args, '--broker', broker.url, '--user', 'fleet-operator'], { env: { KIOSKCTL_FLEET_PASSWORD: password('fleet-operator'), ...env }, cwd });
 
   /** Publishes retained `messages` ([topic under the prefix, payload]; '' removes one) as `user`; rejects if the broker's ACL refuses one. */
   async function publishAs(user: string, messages: Array<[topic: string, payload: string]>) {
@@ -211,6 +211,14 @@ describe('kioskctl fleet against the broker deploy/mosquitto/ ships, as docs/run
       outcome: 'ok',
       result: { kioskId: 'store-1', timeline: [{ at: 0, kind: 'started' }] },
     });
+    // Without --save, diagnostics are kept in the folder kioskctl runs in: never only a table line.
+    const here = fs.mkdtempSync(path.join(os.tmpdir(), 'fleet-here-'));
+    const single = await asOps(['send', 'store-3', 'diagnostics'], {}, here);
+    expect(single.stdout).toContain(`1 answer saved in ${here}`);
+    expect(fs.readdirSync(here)).toEqual([expect.stringMatching(/^store-3-diagnostics-kioskctl-.*\.json$/)]);
+    const doctorHere = await asOps(['send', 'store-3', 'doctor'], {}, here);
+    expect(doctorHere.stdout).not.toContain('saved in');
+    expect(fs.readdirSync(here)).toHaveLength(1);
     const one = await asOps(['send', 'store-3', 'config-set', '{"values":{"idle.timeoutSeconds":90}}']);
     expect(one.stdout).toMatch(/^store-3\s+ok\s+\{"changed":\["idle.timeoutSeconds"\]\}$/m);
   });

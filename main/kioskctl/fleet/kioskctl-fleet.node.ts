@@ -135,8 +135,8 @@ function summary(rows: readonly RosterRow[]): string {
 
 /**
  * `fleet send <kioskId|--group G|--all> <command> [json] [--save DIR]`: one line per kiosk that
- * should answer; --save also keeps each answer whole in DIR, on the operator's machine (a kiosk's
- * diagnostics, say, for support).
+ * should answer; --save also keeps each answer whole in DIR, on the operator's machine. Diagnostics
+ * are always kept (in the current folder unless --save names one): a table line cannot hold them.
  */
 export async function fleetSend(context: FleetContext): Promise<number> {
   const { values, positionals } = parse(context.args, { group: { type: 'string' }, all: { type: 'boolean' }, save: { type: 'string' }, json: { type: 'boolean' } });
@@ -147,7 +147,8 @@ export async function fleetSend(context: FleetContext): Promise<number> {
   else context.stdout(formatTable([['KIOSK', 'ANSWER', 'DETAIL'], ...answers.map(({ kioskId, answer, detail }) => [kioskId, answer, detail])]));
   // Beside JSON, never in it.
   const say = values.json ? context.stderr : context.stdout;
-  if (values.save !== undefined) say(`${printable(saveAnswers(values.save, command.name, round.sent))}\n`);
+  const saveIn = values.save ?? (command.name === 'diagnostics' ? '.' : undefined);
+  if (saveIn !== undefined) say(`${printable(saveAnswers(saveIn, command.name, round.sent))}\n`);
   return tally(round, say);
 }
 
