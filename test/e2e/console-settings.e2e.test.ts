@@ -361,6 +361,9 @@ describe('manager console: settings on a demo kiosk', () => {
     expect(log!.split('\n').length).toBeLessThanOrEqual(200);
     // The box opens at the newest lines.
     await expect.poll(() => tab.getByTestId('diagnostics-log').evaluate((box) => box.scrollTop + box.clientHeight >= box.scrollHeight - 2)).toBe(true);
+    // The actions come first: the diagnostics arriving below never move them under a finger.
+    const [exportAt, statusAt] = await Promise.all([tab.getByTestId('diagnostics-export').boundingBox(), tab.getByTestId('status-section').boundingBox()]);
+    expect(exportAt!.y).toBeLessThan(statusAt!.y);
     await expectAccessible(page, 'diagnostics tab');
     await shootBoth(page, 'console-diagnostics');
 
