@@ -5,7 +5,7 @@ import type { Logger } from '../logging/logger.std.ts';
 import { type CommandMemory, commandMemory } from './command-memory.node.ts';
 import type { DesiredSettingsLayers } from './desired-settings.node.ts';
 import type { CommandLog } from './command-log.std.ts';
-import { type CommandAnswer, CommandFailed, CommandRequest, type CommandResult, type FleetHealth, fleetTopics } from './fleet-messages.std.ts';
+import { type CommandAnswer, CommandFailed, CommandRequest, type CommandResult, type FleetHealth, fleetTopics, MAX_SETTINGS_BYTES } from './fleet-messages.std.ts';
 import { reconnectWaitMs } from './reconnect-wait.std.ts';
 
 /** What a command may say before its result: that it waits (for idle, or its turn), and why. */
@@ -268,7 +268,14 @@ function followSettings(client: MqttClient, layers: readonly string[], settings:
   );
 }
 
-/** How mqtt.js connects: the Last Will, no offline queue for QoS 0, and no reconnects of its own. */
+/**
+ * The largest packet the broker may send this kiosk. Commands and settings layers are far smaller
+ * (a layer over MAX_SETTINGS_BYTES still arrives, to be refused and reported); anything larger is
+ * dropped by the broker, never read into the kiosk's memory whole.
+ */
+export const MAX_INCOMING_PACKET_BYTES = 16 * MAX_SETTINGS_BYTES;
+
+/** How mqtt.js connects: the Last Will, no offline queue for QoS 0, no reconnects of its own, a packet size limit. */
 function connectOptions(options: FleetClientOptions): IClientOptions {
   return {
     username: options.username ?? undefined,
@@ -280,6 +287,7 @@ function connectOptions(options: FleetClientOptions): IClientOptions {
     connectTimeout: 10_000,
     queueQoSZero: false,
     will: { topic: fleetTopics(options.topicPrefix, options.kioskId).status, payload: Buffer.from('offline'), qos: 1, retain: true },
+    properties: { maximumPacketSize: MAX_INCOMING_PACKET_BYTES },
   };
 }
 

@@ -13,7 +13,7 @@ import { silentLogger } from '../logging/logger.std.ts';
 import { nextMessage as nextOn, startMosquitto, type Mosquitto } from '../../test/support/mosquitto.node.ts';
 import { until } from '../../test/support/until.std.ts';
 import { sampleHealth } from '../../test/support/fleet-health-sample.std.ts';
-import { type FleetClient, type FleetClientOptions, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
+import { type FleetClient, type FleetClientOptions, MAX_INCOMING_PACKET_BYTES, MAX_WAITING_COMMANDS, startFleetClient } from './fleet-client.node.ts';
 import { fleetCommands, type FleetCommandOptions } from '../fleet-commands/fleet-commands.node.ts';
 import { commandMemory } from './command-memory.node.ts';
 import { CommandLog } from './command-log.std.ts';
@@ -232,6 +232,24 @@ describe('fleet client against a real Mosquitto', () => {
     const shot = await command('screenshot', '{"id":"s1"}');
     expect(shot).toMatchObject({ id: 's1', ok: true, result: { screenshot: 'taken', mimeType: 'image/png' } });
     expect(Buffer.from((shot.result as { base64: string }).base64, 'base64').subarray(0, 8)).toEqual(PNG_SIGNATURE);
+  });
+
+  it('is never sent a packet over its limit: the broker drops it unread, and the next command is answered (noticed in #35)', async () => {
+    const client = kiosk({ commands: commandsWith({ doctor: async () => [{ name: 'config', status: 'OK', detail: 'fine' }] }) });
+    await until(() => client.state().state === 'online');
+    const answered: unknown[] = [];
+    const topic = `${PREFIX}/k1/cmd/doctor/result`;
+    const onMessage = (received: string, payload: Buffer) => received === topic && answered.push((JSON.parse(payload.toString()) as { id: unknown }).id);
+    observer.on('message', onMessage);
+    try {
+      await observer.subscribeAsync(topic, { qos: 1 });
+      await observer.publishAsync(`${PREFIX}/k1/cmd/doctor`, JSON.stringify({ id: 'huge', pad: 'x'.repeat(MAX_INCOMING_PACKET_BYTES) }), { qos: 1 });
+      expect(await command('doctor', '{"id":"after"}')).toMatchObject({ id: 'after', ok: true });
+      expect(answered).not.toContain('huge');
+      expect(client.state().state).toBe('online');
+    } finally {
+      observer.off('message', onMessage);
+    }
   });
 
   it('answers report with the X, a Z by number or by the day it was closed, and refuses what it cannot answer (#30 §2)', async () => {
