@@ -192,4 +192,25 @@ describe('the kiosk session under cage, unattended', () => {
     expect(onDisk.length).toBeGreaterThan(0);
     for (const content of onDisk) expect(content).not.toContain(sandbox.manifest.credentials.api_key);
   }, 2 * BOOT_TIMEOUT_MS);
+
+  it('after a reinstall that lost /etc/loyalty-kiosk but kept the home, sets the old keyring aside and boots to a new one with no prompt', async () => {
+    if (session) await endSession(session.child, user);
+    session = null;
+    fs.rmSync(path.join(root, 'etc', 'loyalty-kiosk'), { recursive: true, force: true });
+    const keyrings = path.join(user.home, '.local', 'share', 'keyrings');
+    const again = setupBoot(root, USER);
+    expect(again.output).toMatch(/the login keyring from before this machine credential was set aside \(.*login\.keyring\.before-\d{14}\): nothing can open it now, so set the kiosk's credentials again/);
+    expect(fs.readdirSync(keyrings)).not.toContain('login.keyring');
+
+    // The old keyring would have asked on the screen for a password nobody has, and doctor would wait behind it.
+    const report = path.join(shared, 'doctor-reinstalled.txt');
+    // Written whole once doctor has finished (it exits non-zero: no api key is stored).
+    const doctor = `'${process.execPath}' '${builtCli('kioskctl')}' --data '${dataDir}' doctor > '${report}.part'; mv '${report}.part' '${report}'`;
+    await reboot(`${doctor}\nexec sleep 600`);
+    await until(() => fs.existsSync(report), { failure: 'doctor never finished on the reinstalled kiosk', timeoutMs: BOOT_TIMEOUT_MS });
+    const doctorText = fs.readFileSync(report, 'utf8');
+    expect(doctorText).toMatch(/^keychain\s+OK\s+reachable; unlocked at boot by a machine credential/m);
+    expect(doctorText).toMatch(/^credentials\s+FAIL\s+no api key stored/m);
+    expect(fs.readdirSync(keyrings)).toContain('login.keyring');
+  }, 2 * BOOT_TIMEOUT_MS);
 });
