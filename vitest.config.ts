@@ -79,6 +79,10 @@ export default defineConfig({
           include: integrationGlobs,
           environment: 'node',
           testTimeout: 20_000,
+          // Their set-ups start real parts as a test does: the shipped broker with a dozen users, each
+          // added by deploy/mosquitto/fleet-user (several processes a user), then kiosks on it. On a
+          // loaded 2-core runner that took over the default 10 s once (a fresh-clone run).
+          hookTimeout: 60_000,
         },
       },
       {
