@@ -41,6 +41,8 @@ export const LookupResult = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('inactive_card') }),
   z.object({ kind: z.literal('unlinked_card') }),
   z.object({ kind: z.literal('unknown') }),
+  /** A setup card (kioskctl setup-qr) shown to the shopper's screen: it is for the console. */
+  z.object({ kind: z.literal('setup_card') }),
 ]);
 export type LookupResult = z.infer<typeof LookupResult>;
 

@@ -119,7 +119,7 @@ function identifyCalls(ctx: ShopperContext): InputOnlyHandlers<'lookupScan' | 'i
       // A setup card is the console's: its sealed connection never goes to a platform as a code.
       if (isSetupCard(value)) {
         logger.info('setup card scanned outside the setup wizard', { event: 'setup.card_misplaced' });
-        return { kind: 'unknown' };
+        return { kind: 'setup_card' };
       }
       // Only a value main's own scanner just read is surely no guess: the renderer's word is not taken.
       const found = ctx.scannedHere.take(value) ? await lookupScan(ctx, value) : await asGuess(ctx, () => lookupScan(ctx, value), (result) => result.kind === 'unknown');

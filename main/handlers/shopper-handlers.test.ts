@@ -67,9 +67,9 @@ describe('shopper handlers', () => {
 
   const koffie24 = () => sandbox.manifest.vouchers.find((voucher) => voucher.code === 'KOFFIE24')!;
 
-  it('never sends a setup card scanned on a shopper screen to the platform: unknown, logged for staff (#34 §2)', async () => {
+  it('never sends a setup card scanned on a shopper screen to the platform: answered as one, logged for staff (#34 §2)', async () => {
     const { handlers, requested, logged } = kioskHandlers(true);
-    await expect(handlers.lookupScan({ value: 'LKSETUP1.c2VhbGVkLWNvbm5lY3Rpb24', source: 'camera' })).resolves.toEqual({ kind: 'unknown' });
+    await expect(handlers.lookupScan({ value: 'LKSETUP1.c2VhbGVkLWNvbm5lY3Rpb24', source: 'camera' })).resolves.toEqual({ kind: 'setup_card' });
     expect(requested).toEqual([]);
     expect(logged()).toEqual(['setup.card_misplaced']);
   });

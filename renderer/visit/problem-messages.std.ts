@@ -15,6 +15,7 @@ export type ProblemKey =
   | 'problem.voucher.not_found'
   | 'problem.card.inactive'
   | 'problem.card.unlinked'
+  | 'problem.card.setup'
   | 'problem.code.unknown'
   | 'problem.code.paused'
   | 'problem.busy'

@@ -6,6 +6,7 @@ export type StaffReason = ProblemKey | 'error.unavailable' | 'attract.scanner_lo
 /** Screens whose words tell the shopper to ask staff: there the kiosk offers to call them (#33 §11). */
 const ASKS_FOR_STAFF: ReadonlySet<StaffReason> = new Set([
   'problem.card.inactive',
+  'problem.card.setup',
   'problem.redeem.unavailable',
   'problem.printer.unavailable',
   'problem.portal.refused',

@@ -394,6 +394,9 @@ export class Visit {
         return;
       case 'unknown':
         this.screen = { name: 'notice', problem: 'problem.code.unknown', offerJoin: false };
+        return;
+      case 'setup_card':
+        this.screen = { name: 'notice', problem: 'problem.card.setup', offerJoin: false };
     }
   }
 

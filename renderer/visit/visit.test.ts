@@ -4,6 +4,7 @@ import type { CallOutput } from '../../common/contract.std.ts';
 import { Scan } from '../../common/scan.std.ts';
 import type { ReleaseOutcome } from '../../common/shopper-views.std.ts';
 import { CONFIRM_SECONDS, Visit, type VisitBridge } from './visit.svelte';
+import { asksForStaff } from './staff-call.std.ts';
 import { FakeBridge, ok, refused } from '../fake-bridge.test-support.ts';
 import { kioskSettingsView, shopperView, voucherView } from '../../test/support/factories.std.ts';
 
@@ -245,6 +246,14 @@ describe('scans', () => {
     await visit.typeCode('CARD-1');
     expect(visit.screen).toEqual({ name: 'home' });
     expect(bridge.inputsOf('lookupScan')).toEqual([{ value: 'CARD-1', source: 'typed' }]);
+  });
+
+  it('tells the one holding a setup card that it is for staff, and offers to call them', async () => {
+    const { visit, bridge } = visitWith();
+    bridge.answer('lookupScan', ok('lookupScan', { kind: 'setup_card' }));
+    await visit.scan(scan('LKSETUP1.sealed'));
+    expect(visit.screen).toEqual({ name: 'notice', problem: 'problem.card.setup', offerJoin: false });
+    expect(asksForStaff('problem.card.setup')).toBe(true);
   });
 
   it('offers to join on an unlinked card and links it to the new contact', async () => {

@@ -49,7 +49,7 @@ describe('manager console: a setup card held up to the camera', () => {
     fs.rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('connects from the card the camera reads, with the camera off again after, and the shopper screen takes the card for no code', async () => {
+  it('connects from the card the camera reads, with the camera off again after, and the shopper screen says the card is for staff', async () => {
     const context = await browser.newContext({ viewport: KIOSK_VIEWPORTS.portrait, hasTouch: true });
     await context.grantPermissions(['camera'], { origin: kiosk.host.origin });
     await recordCameraStreams(context);
@@ -58,6 +58,10 @@ describe('manager console: a setup card held up to the camera', () => {
     // The attract screen's camera reads the card first: main answers it without asking the platform
     // (shopper-handlers.test.ts), and staff's log says where it was scanned.
     await expect.poll(() => kioskEvents(kiosk.dataDir, 'setup.card_misplaced').length, { timeout: 20_000 }).toBeGreaterThan(0);
+    // The one holding it is told what it is and whom it is for, not that the code is unknown.
+    await page.getByTestId('notice-screen').waitFor();
+    await expect(page.getByRole('heading', { level: 1 }).textContent()).resolves.toBe('This is a setup card for the kiosk. Please give it to a member of staff.');
+    await screenshot(page, 'notice-setup-card');
 
     await tapCorner(page);
     await enterSetupCode(page, kiosk.dataDir);

@@ -68,6 +68,7 @@ export const messages: ShopperMessages = {
   'release.redeemed': 'Ihre Bestätigung ist doch angekommen: Der Gutschein wurde eingelöst.',
   'problem.voucher.not_found': 'Wir finden diesen Gutschein nicht.',
   'problem.card.inactive': 'Diese Karte ist gesperrt. Bitte wenden Sie sich an das Personal.',
+  'problem.card.setup': 'Dies ist eine Einrichtungskarte für den Kiosk. Bitte geben Sie sie dem Personal.',
   'staff.call': 'Personal rufen',
   'staff.called': 'Das Personal wurde gerufen.',
   'problem.card.unlinked': 'Diese Karte ist noch keinem Konto zugeordnet.',

@@ -69,6 +69,7 @@ export const messages = {
   'release.redeemed': 'Your confirmation did go through: the voucher has been redeemed.',
   'problem.voucher.not_found': 'We could not find this voucher.',
   'problem.card.inactive': 'This card is blocked. Please ask a member of staff.',
+  'problem.card.setup': 'This is a setup card for the kiosk. Please give it to a member of staff.',
   'staff.call': 'Call staff',
   'staff.called': 'Staff have been called.',
   'problem.card.unlinked': 'This card is not linked to an account yet.',

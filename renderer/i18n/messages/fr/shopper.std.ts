@@ -68,6 +68,7 @@ export const messages: ShopperMessages = {
   'release.redeemed': 'Votre confirmation a bien abouti : le bon a été utilisé.',
   'problem.voucher.not_found': 'Nous ne trouvons pas ce bon.',
   'problem.card.inactive': 'Cette carte est bloquée. Veuillez vous adresser au personnel.',
+  'problem.card.setup': 'Ceci est une carte de configuration de la borne. Veuillez la remettre au personnel.',
   'staff.call': 'Appeler le personnel',
   'staff.called': 'Le personnel a été appelé.',
   'problem.card.unlinked': 'Cette carte n’est encore liée à aucun compte.',

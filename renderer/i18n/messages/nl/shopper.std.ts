@@ -68,6 +68,7 @@ export const messages: ShopperMessages = {
   'release.redeemed': 'Je bevestiging is toch gelukt: de voucher is ingewisseld.',
   'problem.voucher.not_found': 'We kunnen deze voucher niet vinden.',
   'problem.card.inactive': 'Deze kaart is geblokkeerd. Vraag een medewerker om hulp.',
+  'problem.card.setup': 'Dit is een installatiekaart voor de kiosk. Geef hem aan een medewerker.',
   'staff.call': 'Roep een medewerker',
   'staff.called': 'Er is een medewerker geroepen.',
   'problem.card.unlinked': 'Deze kaart is nog niet aan een account gekoppeld.',
