@@ -6,6 +6,7 @@ import { parseCliArgs } from '../process/cli-args.node.ts';
 import { SERVICES_CLOSE_MS, startKioskServices, type KioskServices } from '../kiosk-services.node.ts';
 import { settlesWithin } from '../../base/deadline.std.ts';
 import { startupFailure } from '../process/startup-error.std.ts';
+import { writesToJournal } from '../process/journal-stream.node.ts';
 import { appVersion, buildOutput, missingBuild } from '../paths/build-output.node.ts';
 import { defaultDataDir } from '../paths/data-dir.node.ts';
 import { startBrowserHost } from './browser-host.node.ts';
@@ -93,7 +94,10 @@ const services = await starting.catch((error: unknown) => {
 // One write (a pipe delivers it whole): whoever reads the URL line has the sandbox line and the
 // browser's notes so far with it.
 const sandboxLine = services.sandbox ? `Sandbox: ${services.sandbox.baseUrl} manifest ${services.sandbox.manifestPath}\n` : '';
-process.stdout.write(`Kiosk UI: ${host.url}\n${sandboxLine}${firstRunNotice(dataDir, services.config)}${notesBeforeUrl.splice(0).join('')}`);
+// Under the unit stdout is the journal: the page's token (and the setup code) stay out of it.
+const toJournal = writesToJournal(1);
+const shownUrl = toJournal ? `${host.origin}/ (its token is not written to the journal)` : host.url;
+process.stdout.write(`Kiosk UI: ${shownUrl}\n${sandboxLine}${firstRunNotice(dataDir, services.config, toJournal)}${notesBeforeUrl.splice(0).join('')}`);
 urlLineWritten = true;
 
 /** The services' own bound, and the page server's close: past it the process goes anyway (its exit frees the data folder). */

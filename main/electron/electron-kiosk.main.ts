@@ -8,6 +8,7 @@ import { packagedAutostartSource } from '../autostart/autostart.node.ts';
 import type { startKioskServices } from '../kiosk-services.node.ts';
 import { EXIT } from '../process/exit-codes.std.ts';
 import { startupFailure } from '../process/startup-error.std.ts';
+import { writesToJournal } from '../process/journal-stream.node.ts';
 import { appVersion, buildOutput } from '../paths/build-output.node.ts';
 import { APP_ORIGIN } from '../security/app-origin.std.ts';
 import { setOpenAtLogin } from './login-item.main.ts';
@@ -139,7 +140,7 @@ async function start(parts: ElectronKioskParts, dataDir: string, portalSessions:
   });
   const logger = services.logger.child({ host: 'electron' });
   // To the terminal only, never the log: whoever started the kiosk sets it up.
-  process.stdout.write(firstRunNotice(dataDir, services.config));
+  process.stdout.write(firstRunNotice(dataDir, services.config, writesToJournal(1)));
 
   registerAppProtocol(protocol, buildOutput.rendererDir, () => services.platformOrigin(), () => services.frameOrigins.list());
   installSessionSecurity(session.defaultSession, logger, framedCameraOf(services));

@@ -44,9 +44,11 @@ function readCode(file: string): string | null {
 /**
  * The line a host writes to its own terminal at start while the kiosk is fresh (the demo, no PIN):
  * whoever started it is IT or the installer, and a newcomer trying `npm start` finds the code there.
+ * Not the code itself when the output is the journal (`toJournal`), which more people read.
  * Empty once a PIN is set or a platform is configured.
  */
-export function firstRunNotice(dataDir: string, config: ConfigStore): string {
+export function firstRunNotice(dataDir: string, config: ConfigStore, toJournal: boolean): string {
   if (config.get().manager.pinHash !== null || !config.isDemo()) return '';
+  if (toJournal) return 'Console setup code (first run): kioskctl setup-code prints it\n';
   return `Console setup code (first run; also: kioskctl setup-code): ${setupCode(dataDir, config)}\n`;
 }

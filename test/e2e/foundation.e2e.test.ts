@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,6 +8,8 @@ import type { Browser } from 'playwright-core';
 // Not named WebSocket: code this file runs inside the page uses the page's own.
 import NodeWebSocket from 'ws';
 import { BROWSER_BRIDGE_PATH } from '../../common/browser-bridge-protocol.std.ts';
+import { setupCode } from '../../main/manager/setup-code.node.ts';
+import { builtCli } from '../support/built-cli.node.ts';
 import { startBrowserHostProcess, type BrowserHostProcess } from '../support/browser-host-process.node.ts';
 import { KIOSK_VIEWPORTS, launchChromium } from '../support/chromium.node.ts';
 
@@ -203,6 +206,33 @@ describe('browser host opening Chromium', () => {
       expect((await fetch(opened.url)).status).toBe(200);
     } finally {
       await opened.stop();
+    }
+  });
+});
+
+describe('browser host under its unit', () => {
+  it('keeps the page token and the setup code out of the journal, and still says where it listens', async () => {
+    const dataDir = tempDir('kiosk-journal-');
+    const journalFile = path.join(tempDir('kiosk-journal-out-'), 'journal');
+    const journal = fs.openSync(journalFile, 'w');
+    const { dev, ino } = fs.fstatSync(journal);
+    // As systemd starts the unit: stdout is the journal's stream, named in JOURNAL_STREAM.
+    const child = spawn(process.execPath, [builtCli('browser-host'), '--no-open', '--port', '0', '--data', dataDir], {
+      env: { ...process.env, JOURNAL_STREAM: `${dev}:${ino}` },
+      stdio: ['ignore', journal, 'ignore'],
+    });
+    fs.closeSync(journal);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      await expect.poll(() => fs.readFileSync(journalFile, 'utf8'), { timeout: 30_000 }).toMatch(/^Kiosk UI: /m);
+      const written = fs.readFileSync(journalFile, 'utf8');
+      expect(written).toMatch(/^Kiosk UI: http:\/\/127\.0\.0\.1:\d+\/ \(its token is not written to the journal\)$/m);
+      expect(written).not.toContain('token=');
+      expect(written).toContain('Console setup code (first run): kioskctl setup-code prints it');
+      expect(written).not.toContain(setupCode(dataDir));
+    } finally {
+      child.kill();
+      await exited;
     }
   });
 });
