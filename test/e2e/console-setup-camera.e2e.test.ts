@@ -14,7 +14,7 @@ import { cameraTrackStates, launchCameraChromium, recordCameraStreams } from '..
 import { writeCodeVideo } from '../camera/code-video.node.ts';
 import { KIOSK_VIEWPORTS } from '../support/chromium.node.ts';
 import { kioskEvents, screenshot, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
-import { enterSetupCode, tapCorner } from '../support/manager-console.node.ts';
+import { enterSetupCode, pressOn, tapCorner } from '../support/manager-console.node.ts';
 
 /**
  * A kiosk that scans with a camera and has no hand scanner: its manager holds the setup card
@@ -68,7 +68,8 @@ describe('manager console: a setup card held up to the camera', () => {
     await page.getByTestId('wizard-connect').tap();
     const toggle = page.getByTestId('setup-card-camera-toggle');
     await expect(toggle.textContent()).resolves.toContain('Scan it with the camera');
-    await toggle.tap();
+    // By keys alone, as a manager at a keyboard would: Tab reaches it, its focus shows, Enter starts it.
+    await pressOn(page, toggle);
     await page.getByTestId('pin-setter').waitFor({ timeout: 20_000 });
     const secrets = new KeytarSecretStore({ logger: silentLogger, ...kioskKeychain(kiosk.dataDir, keychainService) });
     await expect(secrets.get('apiKey')).resolves.toBe(platform.manifest.credentials.api_key);

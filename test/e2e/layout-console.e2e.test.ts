@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locale } from '../../common/config-schema.std.ts';
 import { shopperMessages } from '../../renderer/i18n/messages/shopper.std.ts';
@@ -6,7 +6,7 @@ import { launchChromium } from '../support/chromium.node.ts';
 import { kioskctl, openKiosk, startKiosk, type KioskUnderTest } from '../support/kiosk-journey.node.ts';
 import { LAYOUT_LANGUAGES } from '../support/layout-journey.node.ts';
 import { walkSizes } from '../support/layout.node.ts';
-import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, tapCorner } from '../support/manager-console.node.ts';
+import { enterSetupCode, openConsoleFirstRun, openConsoleWithPin, pressOn, tapCorner } from '../support/manager-console.node.ts';
 import { setupCode } from '../../main/manager/setup-code.node.ts';
 
 /**
@@ -152,17 +152,3 @@ describe('a fresh kiosk: the setup code pad and the wizard', () => {
     await expect(page.evaluate(() => window.kiosk.managerStatus())).resolves.toMatchObject({ ok: true, value: { pinSet: false } });
   }, WALK_TIMEOUT_MS);
 });
-
-/** Tab (forwards) until `target` has the focus, which must show (an outline or a ring), then Enter. */
-async function pressOn(page: Page, target: Locator, limit = 40) {
-  for (let presses = 0; !(await target.evaluate((element) => element === document.activeElement)); presses++) {
-    if (presses === limit) throw new Error(`${limit} presses of Tab never reached ${target}`);
-    await page.keyboard.press('Tab');
-  }
-  const shows = await target.evaluate((element) => {
-    const style = getComputedStyle(element);
-    return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
-  });
-  expect(shows, `the focus on ${target} shows`).toBe(true);
-  await page.keyboard.press('Enter');
-}

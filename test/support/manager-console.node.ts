@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { KIOSK_VIEWPORTS } from './chromium.node.ts';
 import { screenshot } from './kiosk-journey.node.ts';
 import { setupCode } from '../../main/manager/setup-code.node.ts';
@@ -52,4 +53,18 @@ export async function shootBothSizes(page: Page, name: string, atEach: () => Pro
     await atEach();
     await screenshot(page, name);
   }
+}
+
+/** Tab (forwards) until `target` has the focus, which must show (an outline or a ring), then Enter. */
+export async function pressOn(page: Page, target: Locator, limit = 40) {
+  for (let presses = 0; !(await target.evaluate((element) => element === document.activeElement)); presses++) {
+    if (presses === limit) throw new Error(`${limit} presses of Tab never reached ${target}`);
+    await page.keyboard.press('Tab');
+  }
+  const shows = await target.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2) || style.boxShadow !== 'none';
+  });
+  expect(shows, `the focus on ${target} shows`).toBe(true);
+  await page.keyboard.press('Enter');
 }
